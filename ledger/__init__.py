@@ -1,0 +1,1 @@
+"""Lanterloo: an event-sourced ledger for clubs that play Loo."""

@@ -1,0 +1,57 @@
+"""Cards: parsing, rank order (ace high, as at whist) and the two packs."""
+
+from __future__ import annotations
+
+from .errors import InvalidInput
+
+SUITS = ("C", "D", "H", "S")
+SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+RANKS_52 = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANKS_32 = ("7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_VALUE = {rank: value for value, rank in enumerate(RANKS_52, start=2)}
+RANK_ALIASES = {"T": "10", "1": "A"}
+
+
+def ranks_for(pack: int) -> tuple[str, ...]:
+    return RANKS_32 if pack == 32 else RANKS_52
+
+
+def parse_card(text: object, pack: int = 52, *, field: str = "card") -> str:
+    """Return the canonical form ('10H', 'QS') of a card name, or refuse it."""
+    if not isinstance(text, str) or not 2 <= len(text.strip()) <= 3:
+        raise InvalidInput(f"{text!r} is not a card (write e.g. 'QH', '10S', '7♥')",
+                           rule="card-in-pack", field=field)
+    raw = text.strip().upper()
+    suit = SUIT_SYMBOLS.get(raw[-1], raw[-1])
+    rank = RANK_ALIASES.get(raw[:-1], raw[:-1])
+    if suit not in SUITS or rank not in RANK_VALUE:
+        raise InvalidInput(f"{text!r} is not a card (write e.g. 'QH', '10S', '7♥')",
+                           rule="card-in-pack", field=field)
+    if rank not in ranks_for(pack):
+        raise InvalidInput(f"{text!r} is not in the {pack}-card pack", rule="card-in-pack",
+                           field=field)
+    return rank + suit
+
+
+def suit_of(card: str) -> str:
+    return card[-1]
+
+
+def rank_of(card: str) -> int:
+    return RANK_VALUE[card[:-1]]
+
+
+def beats(card: str, best: str, trump: str) -> bool:
+    """Whether `card` beats the card `best` currently winning a trick."""
+    if suit_of(card) == suit_of(best):
+        return rank_of(card) > rank_of(best)
+    return suit_of(card) == trump
+
+
+def trick_winner_index(cards: list[str], trump: str) -> int:
+    """Index of the winning card: highest trump, else highest of the suit led."""
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], trump):
+            best = i
+    return best

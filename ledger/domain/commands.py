@@ -1,0 +1,111 @@
+"""Commands: what the table asks the ledger to record, in the imperative.
+
+Clients send them under the name of the fact they report (`CLIENT_TYPES`): a dealer logs
+"CardPlayed", the ledger decides whether it may be recorded and what follows from it.
+No command carries an amount of money: the rules decide every amount.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Command:
+    pass
+
+
+@dataclass(frozen=True)
+class OpenSession(Command):
+    players: list[str]
+    preset: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+    first_dealer: str | None = None
+    name: str = ""
+    unit: str = "counter"
+    money_per_unit_minor: int | None = None
+    currency: str | None = None
+
+
+@dataclass(frozen=True)
+class StartDeal(Command):
+    """Deal (or deal again after a misdeal): the card turned up, and at the turn-up single the
+    card dealt face up to each player."""
+
+    trump_card: str
+    dealer: str | None = None
+    face_up: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Declare(Command):
+    player: str
+    declaration: str  # play | throw_up | take_miss | play_miss_for_pool
+
+
+@dataclass(frozen=True)
+class PlayCard(Command):
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class RecordTrick(Command):
+    """Quick entry: only the winner of the trick is logged; nothing can be checked."""
+
+    winner: str
+
+
+@dataclass(frozen=True)
+class ImposePenalty(Command):
+    player: str
+    offence: str
+    redeal: bool = False  # Baxter-Wray: interference causes a redeal only if cards were mixed
+
+
+@dataclass(frozen=True)
+class AskReplay(Command):
+    by: str
+
+
+@dataclass(frozen=True)
+class WaiveReplay(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class JoinPlayer(Command):
+    player: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Withdraw(Command):
+    player: str
+
+
+@dataclass(frozen=True)
+class StartLastRound(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class EndSession(Command):
+    method: str  # "single" | "divide-pool" | "release-last-loos"
+
+
+# The type names a client uses on the wire, and the command each becomes.
+CLIENT_TYPES: dict[str, type[Command]] = {
+    "DealStarted": StartDeal,
+    "DeclarationMade": Declare,
+    "CardPlayed": PlayCard,
+    "TrickWon": RecordTrick,
+    "PenaltyImposed": ImposePenalty,
+    "ReplayAsked": AskReplay,
+    "ReplayWaived": WaiveReplay,
+    "PlayerJoined": JoinPlayer,
+    "PlayerWithdrew": Withdraw,
+    "LastRoundStarted": StartLastRound,
+    "SessionEnded": EndSession,
+}

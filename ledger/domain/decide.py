@@ -1,0 +1,708 @@
+"""decide: a command against the state gives the events to record, or a refusal.
+
+Nothing here changes the state. `follow_ups` gives the events the rules draw by themselves
+from a state (a completed trick, the breaches it proves, the settlement of a deal).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from . import commands as cmd
+from . import events as ev
+from .cards import parse_card, rank_of, suit_of, trick_winner_index
+from .errors import InvalidInput, InvariantBroken, OutOfTurn
+from .events import NEXT_POOL, POOL, posting
+from .money import equal_division, loo_units, trick_shares
+from .penalties import TABLES, Offence
+from .play import OFFENCE_OF_RULE, detect_breaches, next_to_play
+from .rules import build_rules
+from .seating import from_left_of
+from .state import DealState, SessionState
+
+DECLARATIONS = ("play", "throw_up", "take_miss", "play_miss_for_pool")
+END_METHODS = ("single", "divide-pool", "release-last-loos")
+RESERVED_NAMES = {POOL, NEXT_POOL}
+NAME_RE = re.compile(r"^[^\s@][^\n\r\t]{0,63}$")
+MAX_PLAYERS = 16
+
+
+# ---------------------------------------------------------------- opening a session
+
+
+def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event]:
+    if state is not None:
+        raise OutOfTurn("the session is already open", rule="open-once")
+    players = c.players
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(f"a session needs from 2 to {MAX_PLAYERS} players in seat order",
+                           rule="players", field="players")
+    for name in players:
+        _check_name(name, "players")
+    if len(set(players)) != len(players):
+        raise InvalidInput("player names must be distinct", rule="players", field="players")
+    rules = build_rules(c.preset, c.rules)
+    _check_capacity(len(players), rules.pack, miss=True)
+    first = c.first_dealer if c.first_dealer is not None else players[0]
+    if first not in players:
+        raise InvalidInput(f"first dealer {first!r} is not one of the players",
+                           rule="known-player", field="first_dealer")
+    if not isinstance(c.unit, str) or not 1 <= len(c.unit) <= 32:
+        raise InvalidInput("unit must be a name of 1 to 32 characters", rule="unit", field="unit")
+    if c.money_per_unit_minor is not None and (
+            not isinstance(c.money_per_unit_minor, int) or isinstance(c.money_per_unit_minor, bool)
+            or not 1 <= c.money_per_unit_minor <= 10**9):
+        raise InvalidInput("money_per_unit_minor must be a whole number of minor units >= 1",
+                           rule="unit", field="money_per_unit_minor")
+    if (c.money_per_unit_minor is None) != (c.currency is None):
+        raise InvalidInput("give both money_per_unit_minor and currency, or neither",
+                           rule="unit", field="currency")
+    if c.currency is not None and not re.fullmatch(r"[A-Z]{3}", str(c.currency)):
+        raise InvalidInput("currency must be an ISO 4217 code such as GBP", rule="unit",
+                           field="currency")
+    if not isinstance(c.name, str) or len(c.name) > 200:
+        raise InvalidInput("name must be at most 200 characters", rule="name", field="name")
+    return [ev.SessionOpened(name=c.name, players=list(players), first_dealer=first,
+                             rules=rules.to_dict(), unit=c.unit,
+                             money_per_unit_minor=c.money_per_unit_minor, currency=c.currency)]
+
+
+def _check_name(name: object, field: str) -> None:
+    if not isinstance(name, str) or not NAME_RE.match(name) or name != name.strip() \
+            or name.lower() in RESERVED_NAMES:
+        raise InvalidInput(f"{name!r} is not a usable player name (1-64 characters, not "
+                           f"starting with a space or '@', not 'pool' or 'next_pool')",
+                           rule="player-name", field=field)
+
+
+def _check_capacity(dealt: int, pack: int, *, miss: bool, cards_each: int = 3) -> None:
+    needed = dealt * cards_each + (cards_each if miss else 0) + 1
+    if needed > pack:
+        raise InvalidInput(f"{dealt} hands{' and a miss' if miss else ''} and a trump card need "
+                           f"{needed} cards; the pack has {pack}", rule="pack-size")
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+def decide(state: SessionState, c: cmd.Command) -> list[ev.Event]:
+    if state.status == "ended":
+        raise OutOfTurn("the session has ended; nothing more can be recorded",
+                        rule="session-open")
+    handler = _HANDLERS.get(type(c))
+    if handler is None:
+        raise InvalidInput(f"unknown command {type(c).__name__}", rule="event-type")
+    return handler(state, c)
+
+
+def _known(state: SessionState, player: object, field: str = "player") -> str:
+    if not isinstance(player, str) or player not in state.seats:
+        raise InvalidInput(f"unknown player {player!r}; the players are "
+                           f"{', '.join(state.seats)}", rule="known-player", field=field)
+    return player
+
+
+def _open_deal(state: SessionState, what: str) -> DealState:
+    deal = state.deal
+    if deal is None or deal.phase == "settled":
+        raise OutOfTurn(f"no deal is in progress: deal first ({what})", rule="deal-in-progress")
+    return deal
+
+
+def _between_deals(state: SessionState, what: str) -> None:
+    if not state.between_deals():
+        assert state.deal is not None
+        raise OutOfTurn(f"{what} only between deals; deal {state.deal.deal_no} is in progress "
+                        f"({state.deal.phase})", rule="between-deals")
+
+
+# ---------------------------------------------------------------- deals
+
+
+def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
+    r = s.rules
+    deal = s.deal
+    redeal = deal is not None and deal.phase == "redeal"
+    if not redeal:
+        _between_deals(s, "a new deal starts")
+    trump_card = parse_card(c.trump_card, r.pack, field="trump_card")
+    if redeal:
+        assert deal is not None
+        dealer = deal.dealer
+        if c.dealer is not None and c.dealer != dealer:
+            raise OutOfTurn(f"after a misdeal the same dealer, {dealer}, deals again",
+                            rule="redeal-same-dealer", field="dealer")
+        kind, dealt, fresh, deal_no = deal.kind, deal.dealt, deal.fresh, deal.deal_no
+        base_forced = deal.forced if deal.forced != "club-law" else None
+    else:
+        expected = s.next_dealer
+        assert expected is not None
+        dealer = expected if c.dealer is None else _known(s, c.dealer, "dealer")
+        if dealer not in s.active:
+            raise OutOfTurn(f"{dealer} has withdrawn", rule="deal-in-turn", field="dealer")
+        if dealer != expected and r.deal_out_of_turn != "stands":
+            raise OutOfTurn(f"it is {expected}'s turn to deal", rule="deal-in-turn",
+                            field="dealer")
+        # Blenheim law 6: a deal out of turn not stopped before the trump is turned "stands
+        # good, and the player to his left deals next" (RULES.md §9.7).
+        stands_out = dealer == s.withdrawing or (
+            r.dealer_stands_out_above is not None and len(s.active) > r.dealer_stands_out_above)
+        dealt = from_left_of(s.seats, dealer,
+                             [p for p in s.active if not (stands_out and p == dealer)])
+        fresh = s.next_fresh
+        last_round = s.last_round_left > 0
+        kind = "single" if fresh and r.fresh_pool == "turn-up" and not last_round else "hand"
+        deal_no = s.deal_no + 1
+        base_forced = ("last-round" if last_round else
+                       s.next_forced if s.next_forced else
+                       "after-single" if (kind == "hand" and fresh and r.force_after_single
+                                          and r.fresh_pool == "antes") else None)
+    forced = base_forced
+    if kind == "hand" and forced is None and r.club_law and suit_of(trump_card) == "C":
+        forced = "club-law"  # Baxter-Wray p. 26: all stand and the miss is withdrawn
+    miss = kind == "hand" and forced is None
+    if len(dealt) < 2:
+        raise InvalidInput("at least two players must be dealt in", rule="players")
+    _check_capacity(len(dealt), r.pack, miss=miss, cards_each=1 if kind == "single" else 3)
+    face_up = _face_up(s, c, kind, dealt, trump_card)
+    postings: list[ev.Posting] = []
+    if not redeal:
+        antes = fresh and kind == "hand" and r.fresh_pool == "antes"
+        price = r.fresh_deal_price if antes else r.deal_price
+        postings.append(posting(dealer, POOL, price, "deal", deal_no=deal_no))
+        if antes and r.ante:
+            for p in s.active:
+                if p != dealer:
+                    postings.append(posting(p, POOL, r.ante, "ante", deal_no=deal_no))
+        if s.next_pool_units() > 0:
+            postings.append(posting(NEXT_POOL, POOL, s.next_pool_units(), "brought_forward",
+                                    deal_no=deal_no))
+    return [ev.DealStarted(deal_no=deal_no, dealer=dealer, kind=kind, trump_card=trump_card,
+                           dealt=list(dealt), fresh=fresh, forced=forced, miss=miss,
+                           redeal=redeal, face_up=face_up, postings=postings)]
+
+
+def _face_up(s: SessionState, c: cmd.StartDeal, kind: str, dealt: list[str],
+             trump_card: str) -> dict[str, str]:
+    if kind != "single":
+        if c.face_up:
+            raise InvalidInput("face_up cards belong to the turn-up single only; this deal is "
+                               "a three-card hand", rule="deal-kind", field="face_up")
+        return {}
+    if not isinstance(c.face_up, dict) or not c.face_up:
+        raise InvalidInput("this deal is the turn-up single: give face_up, the card dealt face "
+                           f"up to each of {', '.join(dealt)}", rule="turn-up-single",
+                           field="face_up")
+    for p in c.face_up:
+        _known(s, p, "face_up")
+    missing = [p for p in dealt if p not in c.face_up]
+    extra = [p for p in c.face_up if p not in dealt]
+    if missing or extra:
+        raise InvalidInput(f"face_up must name exactly the players dealt in ({', '.join(dealt)})"
+                           + (f"; missing {', '.join(missing)}" if missing else "")
+                           + (f"; not dealt in {', '.join(extra)}" if extra else ""),
+                           rule="turn-up-single", field="face_up")
+    seen = {trump_card}
+    out: dict[str, str] = {}
+    for p in dealt:
+        card = parse_card(c.face_up[p], s.rules.pack, field=f"face_up.{p}")
+        if card in seen:
+            raise InvalidInput(f"{card} is already seen in this deal", rule="card-unseen",
+                               field=f"face_up.{p}")
+        seen.add(card)
+        out[p] = card
+    return out
+
+
+# ---------------------------------------------------------------- declarations
+
+
+def next_declarer(deal: DealState) -> str | None:
+    for p in deal.dealt:
+        if p not in deal.declarations:
+            return p
+    return None
+
+
+def legal_declarations(s: SessionState, deal: DealState, player: str) -> list[str]:
+    """The choices open to `player` at his turn to declare (RULES.md §3.3-3.4)."""
+    order = deal.dealt
+    earlier = order[:order.index(player)]
+    miss_open = deal.miss and "take_miss" not in deal.declarations.values()
+    choices = ["play", "throw_up"] + (["take_miss"] if miss_open else [])
+    if player == order[-1] and miss_open:
+        own = [p for p in earlier if deal.declarations.get(p) == "play"]
+        if len(own) == 1:
+            # Baxter-Wray p. 19: "he must play the miss for the benefit of the pool";
+            # Britannica: he declares before seeing miss that he does not play for himself.
+            choices = ["play", "take_miss", "play_miss_for_pool"]
+    if s.rules.last_before_dealer_bound and len(order) >= 3 and player == order[-2]:
+        # Cassell: "When only two players stand, the last before the dealer is bound to play
+        # either his own hand or dumby".
+        standing = [p for p in earlier if deal.declarations.get(p) in ("play", "take_miss")]
+        if len(standing) <= 1:
+            choices = [x for x in choices if x != "throw_up"]
+    return choices
+
+
+def _declare(s: SessionState, c: cmd.Declare) -> list[ev.Event]:
+    player = _known(s, c.player)
+    deal = _open_deal(s, "declarations")
+    if deal.phase != "declaring":
+        if deal.forced and deal.phase == "playing" and not deal.tricks and not deal.current_trick:
+            raise OutOfTurn(f"everyone must stand this deal ({deal.forced}); nobody declares",
+                            rule="forced-stand")
+        raise OutOfTurn(f"the declarations are over (the deal is {deal.phase})",
+                        rule="declarations-open")
+    if player not in deal.dealt:
+        raise OutOfTurn(f"{player} was not dealt in this deal", rule="dealt-in")
+    if player in deal.declarations:
+        raise OutOfTurn(f"{player} has already declared ({deal.declarations[player]}); no "
+                        "declaration is ever changed", rule="one-declaration")
+    turn = next_declarer(deal)
+    if player != turn:
+        raise OutOfTurn(f"it is {turn}'s turn to declare, not {player}'s", rule="declare-in-turn")
+    if c.declaration not in DECLARATIONS:
+        raise InvalidInput(f"declaration must be one of {', '.join(DECLARATIONS)}",
+                           rule="declaration", field="declaration")
+    choices = legal_declarations(s, deal, player)
+    if c.declaration not in choices:
+        raise OutOfTurn(_why_not(deal, c.declaration, choices), rule=_rule_not(deal, c.declaration),
+                        field="declaration", choices=choices)
+    return [ev.DeclarationMade(deal_no=deal.deal_no, player=player, declaration=c.declaration)]
+
+
+def _rule_not(deal: DealState, declaration: str) -> str:
+    if declaration == "take_miss":
+        return "miss-taken" if deal.miss else "no-miss"
+    if declaration == "play_miss_for_pool":
+        return "miss-for-pool"
+    return "must-stand"
+
+
+def _why_not(deal: DealState, declaration: str, choices: list[str]) -> str:
+    open_ = f"; the choices are {', '.join(choices)}"
+    if declaration == "take_miss":
+        if not deal.miss:
+            return "there is no miss this deal" + open_
+        return "the miss is already taken" + open_
+    if declaration == "play_miss_for_pool":
+        return ("only the dealer, when exactly one player before him stood on his own cards "
+                "and the miss is untaken, may play the miss for the pool") + open_
+    return "this player may not throw up here (the dealer when one player stood alone; "\
+           "Cassell: the last before the dealer)" + open_
+
+
+# ---------------------------------------------------------------- play
+
+
+def _play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
+    player = _known(s, c.player)
+    deal = _playing(s, "cards")
+    card = parse_card(c.card, s.rules.pack)
+    if deal.entry == "quick":
+        raise OutOfTurn("this deal is entered trick by trick (quick entry); cards cannot be "
+                        "added", rule="entry-mode")
+    if player not in deal.standing_names():
+        raise OutOfTurn(f"{player} is not standing in this deal", rule="standing-player")
+    turn = next_to_play(deal, s.rules)
+    if player != turn:
+        raise OutOfTurn(f"it is {turn}'s turn to play, not {player}'s", rule="play-in-turn")
+    replay = deal.phase == "replaying"
+    in_trick = {x for _, x in deal.current_trick}
+    if replay and deal.hands:
+        played_again = [x for t in deal.tricks for p, x in t["cards"] if p == player]
+        played_again += [x for p, x in deal.current_trick if p == player]
+        if card not in deal.hands.get(player, []) or card in played_again:
+            raise InvalidInput(f"in the replay {player} plays the cards he held: "
+                               f"{', '.join(deal.hands.get(player, []))}",
+                               rule="replay-same-cards", field="card")
+    else:
+        seen = {deal.trump_card} | in_trick | {x for t in deal.tricks for _, x in t["cards"]}
+        if not replay:
+            seen |= {x for cards in deal.hands.values() for x in cards}
+        if card in seen:
+            raise InvalidInput(f"{card} has already been seen in this deal", rule="card-unseen",
+                               field="card")
+    trick = len(deal.tricks) + 1
+    return [ev.CardPlayed(deal_no=deal.deal_no, player=player, card=card, trick=trick,
+                          replay=replay)]
+
+
+def _playing(s: SessionState, what: str) -> DealState:
+    deal = _open_deal(s, what)
+    if deal.phase == "declaring":
+        raise OutOfTurn(f"the declarations are not over: {next_declarer(deal)} is to declare",
+                        rule="declarations-over")
+    if deal.phase not in ("playing", "replaying"):
+        raise OutOfTurn(f"no tricks are being played (the deal is {deal.phase})",
+                        rule="tricks-in-play")
+    return deal
+
+
+def _record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
+    winner = _known(s, c.winner, "winner")
+    deal = _playing(s, "tricks")
+    if deal.entry == "cards":
+        raise OutOfTurn("this deal is entered card by card; a trick is complete when each "
+                        f"standing player has played ({len(deal.current_trick)} of "
+                        f"{len(deal.standing)} cards so far)", rule="entry-mode")
+    if winner not in deal.standing_names():
+        raise OutOfTurn(f"{winner} is not standing in this deal; the standing players are "
+                        f"{', '.join(deal.standing_names())}", rule="standing-player",
+                        field="winner")
+    return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
+                        cards={}, replay=deal.phase == "replaying")]
+
+
+# ---------------------------------------------------------------- penalties
+
+
+def _offence(s: SessionState, name: object) -> Offence:
+    table = TABLES[s.rules.penalties]
+    if not isinstance(name, str) or name not in table:
+        raise InvalidInput(f"{name!r} is not an offence in the {s.rules.penalties} laws; they "
+                           f"list {', '.join(table)}", rule="offence", field="offence")
+    return table[name]
+
+
+def _penalty_base(s: SessionState, deal: DealState) -> int:
+    """RULES.md §9.2: the pool as it stood when play began (or as it stands, before play)."""
+    return deal.pool_at_play_units if deal.pool_at_play_units is not None else s.pool_units()
+
+
+def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
+    player = _known(s, c.player)
+    deal = _open_deal(s, "penalties")
+    spec = _offence(s, c.offence)
+    if deal.phase in ("single", "redeal"):
+        raise OutOfTurn(f"no penalty can be recorded while the deal is {deal.phase}",
+                        rule="penalty-timing")
+    if player not in deal.dealt and player != deal.dealer:
+        raise OutOfTurn(f"{player} takes no part in this deal", rule="dealt-in")
+    if not isinstance(c.redeal, bool):
+        raise InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
+    if spec.dealer_only:
+        if player != deal.dealer:
+            raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
+        if deal.phase != "declaring":
+            raise OutOfTurn("a misdeal is called before play begins", rule="penalty-timing")
+    if spec.stage == "in-play" and deal.hand_of(player) is None \
+            and deal.declarations.get(player) != "play":
+        raise OutOfTurn(f"{player} is not standing: offences in play are a standing player's",
+                        rule="standing-player")
+    return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
+
+
+def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, spec: Offence, *,
+                  redeal_asked: bool = False, evidence: dict[str, Any] | None = None,
+                  extra_penalties: list[dict[str, Any]] | None = None) -> ev.PenaltyImposed:
+    r = s.rules
+    earlier = deal.penalties + (extra_penalties or [])
+    standing = deal.hand_of(player) is not None
+    redeal = spec.redeal == "always" or (spec.redeal == "optional" and redeal_asked)
+    throw_up = spec.throw_up and player not in deal.declarations and deal.phase == "declaring"
+    forfeits = spec.forfeits == "always" or (spec.forfeits == "if-standing" and standing)
+    amount: int | None
+    postings: list[ev.Posting] = []
+    destination = spec.to
+    covered = spec.stage == "in-play" and any(
+        p["player"] == player and p["stage"] == "in-play" for p in earlier)
+    if covered:
+        # Baxter-Wray: "this is his one loo for the deal"; one penalty per offender per deal.
+        amount, destination = 0, "covered"
+    elif spec.looed_instead_if_no_trick:
+        amount, destination = None, "settled-with-deal"
+    else:
+        amount = {"single_loo": r.single_loo, "stake": r.stake,
+                  "loo": loo_units(r, _penalty_base(s, deal)),
+                  "4x-stake": 4 * r.stake}[spec.amount]
+        if amount > 0:
+            postings.append(posting(player, spec.to, amount, "penalty", offence=offence,
+                                    deal_no=deal.deal_no, loo=spec.kind == "loo"))
+    return ev.PenaltyImposed(
+        deal_no=deal.deal_no, player=player, offence=offence, law=spec.law,
+        amount_units=amount, destination=destination, kind=spec.kind,
+        forfeits_winnings=forfeits, throw_up=throw_up, redeal=redeal,
+        replay=spec.replay if not covered else "none", detected=evidence is not None,
+        evidence=evidence or {}, postings=postings, stage=spec.stage)
+
+
+def _ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:
+    by = _known(s, c.by, "by")
+    deal = _open_deal(s, "a replay")
+    if deal.phase != "review":
+        raise OutOfTurn("a replay can be asked for only when the play is over and the laws "
+                        "leave it to the players", rule="replay-on-request")
+    offenders = {p["player"] for p in deal.penalties if p["stage"] == "in-play"}
+    if by in offenders:
+        # Blenheim law 11: "if so desired by any one except the offender".
+        raise OutOfTurn(f"{by} is the offender and may not ask for the replay",
+                        rule="replay-on-request", field="by")
+    if by not in s.active:
+        raise OutOfTurn(f"{by} has withdrawn", rule="replay-on-request", field="by")
+    return [ev.ReplayStarted(deal_no=deal.deal_no, asked_by=by)]
+
+
+def _waive_replay(s: SessionState, c: cmd.WaiveReplay) -> list[ev.Event]:
+    deal = _open_deal(s, "a replay")
+    if deal.phase != "review":
+        raise OutOfTurn("there is no replay to waive", rule="replay-on-request")
+    return [ev.ReplayWaived(deal_no=deal.deal_no)]
+
+
+# ---------------------------------------------------------------- seats and the end
+
+
+def _join(s: SessionState, c: cmd.JoinPlayer) -> list[ev.Event]:
+    _between_deals(s, "an aftercomer joins")
+    _check_name(c.player, "player")
+    if c.player in s.seats:
+        raise InvalidInput(f"{c.player} is already seated", rule="players", field="player")
+    after = _known(s, c.after, "after")
+    if after not in s.active:
+        raise InvalidInput(f"{after} has withdrawn; name an active player", rule="players",
+                           field="after")
+    if len(s.active) + 1 > MAX_PLAYERS:
+        raise InvalidInput(f"at most {MAX_PLAYERS} players", rule="players")
+    _check_capacity(len(s.active) + 1, s.rules.pack, miss=True)
+    return [ev.PlayerJoined(player=c.player, after=after)]
+
+
+def _withdraw(s: SessionState, c: cmd.Withdraw) -> list[ev.Event]:
+    player = _known(s, c.player)
+    _between_deals(s, "a player withdraws")
+    if player not in s.active:
+        raise OutOfTurn(f"{player} has already withdrawn", rule="withdraw")
+    if player != s.next_dealer:
+        raise OutOfTurn(f"a player withdraws when it is his turn to deal; the next dealer is "
+                        f"{s.next_dealer}", rule="withdraw-at-own-deal")
+    if len(s.active) - 1 < 2:
+        raise OutOfTurn("at least two players must remain", rule="withdraw")
+    return [ev.PlayerWithdrew(player=player)]
+
+
+def _last_round(s: SessionState, c: cmd.StartLastRound) -> list[ev.Event]:
+    _between_deals(s, "the last round starts")
+    if s.last_round_left:
+        raise OutOfTurn("the last round has already started", rule="last-round")
+    return [ev.LastRoundStarted(deals=len(s.active))]
+
+
+def _end(s: SessionState, c: cmd.EndSession) -> list[ev.Event]:
+    _between_deals(s, "the session ends")
+    if c.method not in END_METHODS:
+        raise InvalidInput(f"method must be one of {', '.join(END_METHODS)}", rule="end-method",
+                           field="method")
+    if s.withdrawing:
+        raise OutOfTurn(f"{s.withdrawing} withdraws at his deal; deal it first",
+                        rule="between-deals")
+    postings: list[ev.Posting] = []
+    left = s.next_pool_units()
+    if c.method == "single" and s.loos_owed:
+        # Britannica: "if there is a loo in the last deal of a round, the game continues till
+        # there is a hand without a loo".
+        raise OutOfTurn("a loo is owed to the next pool: play on until a hand without a loo, "
+                        "divide the pool, or release the last loos", rule="end-after-single")
+    if c.method == "release-last-loos":
+        for loo in s.loos_owed:
+            postings.append(posting(NEXT_POOL, loo["player"], loo["amount_units"],
+                                    "loo_released", released=loo["reason"]))
+            left -= loo["amount_units"]
+    if left > 0:
+        order = from_left_of(s.seats, s.last_dealer or s.seats[0], s.active)
+        for p, share in equal_division(left, order):
+            if share:
+                postings.append(posting(NEXT_POOL, p, share, "end_division"))
+    return [ev.SessionEnded(method=c.method, postings=postings)]
+
+
+_HANDLERS: dict[type, Callable[[SessionState, Any], list[ev.Event]]] = {
+    cmd.StartDeal: _start_deal,
+    cmd.Declare: _declare,
+    cmd.PlayCard: _play_card,
+    cmd.RecordTrick: _record_trick,
+    cmd.ImposePenalty: _impose,
+    cmd.AskReplay: _ask_replay,
+    cmd.WaiveReplay: _waive_replay,
+    cmd.JoinPlayer: _join,
+    cmd.Withdraw: _withdraw,
+    cmd.StartLastRound: _last_round,
+    cmd.EndSession: _end,
+}
+
+
+# ---------------------------------------------------------------- what follows by itself
+
+
+def follow_ups(s: SessionState) -> list[ev.Event]:
+    deal = s.deal
+    if deal is None or s.status == "ended":
+        return []
+    if deal.phase == "single":
+        return [_settle_single(s, deal)]
+    if deal.phase == "declaring":
+        return _after_declaration(s, deal)
+    if deal.phase in ("playing", "replaying") and deal.current_trick \
+            and len(deal.current_trick) == len(deal.standing):
+        return _trick_complete(s, deal)
+    if deal.phase == "played":
+        if deal.replay == "required" and deal.first_play is None:
+            return [ev.ReplayStarted(deal_no=deal.deal_no, asked_by=None)]
+        return [_settle_played(s, deal)]
+    return []
+
+
+def _after_declaration(s: SessionState, deal: DealState) -> list[ev.Event]:
+    order, decl = deal.dealt, deal.declarations
+    before_last, last = order[:-1], order[-1]
+    if last not in decl and all(p in decl for p in before_last) and not any(
+            decl[p] in ("play", "take_miss") for p in before_last):
+        # Baxter-Wray p. 19: "then the dealer is entitled to the amount in the pool, no matter
+        # what his cards are".
+        return [_settle_without_play(s, deal, last, "dealer-took-pool")]
+    if all(p in decl for p in order) and len(deal.standing) < 2:
+        if not deal.standing:
+            return [_settle_without_play(s, deal, None, "nobody-stood")]
+        only = deal.standing[0]
+        # Baxter-Wray p. 19: "the holder of miss, being the only standing hand, takes the whole
+        # amount of the pool".
+        outcome = "miss-holder-took-pool" if only["hand"] == "miss" else "last-standing-took-pool"
+        return [_settle_without_play(s, deal, only["player"], outcome)]
+    return []
+
+
+def _trick_complete(s: SessionState, deal: DealState) -> list[ev.Event]:
+    cards = [c for _, c in deal.current_trick]
+    winner = deal.current_trick[trick_winner_index(cards, deal.trump)][0]
+    trick_no = len(deal.tricks) + 1
+    out: list[ev.Event] = [ev.TrickWon(deal_no=deal.deal_no, trick=trick_no, winner=winner,
+                                       cards=dict(deal.current_trick),
+                                       replay=deal.phase == "replaying")]
+    if trick_no < 3:
+        return out
+    tricks = deal.tricks + [{"trick": trick_no, "winner": winner,
+                             "cards": [list(x) for x in deal.current_trick]}]
+    found = detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing))
+    table = TABLES[s.rules.penalties]
+    new_penalties: list[dict[str, Any]] = []
+    penalised = set()
+    for b in found:
+        out.append(ev.BreachDetected(deal_no=deal.deal_no, replay=deal.phase == "replaying",
+                                     **b))
+        offence = OFFENCE_OF_RULE[b["rule"]]
+        if offence not in table or b["player"] in penalised:
+            continue  # not an offence in this preset's laws, or already charged for this trick
+        # RULES.md §9.6: an offence made while playing the miss for the pool is the dealer's.
+        penalised.add(b["player"])
+        pen = penalty_event(s, deal, b["player"], offence, table[offence], evidence=b,
+                            extra_penalties=new_penalties)
+        new_penalties.append(pen.payload())
+        out.append(pen)
+    return out
+
+
+def _loo_posting(player: str, amount: int, deal: DealState, reason: str) -> list[ev.Posting]:
+    if amount <= 0:
+        return []
+    return [posting(player, NEXT_POOL, amount, reason, deal_no=deal.deal_no, loo=True)]
+
+
+def _settled(s: SessionState, deal: DealState, outcome: str, postings: list[ev.Posting],
+             shares: list[dict[str, Any]], looed: list[str], loo: int | None,
+             next_forced: str | None = None) -> ev.DealSettled:
+    pool = s.pool_units()
+    paid_out = sum(p["amount_units"] for p in postings if p["from"] == POOL)
+    carried = pool - paid_out
+    if carried < 0:
+        raise InvariantBroken(f"deal {deal.deal_no} pays out more than its pool")
+    if carried:
+        postings.append(posting(POOL, NEXT_POOL, carried, "carried_forward",
+                                deal_no=deal.deal_no))
+    new_loos = [p for p in postings if p.get("loo")]
+    # RULES.md §9.1: a fresh pool if and only if no loo is owed to the next pool.
+    next_fresh = not (s.loos_owed or new_loos)
+    return ev.DealSettled(deal_no=deal.deal_no, outcome=outcome, pool_units=pool, loo_units=loo,
+                          shares=shares, looed=looed, carried_units=carried,
+                          next_fresh=next_fresh, next_forced=next_forced, postings=postings)
+
+
+def _settle_without_play(s: SessionState, deal: DealState, taker: str | None,
+                         outcome: str) -> ev.DealSettled:
+    pool = s.pool_units()
+    postings = [posting(POOL, taker, pool, "pool_taken", deal_no=deal.deal_no)] \
+        if taker and pool else []
+    return _settled(s, deal, outcome, postings, [], [], None)
+
+
+def _settle_single(s: SessionState, deal: DealState) -> ev.DealSettled:
+    """Baxter-Wray p. 18: a higher card of the turned-up suit wins; the others are looed."""
+    trump, floor = deal.trump, rank_of(deal.trump_card)
+    better = [(rank_of(c), p) for p, c in deal.face_up.items()
+              if suit_of(c) == trump and rank_of(c) > floor]
+    winner = max(better)[1] if better else None
+    pool = s.pool_units()
+    postings: list[ev.Posting] = []
+    if winner and pool:
+        postings.append(posting(POOL, winner, pool, "pool_taken", deal_no=deal.deal_no))
+    looed = [p for p in deal.dealt if p != winner]
+    for p in looed:
+        postings += _loo_posting(p, s.rules.single_loo, deal, "single_loo")
+    return _settled(s, deal, "single-won" if winner else "single-not-won", postings, [], looed,
+                    s.rules.single_loo)
+
+
+def _settle_played(s: SessionState, deal: DealState) -> ev.DealSettled:
+    r = s.rules
+    pool = s.pool_units()
+    loo = loo_units(r, _penalty_base(s, deal))
+    hands = {x["player"]: x["hand"] for x in deal.standing}
+    in_play = [p for p in deal.penalties if p["stage"] == "in-play"]
+    forfeit = {p["player"] for p in deal.penalties if p["forfeits_winnings"]}
+    covered = {p["player"] for p in in_play if p["destination"] != "settled-with-deal"}
+    fined = {p["player"]: p for p in in_play if p["destination"] == "settled-with-deal"}
+    won = Counter(t["winner"] for t in deal.tricks)
+    postings: list[ev.Posting] = []
+    shares: list[dict[str, Any]] = []
+    outcome, next_forced = "divided", None
+    if r.loo == "all-or-nothing":
+        # Cassell, "Unlimited Loo": "a player must take all three tricks to win the pool ...
+        # if the tricks are divided, the pool is left untouched"; then a bold stand.
+        sweeper = deal.tricks[0]["winner"] if len(won) == 1 else None
+        if sweeper and hands[sweeper] != "miss-for-pool" and sweeper not in forfeit and pool:
+            postings.append(posting(POOL, sweeper, pool, "pool_taken", deal_no=deal.deal_no))
+            outcome, next_forced = "pool-won", "bold-stand"
+        else:
+            outcome = "pool-stays"
+    else:
+        for t, share in zip(deal.tricks, trick_shares(pool, 3), strict=True):
+            w = t["winner"]
+            kept = "miss-for-pool" if hands[w] == "miss-for-pool" else \
+                "forfeited" if w in forfeit else None
+            shares.append({"trick": t["trick"], "winner": w, "amount_units": share,
+                           "paid_to": None if kept else w, "stays_in_pool": kept})
+            if not kept and share:
+                postings.append(posting(POOL, w, share, "trick", deal_no=deal.deal_no))
+    looed = []
+    for x in deal.standing:
+        p = x["player"]
+        if p in fined:
+            pen = fined[p]
+            if won[p] == 0 and x["hand"] != "miss-for-pool":
+                # Blenheim law 9: "If he makes no trick he is looed, and there is no further
+                # penalty".
+                looed.append(p)
+                postings += _loo_posting(p, loo, deal, "loo")
+            else:
+                postings.append(posting(p, NEXT_POOL, 4 * r.stake, "penalty",
+                                        offence=pen["offence"], deal_no=deal.deal_no,
+                                        loo=False))
+            continue
+        if x["hand"] == "miss-for-pool" or won[p] > 0 or p in covered:
+            continue  # the miss is never looed; an offender in play has had his one loo
+        looed.append(p)
+        postings += _loo_posting(p, loo, deal, "loo")
+    return _settled(s, deal, outcome, postings, shares, looed, loo, next_forced)

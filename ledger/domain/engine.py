@@ -1,0 +1,92 @@
+"""execute = decide, evolve, then the consequences the rules draw by themselves.
+
+A command is decided against the state, its events are folded in, and then `follow_ups`
+looks at the new state and emits what the table does not log but the rules imply (a trick
+completed, a breach the cards prove, a deal settled). The caller appends all of them in one
+transaction, or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .commands import Command, OpenSession
+from .decide import decide, decide_open, follow_ups
+from .errors import SessionNotFound
+from .events import Event
+from .evolve import evolve
+from .expect import expected
+from .state import SessionState
+
+__all__ = ["execute", "fold", "expected", "session_view", "deal_view"]
+
+
+def execute(state: SessionState | None, command: Command, *,
+            session_id: str = "") -> tuple[SessionState, list[Event]]:
+    """Decide `command` against `state`, fold the events in place, return them all."""
+    if isinstance(command, OpenSession):
+        events = decide_open(state, command)
+    elif state is None:
+        raise SessionNotFound("no such session", rule="session-exists")
+    else:
+        events = decide(state, command)
+    out: list[Event] = []
+    for event in events:
+        state = evolve(state, event, session_id=session_id)
+        out.append(event)
+    assert state is not None
+    while more := follow_ups(state):
+        for event in more:
+            state = evolve(state, event)
+            out.append(event)
+    return state, out
+
+
+def fold(events: Iterable[Event], *, session_id: str = "") -> SessionState | None:
+    """The state from scratch: the full rebuild the incremental projections must equal."""
+    state: SessionState | None = None
+    for event in events:
+        state = evolve(state, event, session_id=session_id)
+    return state
+
+
+def deal_view(state: SessionState) -> dict[str, Any] | None:
+    """The projection of the current (or last) deal."""
+    if state.deal is None:
+        return None
+    view = state.deal.to_dict()
+    view["pool_units"] = state.pool_units() if state.deal.phase != "settled" else 0
+    view["contributions"] = [p for p in state.deal.postings if p["to"] == "pool"]
+    return view
+
+
+def session_view(state: SessionState) -> dict[str, Any]:
+    """What the table sees: whose turn, the legal choices, the pools, every balance."""
+    players = [p for p in state.seats]
+    return {
+        "session_id": state.session_id,
+        "name": state.name,
+        "version": state.version,
+        "status": state.status,
+        "ended_method": state.ended_method,
+        "rules": state.rules.to_dict(),
+        "unit": state.unit,
+        "money_per_unit_minor": state.money_per_unit_minor,
+        "currency": state.currency,
+        "seats": players,
+        "active": list(state.active),
+        "deal_no": state.deal_no,
+        "next_dealer": state.next_dealer,
+        "deals_dealt": dict(state.deals_dealt),
+        "pool_units": state.pool_units(),
+        "next_pool_units": state.next_pool_units(),
+        "loos_owed": list(state.loos_owed),
+        "balances": {p: state.balances[p] for p in players},
+        "expected": expected(state),
+        "deal": None if state.deal is None else {
+            "deal_no": state.deal.deal_no, "phase": state.deal.phase,
+            "dealer": state.deal.dealer, "kind": state.deal.kind,
+            "trump_card": state.deal.trump_card,
+        },
+    }

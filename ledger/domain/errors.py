@@ -1,0 +1,64 @@
+"""Domain errors: one base class, each refusal names the rule it enforces."""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """A command the ledger refuses; nothing is appended."""
+
+    status = 422
+    code = "rule-violation"
+
+    def __init__(self, message: str, *, rule: str, field: str | None = None, **extra: object):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.field = field
+        self.extra = extra
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"rule": self.rule, "detail": self.message}
+        if self.field:
+            out["field"] = self.field
+        out.update(self.extra)
+        return out
+
+
+class InvalidInput(LedgerError):
+    """The command is malformed or names something that does not exist (card, player, type)."""
+
+    status = 422
+    code = "invalid-input"
+
+
+class OutOfTurn(LedgerError):
+    """The command is well formed but not what the table expects now."""
+
+    status = 409
+    code = "out-of-turn"
+
+
+class SessionNotFound(LedgerError):
+    status = 404
+    code = "not-found"
+
+
+class ConcurrencyConflict(LedgerError):
+    """The stream moved on since the version the client expected."""
+
+    status = 409
+    code = "version-conflict"
+
+    def __init__(self, current_version: int, expected_version: int):
+        super().__init__(
+            f"expected version {expected_version} but the session is at version {current_version}",
+            rule="expected-version",
+            current_version=current_version,
+            expected_version=expected_version,
+        )
+        self.current_version = current_version
+        self.expected_version = expected_version
+
+
+class InvariantBroken(AssertionError):
+    """A postcondition of the ledger itself failed: a bug, never the client's fault."""

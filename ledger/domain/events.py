@@ -1,0 +1,233 @@
+"""Events: facts in the past tense, frozen, versioned, serialised as plain JSON objects.
+
+Money moves only inside events, as `postings`: each posting takes `amount_units` from one
+account and gives it to another, so every event balances by construction. Accounts are a
+player's name, `pool` (this deal's pool) or `next_pool` (what is owed to the next deal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+from .errors import InvalidInput, InvariantBroken
+
+POOL = "pool"
+NEXT_POOL = "next_pool"
+POOL_ACCOUNTS = (POOL, NEXT_POOL)
+
+Posting = dict[str, Any]  # {"from", "to", "amount_units", "reason", ["offence"]}
+
+
+def posting(src: str, dst: str, amount_units: int, reason: str, **extra: Any) -> Posting:
+    """One movement of units; refuses anything that is not a positive integer."""
+    if not isinstance(amount_units, int) or isinstance(amount_units, bool) or amount_units <= 0:
+        raise InvariantBroken(f"posting amount must be a positive int, got {amount_units!r}")
+    if src == dst:
+        raise InvariantBroken(f"posting from {src!r} to itself")
+    return {"from": src, "to": dst, "amount_units": amount_units, "reason": reason, **extra}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event; `schema_version` is the shape of the payload."""
+
+    type: ClassVar[str] = "Event"
+    schema_version: ClassVar[int] = 1
+
+    def payload(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def postings_list(self) -> list[Posting]:
+        return list(getattr(self, "postings", ()) or ())
+
+
+@dataclass(frozen=True)
+class SessionOpened(Event):
+    type: ClassVar[str] = "SessionOpened"
+    name: str
+    players: list[str]
+    first_dealer: str
+    rules: dict[str, Any]
+    unit: str
+    money_per_unit_minor: int | None
+    currency: str | None
+
+
+@dataclass(frozen=True)
+class PlayerJoined(Event):
+    type: ClassVar[str] = "PlayerJoined"
+    player: str
+    after: str
+
+
+@dataclass(frozen=True)
+class PlayerWithdrew(Event):
+    """He withdraws at his turn to deal: he deals that deal and takes no part after it."""
+
+    type: ClassVar[str] = "PlayerWithdrew"
+    player: str
+
+
+@dataclass(frozen=True)
+class LastRoundStarted(Event):
+    """Everyone stands with no miss for one deal per player; then the last loos are released."""
+
+    type: ClassVar[str] = "LastRoundStarted"
+    deals: int
+
+
+@dataclass(frozen=True)
+class DealStarted(Event):
+    type: ClassVar[str] = "DealStarted"
+    deal_no: int
+    dealer: str
+    kind: str  # "single" (the turn-up single) or "hand" (three cards each)
+    trump_card: str
+    dealt: list[str]
+    fresh: bool
+    forced: str | None  # why everyone must stand: "club-law", "after-single", "bold-stand", ...
+    miss: bool
+    redeal: bool
+    face_up: dict[str, str] = field(default_factory=dict)
+    postings: list[Posting] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DeclarationMade(Event):
+    type: ClassVar[str] = "DeclarationMade"
+    deal_no: int
+    player: str
+    declaration: str  # play | throw_up | take_miss | play_miss_for_pool
+
+
+@dataclass(frozen=True)
+class PenaltyImposed(Event):
+    type: ClassVar[str] = "PenaltyImposed"
+    deal_no: int
+    player: str
+    offence: str
+    law: str
+    amount_units: int | None  # None while it depends on the tricks (settled with the deal)
+    destination: str  # "pool" (paid now), "next_pool" (owed), "settled-with-deal"
+    kind: str  # "loo" or "fine": only a loo makes the next deal a non-fresh pool
+    forfeits_winnings: bool
+    throw_up: bool
+    redeal: bool
+    replay: str  # "required", "on-request", "none"
+    detected: bool
+    evidence: dict[str, Any] = field(default_factory=dict)
+    postings: list[Posting] = field(default_factory=list)
+    stage: str = "pre-play"  # "pre-play" | "in-play"
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    type: ClassVar[str] = "CardPlayed"
+    deal_no: int
+    player: str
+    card: str
+    trick: int
+    replay: bool
+
+
+@dataclass(frozen=True)
+class TrickWon(Event):
+    type: ClassVar[str] = "TrickWon"
+    deal_no: int
+    trick: int
+    winner: str
+    cards: dict[str, str]  # empty at quick entry
+    replay: bool
+
+
+@dataclass(frozen=True)
+class BreachDetected(Event):
+    type: ClassVar[str] = "BreachDetected"
+    deal_no: int
+    player: str
+    rule: str
+    trick: int
+    card: str
+    held: list[str]
+    detail: str
+    replay: bool
+
+
+@dataclass(frozen=True)
+class ReplayStarted(Event):
+    type: ClassVar[str] = "ReplayStarted"
+    deal_no: int
+    asked_by: str | None  # None when the laws require the replay
+
+
+@dataclass(frozen=True)
+class ReplayWaived(Event):
+    type: ClassVar[str] = "ReplayWaived"
+    deal_no: int
+
+
+@dataclass(frozen=True)
+class DealSettled(Event):
+    type: ClassVar[str] = "DealSettled"
+    deal_no: int
+    outcome: str  # "divided", "dealer-took-pool", "miss-holder-took-pool", "single-won", ...
+    pool_units: int
+    loo_units: int | None
+    shares: list[dict[str, Any]]
+    looed: list[str]
+    carried_units: int
+    next_fresh: bool
+    next_forced: str | None
+    postings: list[Posting] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SessionEnded(Event):
+    type: ClassVar[str] = "SessionEnded"
+    method: str  # "single", "divide-pool", "release-last-loos"
+    postings: list[Posting] = field(default_factory=list)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (SessionOpened, PlayerJoined, PlayerWithdrew, LastRoundStarted, DealStarted,
+                DeclarationMade, PenaltyImposed, CardPlayed, TrickWon, BreachDetected,
+                ReplayStarted, ReplayWaived, DealSettled, SessionEnded)
+}
+
+# (type, from_version) -> function turning a payload of that version into the next version.
+# An old shape is upcast when read, never rewritten in the table.
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def event_to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
+    """(type, schema_version, payload) for the store."""
+    return event.type, event.schema_version, event.payload()
+
+
+def event_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> Event:
+    """Rebuild an event from the store, upcasting older payload shapes."""
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        raise InvalidInput(f"unknown event type {type_!r}", rule="event-type")
+    data = dict(payload)
+    version = schema_version
+    while version < cls.schema_version:
+        data = UPCASTERS[(type_, version)](data)
+        version += 1
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def check_balanced(postings: list[Posting]) -> None:
+    """Every posting moves a positive integer from one account to another, so the sum of all
+    accounts is unchanged; this asserts the shape that guarantees it."""
+    for p in postings:
+        amount = p.get("amount_units")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InvariantBroken(f"unbalanced or non-integer posting {p!r}")
+        if p["from"] == p["to"]:
+            raise InvariantBroken(f"posting to the same account {p!r}")

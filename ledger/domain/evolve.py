@@ -1,0 +1,234 @@
+"""evolve: fold one event into the session state.
+
+It folds in place and returns the state: the caller owns its copy (the service loads a fresh
+one per request from the projection table), which keeps an append O(event), not O(state).
+Every posting is applied here and nowhere else, and the zero sum is asserted after each event.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from . import events as ev
+from .errors import InvariantBroken
+from .events import NEXT_POOL, POOL, POOL_ACCOUNTS, check_balanced
+from .rules import Rules
+from .seating import left_of
+from .state import DealState, SessionState
+
+
+def evolve(state: SessionState | None, event: ev.Event, *, session_id: str = "") -> SessionState:
+    if isinstance(event, ev.SessionOpened):
+        state = _opened(event, session_id)
+    elif state is None:
+        raise InvariantBroken(f"{event.type} before SessionOpened")
+    else:
+        _apply(event, state)
+    _post(state, event)
+    state.version += 1
+    return state
+
+
+def _opened(e: ev.SessionOpened, session_id: str) -> SessionState:
+    return SessionState(
+        session_id=session_id, name=e.name, rules=Rules.from_dict(e.rules), unit=e.unit,
+        money_per_unit_minor=e.money_per_unit_minor, currency=e.currency,
+        seats=list(e.players), active=list(e.players), next_dealer=e.first_dealer,
+        deals_dealt={p: 0 for p in e.players},
+        balances={**{p: 0 for p in e.players}, POOL: 0, NEXT_POOL: 0},
+        totals={p: {} for p in e.players},
+    )
+
+
+def _category(p: ev.Posting) -> str:
+    return f"penalty:{p['offence']}" if p.get("offence") else p["reason"]
+
+
+def _post(state: SessionState, event: ev.Event) -> None:
+    postings = event.postings_list
+    if not postings:
+        return
+    check_balanced(postings)
+    deal = state.deal
+    for p in postings:
+        amount, src, dst, cat = p["amount_units"], p["from"], p["to"], _category(p)
+        state.balances[src] -= amount
+        state.balances[dst] += amount
+        for account, signed in ((src, -amount), (dst, amount)):
+            if account in POOL_ACCOUNTS:
+                state.pool_flows[f"{account}:{cat}"] = \
+                    state.pool_flows.get(f"{account}:{cat}", 0) + signed
+            else:
+                totals = state.totals[account]
+                totals[cat] = totals.get(cat, 0) + signed
+        if dst == NEXT_POOL and p.get("loo"):
+            state.loos_owed.append({"player": src, "amount_units": amount,
+                                    "deal_no": p.get("deal_no"), "reason": cat})
+        if deal is not None and p.get("deal_no") == deal.deal_no:
+            deal.postings.append(p)
+    if sum(state.balances.values()) != 0:
+        raise InvariantBroken(f"balances do not sum to zero after {event.type}")
+
+
+@singledispatch
+def _apply(event: ev.Event, state: SessionState) -> None:
+    raise InvariantBroken(f"no evolve rule for {type(event).__name__}")
+
+
+@_apply.register
+def _(e: ev.PlayerJoined, state: SessionState) -> None:
+    state.seats.insert(state.seats.index(e.after) + 1, e.player)
+    state.active = [p for p in state.seats if p in state.active or p == e.player]
+    state.deals_dealt[e.player] = 0
+    state.balances[e.player] = 0
+    state.totals[e.player] = {}
+
+
+@_apply.register
+def _(e: ev.PlayerWithdrew, state: SessionState) -> None:
+    state.withdrawing = e.player
+
+
+@_apply.register
+def _(e: ev.LastRoundStarted, state: SessionState) -> None:
+    state.last_round_left = e.deals
+
+
+@_apply.register
+def _(e: ev.DealStarted, state: SessionState) -> None:
+    if e.redeal and state.deal is not None:
+        deal = state.deal
+        deal.trump_card, deal.face_up, deal.forced, deal.miss = \
+            e.trump_card, dict(e.face_up), e.forced, e.miss
+        deal.phase, deal.redeals = "declaring", deal.redeals + 1
+        deal.declarations = {}
+        deal.standing = []
+    else:
+        state.deal_no = e.deal_no
+        state.deal = DealState(
+            deal_no=e.deal_no, dealer=e.dealer, kind=e.kind, trump_card=e.trump_card,
+            dealt=list(e.dealt), fresh=e.fresh, forced=e.forced, miss=e.miss,
+            face_up=dict(e.face_up),
+        )
+        state.deals_dealt[e.dealer] = state.deals_dealt.get(e.dealer, 0) + 1
+        state.last_dealer = e.dealer
+        state.next_forced = None
+        if state.last_round_left:
+            state.last_round_left -= 1
+        # What was owed to this pool is now in it.
+        state.loos_owed = []
+    deal = state.deal
+    if e.forced and e.kind == "hand":
+        deal.standing = [{"player": p, "hand": "own"} for p in e.dealt]
+        deal.declarations = {p: "play" for p in e.dealt}
+        deal.phase = "playing"
+    elif e.kind == "single":
+        deal.phase = "single"
+
+
+@_apply.register
+def _(e: ev.DeclarationMade, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.declarations[e.player] = e.declaration
+    _refresh_standing(deal)
+
+
+def _refresh_standing(deal: DealState) -> None:
+    hands = {"play": "own", "take_miss": "miss", "play_miss_for_pool": "miss-for-pool"}
+    deal.standing = [{"player": p, "hand": hands[deal.declarations[p]]}
+                     for p in deal.dealt if deal.declarations.get(p) in hands]
+    if deal.phase == "declaring" and len(deal.standing) >= 2 \
+            and all(p in deal.declarations for p in deal.dealt):
+        deal.phase = "playing"
+
+
+@_apply.register
+def _(e: ev.PenaltyImposed, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.penalties.append({**e.payload(), "postings": list(e.postings)})
+    if e.throw_up and e.player not in deal.declarations:
+        deal.declarations[e.player] = "throw_up"
+        _refresh_standing(deal)
+    if e.redeal:
+        deal.phase = "redeal"
+    if e.replay != "none" and deal.replay is None:
+        deal.replay = e.replay
+    if deal.phase == "played" and deal.replay == "on-request" and deal.first_play is None:
+        deal.phase = "review"  # Blenheim law 11: replayed "if so desired by any one"
+
+
+@_apply.register
+def _(e: ev.CardPlayed, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    if deal.pool_at_play_units is None:
+        deal.pool_at_play_units = state.pool_units()
+    deal.entry = "cards"
+    deal.current_trick.append([e.player, e.card])
+    if not e.replay:
+        deal.hands.setdefault(e.player, []).append(e.card)
+
+
+@_apply.register
+def _(e: ev.TrickWon, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    if deal.pool_at_play_units is None:
+        deal.pool_at_play_units = state.pool_units()
+    if deal.entry is None:
+        deal.entry = "quick" if not e.cards else "cards"
+    deal.tricks.append({"trick": e.trick, "winner": e.winner,
+                        "cards": [[p, c] for p, c in e.cards.items()]})
+    deal.current_trick = []
+    if len(deal.tricks) == 3:
+        review = deal.replay == "on-request" and deal.first_play is None
+        deal.phase = "review" if review else "played"
+
+
+@_apply.register
+def _(e: ev.BreachDetected, state: SessionState) -> None:
+    assert state.deal is not None
+    state.deal.breaches.append(e.payload())
+
+
+@_apply.register
+def _(e: ev.ReplayStarted, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.first_play = deal.tricks
+    deal.tricks, deal.current_trick = [], []
+    deal.replay, deal.replay_asked_by = "asked" if e.asked_by else "required", e.asked_by
+    deal.entry = None
+    deal.phase = "replaying"
+
+
+@_apply.register
+def _(e: ev.ReplayWaived, state: SessionState) -> None:
+    assert state.deal is not None
+    state.deal.replay = "waived"
+    state.deal.phase = "played"
+
+
+@_apply.register
+def _(e: ev.DealSettled, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.phase = "settled"
+    if deal.replay in ("required", "asked"):
+        deal.replay = "done"
+    deal.settlement = {k: v for k, v in e.payload().items() if k != "postings"}
+    state.next_fresh = e.next_fresh
+    state.next_forced = e.next_forced
+    if state.withdrawing == deal.dealer:
+        state.active = [p for p in state.active if p != deal.dealer]
+        state.withdrawing = None
+    state.next_dealer = left_of(state.seats, deal.dealer, state.active)
+
+
+@_apply.register
+def _(e: ev.SessionEnded, state: SessionState) -> None:
+    state.status = "ended"
+    state.ended_method = e.method
+    state.loos_owed = []

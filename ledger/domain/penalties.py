@@ -1,0 +1,164 @@
+"""The offence tables of RULES.md §6, one per preset, each row citing its law.
+
+`amount`: "single_loo", "stake", "loo" (the deal's loo, RULES.md §9.2) or "4x-stake".
+`to`: "pool" (paid at once into this deal's pool) or "next_pool" (owed to the next deal's).
+`kind`: "loo" counts as a loo (the next deal is then not a fresh pool); "fine" does not.
+`stage`: "pre-play" offences cost one penalty each; "in-play" offences cost the offender one
+penalty for the deal, settled with it, and may forfeit his winnings or call for a replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Offence:
+    law: str
+    amount: str
+    to: str
+    kind: str
+    stage: str
+    throw_up: bool = False  # must throw up if not yet declared
+    forfeits: str = "never"  # "never" | "always" | "if-standing"
+    redeal: str = "never"  # "never" | "always" | "optional"
+    replay: str = "none"  # "none" | "required" | "on-request"
+    dealer_only: bool = False
+    covers_no_trick: bool = False  # this is his one loo for the deal
+    looed_instead_if_no_trick: bool = False  # Blenheim law 9
+
+
+def _bw_single(law: str, **kw: object) -> Offence:
+    return Offence(law=law, amount="single_loo", to="pool", kind="fine", stage="pre-play", **kw)
+
+
+def _bw_play(law: str) -> Offence:
+    # Baxter-Wray p. 21: "A player infringing any of the rules ... is looed, and the amount of
+    # his winnings, if any, is left in the pool. The hands must, however, be replayed".
+    return Offence(law=law, amount="loo", to="next_pool", kind="loo", stage="in-play",
+                   forfeits="always", replay="required", covers_no_trick=True)
+
+
+BAXTER_WRAY: dict[str, Offence] = {
+    "misdeal": _bw_single("Baxter-Wray p. 22: misdeal, single loo; the same dealer deals again",
+                          redeal="always", dealer_only=True),
+    "interfering-with-deal": _bw_single(
+        "Baxter-Wray p. 22: interfering with the cards during the deal, single loo; "
+        "redeal only if cards were mixed or exposed", redeal="optional"),
+    "looked-at-own-cards": _bw_single("Baxter-Wray p. 23: looking at own cards before his turn"),
+    "declared-out-of-turn": _bw_single("Baxter-Wray p. 23: declaring out of turn"),
+    "looked-at-miss": _bw_single("Baxter-Wray p. 23: looking at the miss without taking it"),
+    "looked-at-thrown-up-cards": _bw_single("Baxter-Wray p. 23: looking at thrown-up cards"),
+    "looked-at-pack": _bw_single("Baxter-Wray p. 23: looking at the undealt pack"),
+    # RULES.md §9.5: the loo goes to the current pool, winnings forfeited if he stands.
+    "looked-at-another-hand": Offence(
+        law="Baxter-Wray p. 23: looking at another player's hand, a loo; he must throw up if "
+            "he has not declared; if standing he plays and his winnings are forfeited",
+        amount="loo", to="pool", kind="fine", stage="pre-play", throw_up=True,
+        forfeits="if-standing"),
+    "lead-rule": _bw_play("Baxter-Wray p. 20: the lead rules (ace of trumps; highest of two)"),
+    "revoke": _bw_play("Baxter-Wray p. 20: each player has to follow suit if he can"),
+    "not-heading": _bw_play("Baxter-Wray p. 20: compulsory to head the trick if able"),
+    "not-trumping-to-head": _bw_play(
+        "Baxter-Wray p. 20: must play a trump if it would head the trick"),
+    "trump-after-trick": _bw_play(
+        "Baxter-Wray p. 20: the winner of the first trick must lead a trump, the higher of two"),
+    "played-out-of-turn": _bw_play("Baxter-Wray p. 24: playing out of turn"),
+    "exposed-card-in-play": _bw_play("Baxter-Wray p. 24: exposing an unplayed card"),
+    "named-card": _bw_play("Baxter-Wray p. 24: naming an unplayed card"),
+}
+
+
+def _bl_single(law: str, **kw: object) -> Offence:
+    return Offence(law=law, amount="stake", to="pool", kind="fine", stage="pre-play", **kw)
+
+
+def _bl_play(law: str) -> Offence:
+    # Britannica, Blenheim law 9: "he must leave in the pool any tricks he may make, and forfeit
+    # four times the amount of a single. If he makes no trick he is looed, and there is no
+    # further penalty"; note 3: fines "go to the next pool"; law 11: replay if asked.
+    return Offence(law=law, amount="4x-stake", to="next_pool", kind="fine", stage="in-play",
+                   forfeits="always", replay="on-request", looed_instead_if_no_trick=True)
+
+
+BLENHEIM: dict[str, Offence] = {
+    "misdeal": _bl_single("Blenheim law 5: the dealer forfeits a single and deals again",
+                          redeal="always", dealer_only=True),
+    "looked-at-own-cards": _bl_single("Blenheim law 7: looking at his cards before his turn"),
+    "declared-out-of-turn": _bl_single(
+        "Blenheim law 8: declaring before his turn, a single, and he must throw up",
+        throw_up=True),
+    "exposed-card": _bl_single(
+        "Blenheim law 8: exposing a card, a single, and he must throw up", throw_up=True),
+    "exposed-card-in-play": _bl_play("Blenheim law 9: exposing a card before his turn to play"),
+    "played-out-of-turn": _bl_play("Blenheim law 9: playing out of turn"),
+    "played-before-all-declared": _bl_play("Blenheim law 9: playing before all have declared"),
+    "detached-card": _bl_play("Blenheim law 9: detaching a card so that it can be named"),
+    "revoke": _bl_play("Blenheim law 9: revoking"),
+    "lead-rule": _bl_play("Blenheim law 10: the lead rules (ace of trumps; one of two trumps)"),
+    "not-heading": _bl_play("Blenheim law 10: not heading the trick when able"),
+    "not-trumping-to-head": _bl_play(
+        "Blenheim law 10 with the rules of play: holding none of the suit led, head the trick "
+        "with a trump if able"),
+    "trump-after-trick": _bl_play("Blenheim law 10: not leading trump after trick"),
+}
+
+
+def _looed(law: str, stage: str) -> Offence:
+    # Enquire Within §97 / Cassell "Looed": the offender is looed. RULES.md §6 decisions: one
+    # loo per offence before play; offences in play cost one loo for the deal, which also
+    # covers taking no trick; he keeps what his tricks win.
+    return Offence(law=law, amount="loo", to="next_pool", kind="loo", stage=stage,
+                   covers_no_trick=stage == "in-play",
+                   redeal="always" if law.endswith("(misdeal)") else "never",
+                   dealer_only=law.endswith("(misdeal)"))
+
+
+ENQUIRE_WITHIN: dict[str, Offence] = {
+    "misdeal": _looed("Enquire Within §97 i: for a misdeal the dealer is looed (misdeal)",
+                      "pre-play"),
+    "looked-at-miss": _looed("Enquire Within §97 ii, v: looking at the miss", "pre-play"),
+    "looked-at-own-cards": _looed("Enquire Within §97 v: looking at his own cards out of turn",
+                                  "pre-play"),
+    "looked-at-another-hand": _looed("Enquire Within §97 vi: looking at a neighbour's hand",
+                                     "pre-play"),
+    "told-cards": _looed("Enquire Within §97 vii: telling another what cards he holds",
+                         "pre-play"),
+    "played-out-of-turn": _looed("Enquire Within §97 ii: playing out of turn", "in-play"),
+    "threw-up-after-lead": _looed("Enquire Within §97 viii: throwing up after the lead",
+                                  "in-play"),
+    "lead-rule": _looed("Enquire Within §97 iii, iv: the lead rules", "in-play"),
+    "not-heading": _looed("Enquire Within §97 ix: must head the trick if he can", "in-play"),
+    # Cassell's glossary, "Heading the Trick": "not having any of the suit, trumping it".
+    "not-trumping-to-head": _looed(
+        "Enquire Within §97 ix: must head the trick (by trumping, holding none of the suit)",
+        "in-play"),
+    "revoke": _looed("Enquire Within §97 x: must follow suit if he can", "in-play"),
+}
+
+CASSELL: dict[str, Offence] = {
+    "misdeal": _looed("Cassell, Mis-deal; Looed: breaking any law of the game (misdeal)",
+                      "pre-play"),
+    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", "pre-play"),
+    "looked-at-own-cards": _looed("Cassell, Looed: looking at his own cards out of turn",
+                                  "pre-play"),
+    "looked-at-another-hand": _looed("Cassell, Looed: looking at a neighbour's hand", "pre-play"),
+    "told-cards": _looed("Cassell, Looed: telling others about cards", "pre-play"),
+    "played-out-of-turn": _looed("Cassell, Looed: playing out of turn", "in-play"),
+    "threw-up-after-lead": _looed("Cassell, Looed: throwing up after the lead", "in-play"),
+    "lead-rule": _looed("Cassell: the elder hand plays his highest trump, or his highest card",
+                        "in-play"),
+    "trump-after-trick": _looed("Cassell: the winner of the trick leads his highest trump",
+                                "in-play"),
+    "not-heading": _looed("Cassell: each succeeding player heading the trick", "in-play"),
+    "not-trumping-to-head": _looed(
+        "Cassell, Heading the Trick: not having any of the suit, trumping it", "in-play"),
+    "revoke": _looed("Cassell, Revoke: when a person who can follow suit does not", "in-play"),
+}
+
+TABLES: dict[str, dict[str, Offence]] = {
+    "baxter-wray": BAXTER_WRAY,
+    "blenheim": BLENHEIM,
+    "enquire-within": ENQUIRE_WITHIN,
+    "cassell": CASSELL,
+}

@@ -1,0 +1,171 @@
+"""Legal play (RULES.md §5): who is to play, and which breaches the logged cards prove.
+
+With card-by-card entry every standing hand is fully known once its three cards are played,
+so a breach is judged after the third trick against the whole hand: a revoke shows when the
+player later plays the suit he failed to follow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import RANK_VALUE, beats, rank_of, suit_of
+from .rules import Rules
+from .state import DealState
+
+
+def leader_of_first_trick(deal: DealState, rules: Rules) -> str:
+    """The standing player nearest the dealer's left (deal.standing is in that order)."""
+    if rules.miss_holder_leads:
+        for s in deal.standing:
+            if s["hand"] == "miss":
+                return s["player"]
+    return deal.standing[0]["player"]
+
+
+def trick_order(deal: DealState, leader: str) -> list[str]:
+    names = deal.standing_names()
+    start = names.index(leader)
+    return names[start:] + names[:start]
+
+
+def current_leader(deal: DealState, rules: Rules) -> str:
+    if not deal.tricks:
+        return leader_of_first_trick(deal, rules)
+    return deal.tricks[-1]["winner"]
+
+
+def next_to_play(deal: DealState, rules: Rules) -> str:
+    order = trick_order(deal, current_leader(deal, rules))
+    return order[len(deal.current_trick)]
+
+
+def _top_trump(trump_card: str, rules: Rules) -> str:
+    """Ace of trumps; the king when the ace is turned up (Baxter-Wray p. 20; Blenheim law 10)."""
+    trump = suit_of(trump_card)
+    if rules.ace_turned_up_king_leads and trump_card[:-1] == "A":
+        return "K" + trump
+    return "A" + trump
+
+
+def _in_sequence(low: str, high: str, hand: list[str], trump_card: str) -> bool:
+    """Blenheim law 10: "unless his cards are sequence cards or cards of equal value"."""
+    held = {rank_of(c) for c in hand if suit_of(c) == suit_of(high)}
+    out = rank_of(trump_card) if suit_of(trump_card) == suit_of(high) else None
+    return all(v in held or v == out for v in range(rank_of(low) + 1, rank_of(high)))
+
+
+def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mode: str,
+                   declared: int) -> list[tuple[str, str]]:
+    """(rule, detail) pairs for a lead; `mode` is the lead rule in force for this lead."""
+    trump = suit_of(trump_card)
+    trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
+    top = _top_trump(trump_card, rules)
+    if top in hand and led != top:
+        return [("lead-ace-of-trumps", f"held {top} and led {led}")]
+    if mode == "highest-of-two" and len(trumps) >= 2 and led != trumps[0]:
+        return [("lead-highest-trump", f"held trumps {', '.join(trumps)} and led {led}")]
+    if mode == "one-of-two" and len(trumps) >= 2:
+        if suit_of(led) != trump:
+            return [("lead-a-trump", f"held trumps {', '.join(trumps)} and led {led}")]
+        if declared == 2 and led != trumps[0] and not _in_sequence(led, trumps[0], hand,
+                                                                   trump_card):
+            return [("lead-highest-trump",
+                     f"two declared players: held {', '.join(trumps)} and led {led}")]
+    if mode == "highest-card":
+        if trumps and led != trumps[0]:
+            return [("lead-highest-trump", f"held trumps {', '.join(trumps)} and led {led}")]
+        if not trumps and rank_of(led) < max(rank_of(c) for c in hand):
+            return [("lead-highest-card", f"held {', '.join(hand)} and led {led}")]
+    if mode == "any-trump" and trumps and suit_of(led) != trump:
+        return [("trump-after-trick", f"held trumps {', '.join(trumps)} and led {led}")]
+    return []
+
+
+def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
+                       declared: int) -> list[tuple[str, str]]:
+    """The lead to the second trick by the winner of the first (RULES.md §5)."""
+    style = rules.trump_after_trick
+    trump = suit_of(trump_card)
+    trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
+    if style == "none" or not trumps:
+        return []
+    if suit_of(led) != trump:
+        return [("trump-after-trick", f"won the first trick holding {', '.join(trumps)} "
+                                      f"and led {led}")]
+    if style in ("higher-of-two", "highest") and led != trumps[0]:
+        return [("trump-after-trick", f"held {', '.join(trumps)} and led {led}, not the higher")]
+    if style == "by-lead-rules":
+        return [("trump-after-trick", detail) for _, detail in
+                _lead_breaches(hand, led, trump_card, rules, "one-of-two", declared)]
+    return []
+
+
+def _follow_breaches(hand: list[str], card: str, so_far: list[str],
+                     trump: str) -> list[tuple[str, str]]:
+    """Follow suit if able; head if able; holding none of the suit, trump if that heads."""
+    led_suit = suit_of(so_far[0])
+    best = so_far[0]
+    for c in so_far[1:]:
+        if beats(c, best, trump):
+            best = c
+    of_suit = [c for c in hand if suit_of(c) == led_suit]
+    if of_suit:
+        if suit_of(card) != led_suit:
+            return [("revoke", f"held {', '.join(of_suit)} of the suit led and played {card}")]
+        heading = [c for c in of_suit if beats(c, best, trump)]
+        if heading and not beats(card, best, trump):
+            return [("not-heading", f"could head {best} with {', '.join(heading)}, "
+                                    f"played {card}")]
+        return []
+    heading_trumps = [c for c in hand if suit_of(c) == trump and beats(c, best, trump)]
+    if heading_trumps and not beats(card, best, trump):
+        return [("not-trumping-to-head", f"held none of the suit led; could head {best} with "
+                                         f"{', '.join(heading_trumps)}, played {card}")]
+    return []
+
+
+OFFENCE_OF_RULE = {
+    "lead-ace-of-trumps": "lead-rule",
+    "lead-highest-trump": "lead-rule",
+    "lead-a-trump": "lead-rule",
+    "lead-highest-card": "lead-rule",
+    "trump-after-trick": "trump-after-trick",
+    "revoke": "revoke",
+    "not-heading": "not-heading",
+    "not-trumping-to-head": "not-trumping-to-head",
+}
+
+
+def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
+                    declared: int) -> list[dict[str, Any]]:
+    """Every breach of §5 that the three logged tricks prove, with its evidence."""
+    trump = suit_of(trump_card)
+    remaining: dict[str, list[str]] = {}
+    for t in tricks:
+        for player, card in t["cards"]:
+            remaining.setdefault(player, []).append(card)
+    found: list[dict[str, Any]] = []
+    for t in tricks:
+        cards = t["cards"]
+        for i, (player, card) in enumerate(cards):
+            hand = list(remaining[player])
+            if i == 0 and t["trick"] == 1:
+                pairs = _lead_breaches(hand, card, trump_card, rules, rules.lead_rule, declared)
+            elif i == 0 and t["trick"] == 2:
+                pairs = _trump_after_trick(hand, card, trump_card, rules, declared)
+            elif i == 0:
+                pairs = []
+            else:
+                pairs = _follow_breaches(hand, card, [c for _, c in cards[:i]], trump)
+            for rule, detail in pairs:
+                found.append({"player": player, "rule": rule, "trick": t["trick"],
+                              "card": card, "held": sorted(hand, key=_card_key),
+                              "detail": detail})
+        for player, card in cards:
+            remaining[player].remove(card)
+    return found
+
+
+def _card_key(card: str) -> tuple[str, int]:
+    return suit_of(card), -RANK_VALUE[card[:-1]]

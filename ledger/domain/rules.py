@@ -1,0 +1,183 @@
+"""Rule presets (RULES.md §2) and the effective rules of a session.
+
+A session is opened with a preset and any overrides; the effective rules are stored whole in
+its first event, so a later change to a preset never changes an existing session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import InvalidInput
+
+LOO_KINDS = ("limited", "unlimited", "mixed", "all-or-nothing")
+FRESH_POOLS = ("turn-up", "antes")
+LEAD_RULES = ("highest-of-two", "one-of-two", "highest-card")
+TRUMP_AFTER_TRICK = ("higher-of-two", "by-lead-rules", "highest", "none")
+PENALTY_TABLES = ("baxter-wray", "blenheim", "enquire-within", "cassell")
+VARIANTS = ("three-card",)
+PACKS = (52, 32)
+DEAL_OUT_OF_TURN = ("refuse", "stands")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every parameter a session is opened with; amounts are integer units."""
+
+    preset: str
+    stake: int
+    deal_price: int
+    fresh_deal_price: int
+    ante: int
+    loo: str
+    loo_amount: int | None
+    loo_limit: int | None
+    single_loo: int
+    loo_capped_at_pool: bool
+    fresh_pool: str
+    lead_rule: str
+    trump_after_trick: str
+    ace_turned_up_king_leads: bool
+    miss_holder_leads: bool
+    club_law: bool
+    force_after_single: bool
+    dealer_stands_out_above: int | None
+    last_before_dealer_bound: bool
+    deal_out_of_turn: str
+    penalties: str
+    variant: str
+    pack: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        return cls(**data)
+
+
+_BASE: dict[str, Any] = dict(
+    stake=3, deal_price=3, fresh_deal_price=3, ante=0, loo="limited", loo_amount=6,
+    loo_limit=None, single_loo=None, loo_capped_at_pool=False, fresh_pool="antes",
+    lead_rule="highest-of-two", trump_after_trick="higher-of-two",
+    ace_turned_up_king_leads=True, miss_holder_leads=False, club_law=False,
+    force_after_single=False, dealer_stands_out_above=None, last_before_dealer_bound=False,
+    deal_out_of_turn="refuse", variant="three-card", pack=52,
+)
+
+# RULES.md §2, one column per source.
+PRESETS: dict[str, dict[str, Any]] = {
+    # Baxter-Wray, Round Games with Cards, LOO pp. 16-30: "three counters ... for the deal,
+    # and six for a loo"; a fresh pool is the turn-up single (p. 18).
+    "baxter-wray": dict(_BASE, fresh_pool="turn-up", penalties="baxter-wray"),
+    # Britannica 9th ed., laws of the Blenheim Club: "the dealer contributing double",
+    # "eighteen-penny loo ... limited to half a guinea" (7 x stake), "If the leader has two
+    # trumps he must lead one of them".
+    "blenheim": dict(_BASE, fresh_deal_price=6, ante=3, loo="mixed", loo_amount=None,
+                     loo_limit=21, lead_rule="one-of-two", trump_after_trick="by-lead-rules",
+                     deal_out_of_turn="stands", penalties="blenheim"),
+    # Enquire Within §97-98: "a penny for the deal and three pence for the loo".
+    "enquire-within": dict(_BASE, deal_price=1, fresh_deal_price=1, loo_amount=3,
+                           trump_after_trick="none", ace_turned_up_king_leads=False,
+                           penalties="enquire-within"),
+    # Cassell, "Loo": "he is never looed for more than the pool"; "plays his highest trump,
+    # or, if he have no trumps, his highest card"; "When only two players stand, the last
+    # before the dealer is bound to play either his own hand or dumby".
+    "cassell": dict(_BASE, ante=3, loo_amount=3, loo_capped_at_pool=True,
+                    lead_rule="highest-card", trump_after_trick="highest",
+                    ace_turned_up_king_leads=False, last_before_dealer_bound=True,
+                    penalties="cassell"),
+}
+DEFAULT_PRESET = "baxter-wray"
+OVERRIDABLE = tuple(f.name for f in fields(Rules) if f.name != "preset")
+
+
+def _default_single_loo(params: dict[str, Any]) -> int:
+    """Baxter-Wray p. 18: "half the amount of the ordinary loo, or the same amount as for a deal".
+
+    Half the loo when the loo is fixed and even; otherwise the deal price, so that nothing is
+    ever rounded.
+    """
+    if params["loo"] == "limited" and params["loo_amount"] is not None \
+            and params["loo_amount"] % 2 == 0:
+        return params["loo_amount"] // 2
+    return params["deal_price"]
+
+
+def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = None) -> Rules:
+    """The effective rules for a preset with a club's overrides, or a clear refusal."""
+    name = preset or DEFAULT_PRESET
+    if name not in PRESETS:
+        raise InvalidInput(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}",
+                           rule="preset", field="preset")
+    params = dict(PRESETS[name])
+    for key, value in (overrides or {}).items():
+        if key not in OVERRIDABLE:
+            raise InvalidInput(f"unknown rule parameter {key!r}", rule="rule-parameter",
+                               field=f"rules.{key}")
+        params[key] = value
+    if params.get("single_loo") is None:
+        params["single_loo"] = _default_single_loo(params)
+    rules = Rules(preset=name, **params)
+    validate_rules(rules)
+    return rules
+
+
+def _require(cond: bool, message: str, field: str) -> None:
+    if not cond:
+        raise InvalidInput(message, rule="rule-parameter", field=f"rules.{field}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate_rules(r: Rules) -> None:
+    """Every parameter is of its type and range; amounts are non-negative integers."""
+    for name in ("stake", "deal_price", "fresh_deal_price", "ante", "single_loo"):
+        value = getattr(r, name)
+        _require(_is_int(value) and 0 <= value <= 10**9,
+                 f"{name} must be a whole number of units from 0 to 10^9", name)
+    for name in ("loo_capped_at_pool", "ace_turned_up_king_leads", "miss_holder_leads",
+                 "club_law", "force_after_single", "last_before_dealer_bound"):
+        _require(isinstance(getattr(r, name), bool), f"{name} must be true or false", name)
+    _require(r.stake > 0 and r.stake % 3 == 0,
+             "stake must be a positive number of units divisible by 3 (a third per trick)",
+             "stake")
+    _require(r.deal_price > 0, "deal_price must be positive", "deal_price")
+    _require(r.fresh_deal_price > 0, "fresh_deal_price must be positive", "fresh_deal_price")
+    _require(r.loo in LOO_KINDS, f"loo must be one of {', '.join(LOO_KINDS)}", "loo")
+    if r.loo == "limited":
+        _require(_is_int(r.loo_amount) and 0 < r.loo_amount <= 10**9,  # type: ignore[operator]
+                 "loo_amount (a positive whole number of units) is needed with a limited loo",
+                 "loo_amount")
+    if r.loo == "mixed":
+        _require(_is_int(r.loo_limit) and 0 < r.loo_limit <= 10**9,  # type: ignore[operator]
+                 "loo_limit (a positive whole number of units) is needed with a mixed loo",
+                 "loo_limit")
+    _require(r.fresh_pool in FRESH_POOLS, f"fresh_pool must be one of {', '.join(FRESH_POOLS)}",
+             "fresh_pool")
+    _require(r.lead_rule in LEAD_RULES, f"lead_rule must be one of {', '.join(LEAD_RULES)}",
+             "lead_rule")
+    _require(r.trump_after_trick in TRUMP_AFTER_TRICK,
+             f"trump_after_trick must be one of {', '.join(TRUMP_AFTER_TRICK)}",
+             "trump_after_trick")
+    _require(r.dealer_stands_out_above is None
+             or (_is_int(r.dealer_stands_out_above) and r.dealer_stands_out_above >= 2),
+             "dealer_stands_out_above must be empty or a whole number of at least 2",
+             "dealer_stands_out_above")
+    _require(r.deal_out_of_turn in DEAL_OUT_OF_TURN,
+             f"deal_out_of_turn must be one of {', '.join(DEAL_OUT_OF_TURN)}", "deal_out_of_turn")
+    _require(r.penalties in PENALTY_TABLES,
+             f"penalties must be one of {', '.join(PENALTY_TABLES)}", "penalties")
+    _require(r.variant in VARIANTS,
+             f"variant must be one of {', '.join(VARIANTS)} (five-card and Irish loo come later)",
+             "variant")
+    _require(r.pack in PACKS, "pack must be 52 or 32", "pack")
+
+
+def with_overrides(rules: Rules, **changes: Any) -> Rules:
+    out = replace(rules, **changes)
+    validate_rules(out)
+    return out

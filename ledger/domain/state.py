@@ -1,0 +1,119 @@
+"""The state a session's events fold into: what `decide` needs, and what the projections show.
+
+Its size depends on the number of players and on the current deal only, never on the number
+of deals played, so loading it and saving it costs the same at deal 1 and deal 1,000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .events import NEXT_POOL, POOL
+from .rules import Rules
+
+
+@dataclass
+class DealState:
+    """One deal as it stands; its JSON is the deal projection."""
+
+    deal_no: int
+    dealer: str
+    kind: str  # "single" | "hand"
+    trump_card: str
+    dealt: list[str]
+    fresh: bool
+    forced: str | None
+    miss: bool
+    face_up: dict[str, str] = field(default_factory=dict)
+    # declaring | playing | review | replaying | redeal | settled
+    phase: str = "declaring"
+    redeals: int = 0
+    declarations: dict[str, str] = field(default_factory=dict)
+    # [{"player", "hand": "own" | "miss" | "miss-for-pool"}] in seat order
+    standing: list[dict[str, str]] = field(default_factory=list)
+    entry: str | None = None  # "cards" | "quick", fixed by the first trick entered
+    tricks: list[dict[str, Any]] = field(default_factory=list)
+    current_trick: list[list[str]] = field(default_factory=list)  # [[player, card], ...]
+    first_play: list[dict[str, Any]] | None = None  # the tricks as first played, kept on replay
+    hands: dict[str, list[str]] = field(default_factory=dict)  # cards each player played
+    replay: str | None = None  # None | "required" | "on-request" | "asked" | "waived" | "done"
+    replay_asked_by: str | None = None
+    pool_at_play_units: int | None = None
+    penalties: list[dict[str, Any]] = field(default_factory=list)
+    breaches: list[dict[str, Any]] = field(default_factory=list)
+    postings: list[dict[str, Any]] = field(default_factory=list)
+    settlement: dict[str, Any] | None = None
+
+    @property
+    def trump(self) -> str:
+        return self.trump_card[-1]
+
+    def standing_names(self) -> list[str]:
+        return [s["player"] for s in self.standing]
+
+    def hand_of(self, player: str) -> str | None:
+        for s in self.standing:
+            if s["player"] == player:
+                return s["hand"]
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealState:
+        return cls(**data)
+
+
+@dataclass
+class SessionState:
+    session_id: str
+    name: str
+    rules: Rules
+    unit: str
+    money_per_unit_minor: int | None
+    currency: str | None
+    seats: list[str]  # every player ever seated, in seat order (to the left)
+    active: list[str]  # players still in the game, in seat order
+    version: int = 0
+    status: str = "open"  # open | ended
+    ended_method: str | None = None
+    deal_no: int = 0
+    next_dealer: str | None = None
+    last_dealer: str | None = None
+    next_fresh: bool = True
+    next_forced: str | None = None
+    last_round_left: int = 0
+    withdrawing: str | None = None
+    deals_dealt: dict[str, int] = field(default_factory=dict)
+    balances: dict[str, int] = field(default_factory=dict)  # players, pool, next_pool
+    # per player, per category (reason, or "penalty:<offence>"): signed units
+    totals: dict[str, dict[str, int]] = field(default_factory=dict)
+    # what came into and went out of the pools, by reason: signed units
+    pool_flows: dict[str, int] = field(default_factory=dict)
+    # loos owed to the next pool: [{"player", "amount_units", "deal_no", "reason"}]
+    loos_owed: list[dict[str, Any]] = field(default_factory=list)
+    deal: DealState | None = None
+
+    def pool_units(self) -> int:
+        return self.balances.get(POOL, 0)
+
+    def next_pool_units(self) -> int:
+        return self.balances.get(NEXT_POOL, 0)
+
+    def between_deals(self) -> bool:
+        return self.deal is None or self.deal.phase == "settled"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["rules"] = self.rules.to_dict()
+        data["deal"] = self.deal.to_dict() if self.deal else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SessionState:
+        data = dict(data)
+        data["rules"] = Rules.from_dict(data["rules"])
+        data["deal"] = DealState.from_dict(data["deal"]) if data.get("deal") else None
+        return cls(**data)

@@ -1,0 +1,125 @@
+"""The settlement statement of a session (RULES.md §7), in JSON and CSV.
+
+Built from the running totals in the state, so a 1,000-deal session costs what a 1-deal
+session costs: O(players).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from .errors import InvariantBroken
+from .events import NEXT_POOL, POOL
+from .state import SessionState
+
+POOL_PARTY = "pool"
+
+
+def _transfers(balances: dict[str, int]) -> list[dict[str, Any]]:
+    """Who pays whom: the largest debtor pays the largest creditor until all are square."""
+    debtors = sorted(((-b, p) for p, b in balances.items() if b < 0), reverse=True)
+    creditors = sorted(((b, p) for p, b in balances.items() if b > 0), reverse=True)
+    out = []
+    i = j = 0
+    debt = [d for d, _ in debtors]
+    credit = [c for c, _ in creditors]
+    while i < len(debtors) and j < len(creditors):
+        amount = min(debt[i], credit[j])
+        out.append({"from": debtors[i][1], "to": creditors[j][1], "amount_units": amount})
+        debt[i] -= amount
+        credit[j] -= amount
+        if debt[i] == 0:
+            i += 1
+        if credit[j] == 0:
+            j += 1
+    return out
+
+
+def statement(state: SessionState) -> dict[str, Any]:
+    per_unit = state.money_per_unit_minor
+    players = []
+    for p in state.seats:
+        totals = state.totals.get(p, {})
+        paid = {k: -v for k, v in sorted(totals.items()) if v < 0}
+        received = {k: v for k, v in sorted(totals.items()) if v > 0}
+        net = state.balances[p]
+        if sum(totals.values()) != net:
+            raise InvariantBroken(f"{p}: categories do not add up to the net")
+        players.append({
+            "player": p, "active": p in state.active, "deals_dealt": state.deals_dealt.get(p, 0),
+            "paid_units": paid, "received_units": received,
+            "paid_total_units": sum(paid.values()), "received_total_units": sum(received.values()),
+            "net_units": net,
+            "net_money_minor": net * per_unit if per_unit is not None else None,
+        })
+    pool, nxt = state.balances[POOL], state.balances[NEXT_POOL]
+    total = sum(x["net_units"] for x in players) + pool + nxt
+    parties = {x["player"]: x["net_units"] for x in players}
+    if pool + nxt:
+        # Units still on the table: shown as a party until the session ends.
+        parties[POOL_PARTY] = pool + nxt
+    transfers = _transfers({k: -v if k == POOL_PARTY else v for k, v in parties.items()})
+    for t in transfers:
+        t["amount_money_minor"] = t["amount_units"] * per_unit if per_unit is not None else None
+    return {
+        "session_id": state.session_id,
+        "name": state.name,
+        "version": state.version,
+        "status": state.status,
+        "ended_method": state.ended_method,
+        "preset": state.rules.preset,
+        "unit": state.unit,
+        "money_per_unit_minor": per_unit,
+        "currency": state.currency,
+        "deals": state.deal_no,
+        "players": players,
+        "pool": {
+            "current_pool_units": pool,
+            "next_pool_units": nxt,
+            "loos_owed": list(state.loos_owed),
+            "flows_units": dict(sorted(state.pool_flows.items())),
+            "what_became_of_it": _pool_fate(state, pool + nxt),
+        },
+        "check": {"nets_plus_pools_units": total, "zero_sum": total == 0},
+        "settlement": {"final": pool + nxt == 0, "transfers": transfers},
+    }
+
+
+def _pool_fate(state: SessionState, left: int) -> str:
+    if state.status == "ended":
+        return {"single": "the session ended after a hand without a loo; what was carried was "
+                          "divided equally",
+                "divide-pool": "the pool was divided equally among the players",
+                "release-last-loos": "the last loos were released and the rest divided "
+                                     "equally"}[state.ended_method or "single"]
+    if left:
+        return f"{left} units are on the table for the next deal"
+    return "the pools are empty"
+
+
+def statement_csv(state: SessionState) -> str:
+    data = statement(state)
+    cats = sorted({k for x in data["players"] for k in (*x["paid_units"], *x["received_units"])})
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["player", *(f"paid:{c}" for c in cats), *(f"received:{c}" for c in cats),
+                "net_units", "net_money_minor", "currency"])
+    for x in data["players"]:
+        w.writerow([x["player"], *(x["paid_units"].get(c, 0) for c in cats),
+                    *(x["received_units"].get(c, 0) for c in cats), x["net_units"],
+                    "" if x["net_money_minor"] is None else x["net_money_minor"],
+                    data["currency"] or ""])
+    pool = data["pool"]
+    w.writerow([])
+    w.writerow(["pool", "current_pool_units", pool["current_pool_units"], "next_pool_units",
+                pool["next_pool_units"], pool["what_became_of_it"]])
+    w.writerow(["check", "nets_plus_pools_units", data["check"]["nets_plus_pools_units"],
+                "zero_sum", data["check"]["zero_sum"]])
+    w.writerow([])
+    w.writerow(["from", "to", "amount_units", "amount_money_minor"])
+    for t in data["settlement"]["transfers"]:
+        w.writerow([t["from"], t["to"], t["amount_units"],
+                    "" if t["amount_money_minor"] is None else t["amount_money_minor"]])
+    return buf.getvalue()
