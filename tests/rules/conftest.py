@@ -1,35 +1,51 @@
-"""Every rule test runs in memory and through the REST API on each database."""
+"""Every rule test runs in memory, and through the REST API on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import os
+import secrets
 
 import pytest
+from sqlalchemy import text
+
+from ledger.store.migrate import upgrade
+from tests.conftest import _admin_engine, _render
 
 from .driver import DomainTable, RestTable
 
-DRIVERS = ["domain", "rest"]
 
-
-@pytest.fixture(params=DRIVERS)
-def table(request):
+@pytest.fixture(params=["domain", "rest-sqlite",
+                        pytest.param("rest-postgresql", marks=pytest.mark.postgres)])
+def table(request, tmp_path):
     if request.param == "domain":
-        return DomainTable()
-    app = request.getfixturevalue("rules_app")
-    return RestTable(app.test_client())
-
-
-@pytest.fixture
-def rules_app(database_url):
+        yield DomainTable()
+        return
     from api import create_app
+    from ledger.store.db import make_engine
 
-    app = create_app({"DATABASE_URL": database_url, "AUTO_MIGRATE": True, "TESTING": True})
-    yield app
-    engine = app.extensions.get("lanterloo_engine")
-    if engine is not None and hasattr(engine, "dispose"):
+    admin = schema = None
+    if request.param == "rest-sqlite":
+        url = f"sqlite:///{tmp_path / 'rules.db'}"
+    else:
+        database = request.getfixturevalue("postgres_database")
+        schema = f"rules_{secrets.token_hex(6)}"
+        admin = _admin_engine(database)
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        url = _render(database.update_query_dict({"options": f"-csearch_path={schema}"}))
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        yield RestTable(create_app({"ENGINE": engine, "TESTING": True}).test_client())
+    finally:
         engine.dispose()
+        if admin is not None:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            admin.dispose()
 
 
 def pytest_collection_modifyitems(config, items):
+    """LOO_RULES_DOMAIN_ONLY=1 runs the rules in memory only (a quick loop while editing)."""
     if os.environ.get("LOO_RULES_DOMAIN_ONLY"):
-        items[:] = [i for i in items if "[domain" in i.nodeid or "table" not in i.fixturenames]
+        items[:] = [i for i in items if "rest-" not in i.nodeid]
