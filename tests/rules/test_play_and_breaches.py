@@ -189,3 +189,10 @@ def test_a_trick_winner_must_be_standing_at_quick_entry(table):
     with pytest.raises(Refused) as refused:
         table.send("TrickWon", winner="C")
     assert refused.value.problem["rule"] == "standing-player"
+
+
+def test_the_holder_of_the_miss_leads_when_the_club_agrees(table):
+    open_three(table, miss_holder_leads=True)
+    deal_and_declare(table, declarations=(("B", "play"), ("C", "take_miss"), ("A", "play")))
+    actions = table.session()["expected"]["actions"]
+    assert actions[0] == {"type": "CardPlayed", "player": "C", "trick": 1}

@@ -1,0 +1,130 @@
+"""HTTP tests through Flask's test client, once on SQLite and once on PostgreSQL.
+
+The `engine` fixture (tests/conftest.py) is a fresh database of each kind, migrated to head.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+
+PROBLEM = "application/problem+json"
+PLAYERS = ["A", "B", "C", "D", "E"]
+# RULES.md §8 example 1: the turn-up single dealt by A.
+EXAMPLE_1 = {"type": "DealStarted", "trump_card": "7H",
+             "face_up": {"A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2H"}}
+
+
+@pytest.fixture
+def app(engine) -> Iterator[Flask]:
+    app = create_app({"ENGINE": engine, "TESTING": True, "MAX_BATCH_EVENTS": 50})
+    yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+class Table:
+    """A session at the table, driven over HTTP."""
+
+    def __init__(self, client: FlaskClient, session_id: str):
+        self.client = client
+        self.sid = session_id
+
+    @property
+    def url(self) -> str:
+        return f"/sessions/{self.sid}"
+
+    def post(self, body: Any, **kwargs: Any) -> Any:
+        return self.client.post(f"{self.url}/events", json=body, **kwargs)
+
+    def append(self, body: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        response = self.post(body, **kwargs)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    def send(self, type_: str, **fields: Any) -> dict[str, Any]:
+        return self.append({"type": type_, **fields})
+
+    def declare(self, *pairs: tuple[str, str]) -> None:
+        for player, declaration in pairs:
+            self.send("DeclarationMade", player=player, declaration=declaration)
+
+    def play(self, *pairs: tuple[str, str]) -> None:
+        for player, card in pairs:
+            self.send("CardPlayed", player=player, card=card)
+
+    def view(self) -> dict[str, Any]:
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def version(self) -> int:
+        return int(self.view()["version"])
+
+    def refused(self, body: Any, status: int, *, rule: str | None = None,
+                mentions: tuple[str, ...] = (), raw: bool = False,
+                **kwargs: Any) -> dict[str, Any]:
+        """Send `body`; assert it is refused with a problem naming what was wrong and that
+        nothing was appended."""
+        before = self.version()
+        if raw:
+            response = self.client.post(f"{self.url}/events", data=body, **kwargs)
+        else:
+            response = self.post(body, **kwargs)
+        problem = assert_problem(response, status, rule=rule, mentions=mentions)
+        assert self.version() == before, "a refused request appended events"
+        return problem
+
+
+def assert_problem(response: Any, status: int, *, rule: str | None = None,
+                   mentions: tuple[str, ...] = ()) -> dict[str, Any]:
+    assert response.status_code == status, (response.status_code, response.get_data(True))
+    assert response.mimetype == PROBLEM
+    problem = json.loads(response.get_data(as_text=True))
+    assert problem["status"] == status
+    assert problem["type"] and problem["title"] and problem["detail"]
+    if rule is not None:
+        assert problem.get("rule") == rule, problem
+    for word in mentions:
+        assert word.lower() in problem["detail"].lower(), (word, problem)
+    assert "Traceback" not in response.get_data(as_text=True)
+    return problem
+
+
+def open_table(client: FlaskClient, **body: Any) -> Table:
+    response = client.post("/sessions", json={"players": PLAYERS, **body},
+                           headers={"X-Actor": "dealer"})
+    assert response.status_code == 201, response.get_json()
+    return Table(client, response.get_json()["session_id"])
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    """A baxter-wray session of five, A to deal the first (turn-up single) deal."""
+    return open_table(client, preset="baxter-wray", first_dealer="A")
+
+
+@pytest.fixture
+def declaring(table: Table) -> Table:
+    """Deal 2 (B deals, spades trumps) after example 1's single: C, the elder hand, declares."""
+    table.append(EXAMPLE_1)
+    table.send("DealStarted", trump_card="2S")
+    return table
+
+
+@pytest.fixture
+def playing(declaring: Table) -> Table:
+    """C, D and E stand, A and B throw up: C leads the first trick."""
+    declaring.declare(("C", "play"), ("D", "play"), ("E", "play"), ("A", "throw_up"),
+                      ("B", "throw_up"))
+    return declaring

@@ -1,0 +1,468 @@
+"""Properties of whole random sessions, checked after every command (RULES.md §1, §3, §7, §9).
+
+The sessions come from tests/unit/sessions.py: legal moves only (as `expected()` offers them),
+real shuffled packs, cards played now legally and now not, penalties, redeals, replays,
+aftercomers and withdrawals, and a few refused attempts at what the rules forbid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ledger.domain import (
+    LedgerError,
+    deal_view,
+    event_from_record,
+    event_to_record,
+    execute,
+    expected,
+    fold,
+    statement,
+    statement_csv,
+)
+from ledger.domain import commands as cmd
+from ledger.domain import events as ev
+from ledger.domain.evolve import evolve
+from ledger.domain.state import SessionState
+from tests.unit.sessions import (
+    DrawChooser,
+    RandomChooser,
+    SessionShape,
+    Step,
+    legal_cards,
+    play_session,
+    rank,
+    sessions,
+    suit,
+)
+
+POOLS = ("pool", "next_pool")
+PLAYED_OUTCOMES = ("divided", "pool-won", "pool-stays")
+SLOW = bool(os.environ.get("LANTERLOO_SLOW"))
+
+
+def roundtrip(event: ev.Event) -> ev.Event:
+    """The event as the store gives it back: JSON in, upcast and rebuilt on the way out."""
+    type_, version, payload = event_to_record(event)
+    return event_from_record(type_, version, json.loads(json.dumps(payload)))
+
+
+def frozen(view: Any) -> Any:
+    return json.loads(json.dumps(view))
+
+
+def loo_for(state: SessionState, base_units: int) -> int:
+    """RULES.md §2 loo kinds, on the pool as it stood when play began (§9.2)."""
+    r = state.rules
+    if r.loo == "limited":
+        assert r.loo_amount is not None
+        return min(r.loo_amount, base_units) if r.loo_capped_at_pool else r.loo_amount
+    if r.loo == "unlimited":
+        return base_units
+    if r.loo == "mixed":
+        assert r.loo_limit is not None
+        return min(base_units, r.loo_limit)
+    return 2 * r.deal_price  # all-or-nothing: double the price of the deal
+
+
+def walk(value: Any, path: str = ""):
+    """Every (path, leaf) of a JSON-like value."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from walk(v, f"{path}.{k}")
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from walk(v, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+class LedgerChecker:
+    """Called after every command of a generated session; asserts the ledger's properties.
+
+    `fold_every_command`: rebuild from the first event after every command (quadratic, for
+    short sessions); otherwise a shadow state folded from the stored form of each event is
+    compared after every command, and the whole stream is folded from zero at the end.
+    """
+
+    def __init__(self, *, fold_every_command: bool, session_id: str = "s"):
+        self.fold_every_command = fold_every_command
+        self.session_id = session_id
+        self.events: list[ev.Event] = []
+        self.tally: Counter[str] = Counter()  # every account, from every posting so far
+        self.categories: dict[str, Counter[str]] = {}  # per player, per category
+        self.shadow: SessionState | None = None
+        self.views: list[Any] = []  # deal_view after each deal's last event, incremental
+        self.shadow_views: list[Any] = []  # the same, from the folded shadow
+        self.loo_owed = False  # RULES.md §9.1, tracked from the postings alone
+        self.pool_at_play: int | None = None
+        self.in_play_offenders: set[str] = set()
+        self.card_notes: list[tuple[str, int, bool]] = []  # this play-through's cards
+        self.last_round_left = 0
+        self.checked_steps = 0
+
+    # ------------------------------------------------------------ per command
+
+    def __call__(self, step: Step, state: SessionState) -> None:
+        self.checked_steps += 1
+        if not step.accepted:
+            assert isinstance(step.error, LedgerError)
+            assert state.version == step.version_before, "a refused command moved the version"
+            return
+        assert step.version_after == step.version_before + len(step.events)
+        assert state.version == len(self.events) + len(step.events)
+        if "card_legal" in step.note:
+            self.card_notes.append((step.note["player"], step.note["trick"],
+                                    step.note["card_legal"]))
+        for event in step.events:
+            self.before_event(event, state)
+            if isinstance(event, ev.TrickWon) and event.trick == 3 and event.cards:
+                self.breaches_match_the_laws(event, step)
+            self.apply_postings(event)
+            self.events.append(event)
+            self.shadow = evolve(self.shadow, roundtrip(event), session_id=self.session_id)
+            if isinstance(event, ev.DealSettled):
+                self.shadow_views.append(frozen(deal_view(self.shadow)))
+        if any(isinstance(e, ev.DealSettled) for e in step.events):
+            self.views.append(frozen(deal_view(state)))
+            assert self.views[-1] == self.shadow_views[-1], "deal view differs when folded"
+        self.after_command(step, state)
+
+    def breaches_match_the_laws(self, last_trick: ev.TrickWon, step: Step) -> None:
+        """The breaches the cards prove are exactly the cards the laws forbid (RULES.md §5)."""
+        found = {(b.player, b.trick) for b in step.events
+                 if isinstance(b, ev.BreachDetected) and b.replay == last_trick.replay}
+        illegal = {(p, t) for p, t, legal in self.card_notes if not legal}
+        assert len(self.card_notes) >= 6, "a play-through by cards has every card noted"
+        assert found == illegal, f"breaches {found}, the laws of play forbid {illegal}"
+        self.card_notes = []
+
+    def before_event(self, e: ev.Event, state: SessionState) -> None:
+        payload = e.payload()
+        for path, leaf in walk(payload):
+            assert not isinstance(leaf, float), f"{e.type}{path} is a float"
+            if path.endswith("_units") or path.endswith("amount_units"):
+                assert leaf is None or type(leaf) is int, f"{e.type}{path} = {leaf!r}"
+        seats = set(state.seats)
+        for p in e.postings_list:
+            amount = p["amount_units"]
+            assert type(amount) is int and amount > 0, f"{e.type} posting {p}"
+            assert isinstance(p["reason"], str) and p["reason"], f"{e.type} posting {p}"
+            assert p["from"] != p["to"] and {p["from"], p["to"]} <= seats | set(POOLS), p
+        if isinstance(e, ev.DealStarted):
+            self.deal_started(e, state)
+        elif isinstance(e, ev.CardPlayed | ev.TrickWon) and self.pool_at_play is None:
+            self.pool_at_play = self.tally["pool"]
+        elif isinstance(e, ev.ReplayStarted):
+            self.card_notes = []
+        elif isinstance(e, ev.PenaltyImposed):
+            self.penalty(e, state)
+        elif isinstance(e, ev.DealSettled):
+            self.deal_settled(e, state)
+        elif isinstance(e, ev.LastRoundStarted):
+            self.last_round_left = e.deals
+
+    def apply_postings(self, e: ev.Event) -> None:
+        table = self.events[0].rules["penalties"] if self.events else None
+        for p in e.postings_list:
+            self.tally[p["from"]] -= p["amount_units"]
+            self.tally[p["to"]] += p["amount_units"]
+            category = f"penalty:{p['offence']}" if p.get("offence") else p["reason"]
+            for account, signed in ((p["from"], -p["amount_units"]), (p["to"], p["amount_units"])):
+                if account not in POOLS:
+                    self.categories.setdefault(account, Counter())[category] += signed
+            # RULES.md §9.1: loos for no trick and offence loos count; Blenheim's fines do not
+            if p["to"] == "next_pool" and (
+                    p["reason"] in ("loo", "single_loo")
+                    or (p["reason"] == "penalty" and table != "blenheim")):
+                self.loo_owed = True
+
+    # ------------------------------------------------------------ pools and deals
+
+    def deal_started(self, e: ev.DealStarted, state: SessionState) -> None:
+        r = state.rules
+        if e.redeal:
+            assert not e.postings, "a redeal costs nothing but the misdeal's penalty"
+            return
+        # (7) a fresh pool if and only if no loo is owed (RULES.md §9.1)
+        assert e.fresh == (not self.loo_owed), \
+            f"deal {e.deal_no}: fresh={e.fresh} but a loo owed is {self.loo_owed}"
+        self.loo_owed = False
+        self.pool_at_play = None
+        self.in_play_offenders = set()
+        self.card_notes = []
+        assert e.kind == ("single" if e.fresh and r.fresh_pool == "turn-up"
+                          and self.last_round_left == 0 else "hand")
+        if self.last_round_left:
+            assert e.forced == "last-round" and not e.miss, "everyone stands in the last round"
+            self.last_round_left -= 1
+        # RULES.md §3.1: what is paid for a deal
+        antes = e.fresh and e.kind == "hand" and r.fresh_pool == "antes"
+        price = [p for p in e.postings if p["reason"] == "deal"]
+        assert [(p["from"], p["amount_units"]) for p in price] == \
+            [(e.dealer, r.fresh_deal_price if antes else r.deal_price)]
+        paid_antes = sorted(p["from"] for p in e.postings if p["reason"] == "ante")
+        expected_antes = sorted(p for p in state.active if p != e.dealer) if antes and r.ante \
+            else []
+        assert paid_antes == expected_antes
+        assert all(p["amount_units"] == r.ante for p in e.postings if p["reason"] == "ante")
+        carried = [p["amount_units"] for p in e.postings if p["reason"] == "brought_forward"]
+        assert sum(carried) == self.tally["next_pool"], "what was owed is brought forward whole"
+        assert self.tally["pool"] == 0, "the last deal left units in its pool"
+
+    def penalty(self, e: ev.PenaltyImposed, state: SessionState) -> None:
+        r = state.rules
+        first_in_play = e.stage == "in-play" and e.player not in self.in_play_offenders
+        if e.stage == "in-play":
+            self.in_play_offenders.add(e.player)
+        if e.stage == "in-play" and not first_in_play:
+            assert e.amount_units == 0 and not e.postings, "one penalty in play per deal"
+            return
+        base = self.pool_at_play if self.pool_at_play is not None else self.tally["pool"]
+        # RULES.md §6, the amounts of each table
+        if r.penalties == "blenheim":
+            want = None if e.stage == "in-play" else r.stake
+        elif r.penalties == "baxter-wray" and e.stage == "pre-play" \
+                and e.offence != "looked-at-another-hand":
+            want = r.single_loo
+        else:
+            want = loo_for(state, base)
+        assert e.amount_units == want, f"{e.offence}: {e.amount_units} units, RULES say {want}"
+        assert sum(p["amount_units"] for p in e.postings) == (want or 0)
+
+    def deal_settled(self, e: ev.DealSettled, state: SessionState) -> None:
+        deal = state.deal
+        assert deal is not None and deal.deal_no == e.deal_no
+        assert e.pool_units == self.tally["pool"], "the settlement misreads the pool"
+        looed = set(e.looed)
+        loo_postings = [p for p in e.postings if p["reason"] in ("loo", "single_loo")]
+        if deal.kind == "single":
+            # RULES.md §3.8: a higher card of the turned-up suit wins; everyone else is looed
+            better = [(rank(c), p) for p, c in deal.face_up.items()
+                      if suit(c) == deal.trump and rank(c) > rank(deal.trump_card)]
+            winner = max(better)[1] if better else None
+            assert looed == set(deal.dealt) - {winner}
+            assert e.outcome == ("single-won" if winner else "single-not-won")
+            assert all(p["amount_units"] == state.rules.single_loo for p in loo_postings)
+            return
+        if e.outcome not in PLAYED_OUTCOMES:
+            assert not looed and not e.shares, f"{e.outcome}: nobody is looed without play"
+            return
+        # (4) remainder priority: the first tricks have the preference (RULES.md §3.6)
+        if e.shares:
+            amounts = [s["amount_units"] for s in e.shares]
+            assert [s["trick"] for s in e.shares] == [1, 2, 3]
+            assert sum(amounts) == e.pool_units
+            assert amounts == sorted(amounts, reverse=True) and max(amounts) - min(amounts) <= 1
+            for s in e.shares:
+                paid = [p for p in e.postings if p["reason"] == "trick" and p["to"] == s["winner"]]
+                if s["paid_to"] is None:
+                    assert s["stays_in_pool"]
+                elif s["amount_units"]:
+                    assert s["paid_to"] == s["winner"] and paid
+        # (6) loos: every looed player stood and took no trick; the miss for the pool never
+        hands = {x["player"]: x["hand"] for x in deal.standing}
+        won = Counter(t["winner"] for t in deal.tricks)
+        assert len(deal.tricks) == 3
+        for p in looed:
+            assert p in hands, f"{p} was looed without standing"
+            assert won[p] == 0, f"{p} was looed with {won[p]} tricks"
+            assert hands[p] != "miss-for-pool", "the miss played for the pool was looed"
+        for p, hand in hands.items():
+            if hand != "miss-for-pool" and won[p] == 0:
+                assert p in looed or p in self.in_play_offenders, f"{p} took no trick, not looed"
+            if hand == "miss-for-pool":
+                assert all(s["stays_in_pool"] for s in e.shares if s["winner"] == p)
+        assert self.pool_at_play is not None
+        loo = loo_for(state, self.pool_at_play)
+        assert e.loo_units == loo
+        assert all(p["amount_units"] == loo for p in loo_postings)
+        assert sorted(p["from"] for p in loo_postings) == (sorted(looed) if loo else [])
+
+    # ------------------------------------------------------------ after each command
+
+    def after_command(self, step: Step, state: SessionState) -> None:
+        # (1) zero sum
+        assert sum(state.balances.values()) == 0
+        st_ = statement(state)
+        assert st_["check"]["zero_sum"] and st_["check"]["nets_plus_pools_units"] == 0
+        # (2) integers only
+        for account, units in state.balances.items():
+            assert type(units) is int, f"balance of {account} is {units!r}"
+        # (3) no unexplained unit: the postings replayed from zero give the balances ...
+        assert {k: v for k, v in self.tally.items() if v} == \
+            {k: v for k, v in state.balances.items() if v}
+        # ... and each player's categories add up to his net, category by category
+        for row in st_["players"]:
+            p = row["player"]
+            assert sum(row["received_units"].values()) - sum(row["paid_units"].values()) \
+                == row["net_units"] == state.balances[p]
+            mine = {k: v for k, v in self.categories.get(p, Counter()).items() if v}
+            theirs = {**{k: -v for k, v in row["paid_units"].items()}, **row["received_units"]}
+            assert mine == theirs, f"{p}: categories {theirs} but the postings give {mine}"
+        # (5) the rebuild equals the incremental state
+        assert self.shadow is not None and self.shadow.to_dict() == state.to_dict()
+        if self.fold_every_command:
+            rebuilt = fold(self.events, session_id=self.session_id)
+            assert rebuilt is not None and rebuilt.to_dict() == state.to_dict()
+        # (8) after the end the pools are empty and the transfers settle every net
+        if state.status == "ended":
+            assert state.balances["pool"] == 0 and state.balances["next_pool"] == 0
+            assert st_["settlement"]["final"]
+            nets = {row["player"]: row["net_units"] for row in st_["players"]}
+            for t in st_["settlement"]["transfers"]:
+                assert type(t["amount_units"]) is int and t["amount_units"] > 0
+                assert nets[t["from"]] < 0 < nets[t["to"]]
+                nets[t["from"]] += t["amount_units"]
+                nets[t["to"]] -= t["amount_units"]
+            assert not any(nets.values()), f"unsettled after the transfers: {nets}"
+
+    # ------------------------------------------------------------ at the end
+
+    def finish(self, state: SessionState) -> None:
+        """Fold the whole stream from zero, as stored, and compare everything once more."""
+        replayed: SessionState | None = None
+        views = []
+        for event in self.events:
+            replayed = evolve(replayed, roundtrip(event), session_id=self.session_id)
+            if isinstance(event, ev.DealSettled):
+                views.append(frozen(deal_view(replayed)))
+        assert replayed is not None and replayed.to_dict() == state.to_dict()
+        assert views == self.views
+        rebuilt = fold(self.events, session_id=self.session_id)
+        assert rebuilt is not None and rebuilt.to_dict() == state.to_dict()
+        assert statement_csv(state).count("\n") >= len(state.seats) + 5
+
+
+def check_session(chooser, shape: SessionShape, *, fold_every_command: bool,
+                  deals: int | None = None):
+    checker = LedgerChecker(fold_every_command=fold_every_command)
+    played = play_session(chooser, shape=shape, observer=checker, deals=deals)
+    checker.finish(played.state)
+    assert checker.checked_steps == len(played.steps)
+    assert played.state.status == "ended"
+    return played
+
+
+SHORT = SessionShape(min_deals=1, max_deals=8)
+LONG = SessionShape(min_deals=100, max_deals=300, unlimited_loos=False)
+
+
+# ---------------------------------------------------------------- the properties
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_every_command_of_a_random_session_keeps_the_books_balanced_explained_and_rebuildable(
+        data):
+    check_session(DrawChooser(data.draw), SHORT, fold_every_command=True)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), deals=st.integers(100, 300))
+def test_sessions_of_hundreds_of_deals_stay_balanced_and_fold_to_the_same_state(seed, deals):
+    check_session(RandomChooser(seed), LONG, fold_every_command=False, deals=deals)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_unlimited_loos_that_grow_without_bound_stay_whole_numbers(seed):
+    # at unlimited loo each looed player pays the whole pool: it grows geometrically
+    shape = SessionShape(min_deals=40, max_deals=60, p_overrides=0.0, preset="baxter-wray",
+                         rules={"loo": "unlimited"})
+    played = check_session(RandomChooser(seed), shape, fold_every_command=False)
+    assert played.state.rules.loo == "unlimited"
+
+
+def test_the_generator_reaches_every_outcome_table_and_ending():
+    """Seeded sessions, checked like the others, must exercise what the properties are about."""
+    seen: Counter[str] = Counter()
+    for seed in range(24):
+        played = check_session(RandomChooser(seed), SessionShape(min_deals=12, max_deals=20),
+                               fold_every_command=False)
+        seen.update(played.features)
+    wanted = [
+        "preset:baxter-wray", "preset:blenheim", "preset:enquire-within", "preset:cassell",
+        "outcome:divided", "outcome:dealer-took-pool", "outcome:miss-holder-took-pool",
+        "outcome:single-won", "outcome:single-not-won", "outcome:pool-stays",
+        "kind:single", "kind:hand", "declare:play_miss_for_pool", "declare:take_miss",
+        "entry:cards", "entry:quick", "entry:cards:replay", "card:illegal", "BreachDetected",
+        "ReplayStarted", "ReplayWaived", "redeal", "penalty:misdeal", "PlayerJoined",
+        "PlayerWithdrew", "LastRoundStarted", "forced:last-round", "end:divide-pool",
+        "end:release-last-loos", "refused:declare-out-of-turn", "refused:card-played-twice",
+    ]
+    missing = [w for w in wanted if not seen[w]]
+    assert not missing, f"never generated: {missing}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW, reason="set LANTERLOO_SLOW=1 for the long property runs")
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_many_more_random_sessions_keep_every_property(data):
+    check_session(DrawChooser(data.draw), SessionShape(max_deals=20), fold_every_command=True)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW, reason="set LANTERLOO_SLOW=1 for the long property runs")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), deals=st.integers(100, 500))
+def test_many_long_sessions_keep_every_property(seed, deals):
+    check_session(RandomChooser(seed),
+                  SessionShape(min_deals=100, max_deals=500, unlimited_loos=True),
+                  fold_every_command=False, deals=deals)
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(sessions(max_deals=4))
+def test_a_played_session_replays_command_by_command_to_the_same_events(played):
+    """What a REST test does with the generator: send the steps again, get the same stream."""
+    state = None
+    events: list[ev.Event] = []
+    for step in played.steps:
+        if not step.accepted:
+            with pytest.raises(LedgerError):
+                execute(state, step.command, session_id=played.session_id)
+            continue
+        state, out = execute(state, step.command, session_id=played.session_id)
+        events += out
+    assert [event_to_record(e) for e in events] == [event_to_record(e) for e in played.events]
+
+
+# ---------------------------------------------------------------- the oracle of legal play
+
+
+@pytest.mark.parametrize(("hand", "trick", "so_far", "trump", "rule", "after", "legal"), [
+    # holding the ace of trumps, lead it
+    (["AH", "2H", "KS"], 1, [], "7H", "highest-of-two", "higher-of-two", ["AH"]),
+    # the king when the ace is turned up (Baxter-Wray)
+    (["KH", "2H", "QS"], 1, [], "AH", "highest-of-two", "higher-of-two", ["KH"]),
+    # two trumps: the highest; Blenheim: either of two in sequence
+    (["9H", "2H", "QS"], 1, [], "7H", "highest-of-two", "higher-of-two", ["9H"]),
+    (["9H", "10H", "QS"], 1, [], "7H", "one-of-two", "by-lead-rules", ["10H", "9H"]),
+    # Cassell: with no trump, the highest card (either of equal rank)
+    (["QS", "QD", "2C"], 1, [], "7H", "highest-card", "highest", ["QS", "QD"]),
+    # follow suit and head; holding none, trump to head; otherwise any card
+    (["5S", "9S", "2H"], 2, ["8S"], "7H", "highest-of-two", "none", ["9S"]),
+    (["5S", "2H", "3D"], 2, ["8S"], "7H", "highest-of-two", "none", ["5S"]),
+    (["2H", "3D"], 3, ["8S"], "7H", "highest-of-two", "none", ["2H"]),
+    (["2H", "3D"], 3, ["8S", "9H"], "7H", "highest-of-two", "none", ["2H", "3D"]),
+    # trump after trick: the higher of two
+    (["2H", "9H"], 2, [], "7H", "highest-of-two", "higher-of-two", ["9H"]),
+])
+def test_the_legal_play_oracle_reads_the_laws_of_section_five(hand, trick, so_far, trump, rule,
+                                                              after, legal):
+    got = legal_cards(hand, trick=trick, so_far=so_far, trump_card=trump, lead_rule=rule,
+                      trump_after_trick=after, king_when_ace_turned=True, declared=2)
+    assert sorted(got) == sorted(legal)
+
