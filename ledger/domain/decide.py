@@ -355,7 +355,7 @@ def _record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
                         f"{', '.join(deal.standing_names())}", rule="standing-player",
                         field="winner")
     return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
-                        cards={}, replay=deal.phase == "replaying")]
+                        cards=[], replay=deal.phase == "replaying")]
 
 
 # ---------------------------------------------------------------- penalties
@@ -580,7 +580,7 @@ def _trick_complete(s: SessionState, deal: DealState) -> list[ev.Event]:
     winner = deal.current_trick[trick_winner_index(cards, deal.trump)][0]
     trick_no = len(deal.tricks) + 1
     out: list[ev.Event] = [ev.TrickWon(deal_no=deal.deal_no, trick=trick_no, winner=winner,
-                                       cards=dict(deal.current_trick),
+                                       cards=[list(x) for x in deal.current_trick],
                                        replay=deal.phase == "replaying")]
     if trick_no < 3:
         return out

@@ -139,7 +139,7 @@ class TrickWon(Event):
     deal_no: int
     trick: int
     winner: str
-    cards: dict[str, str]  # empty at quick entry
+    cards: list[list[str]]  # [[player, card], ...] in the order played; empty at quick entry
     replay: bool
 
 

@@ -180,7 +180,7 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
     if deal.entry is None:
         deal.entry = "quick" if not e.cards else "cards"
     deal.tricks.append({"trick": e.trick, "winner": e.winner,
-                        "cards": [[p, c] for p, c in e.cards.items()]})
+                        "cards": [list(x) for x in e.cards]})
     deal.current_trick = []
     if len(deal.tricks) == 3:
         review = deal.replay == "on-request" and deal.first_play is None
