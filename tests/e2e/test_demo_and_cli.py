@@ -93,7 +93,8 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from api.cli import main; sys.exit(main())",
          "serve", "--demo", "--port", str(port), "--workers", "1"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True)
     try:
         lines: list[str] = []
         deadline = time.monotonic() + 60
@@ -107,7 +108,8 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
             except OSError:
                 time.sleep(0.2)
         assert health == 200
-        process.send_signal(signal.SIGINT)
+        # Ctrl-C in a terminal: SIGINT to the whole process group, arbiter and workers.
+        os.killpg(process.pid, signal.SIGINT)
         out, _ = process.communicate(timeout=30)
         lines = out.splitlines()
     finally:
@@ -122,3 +124,4 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
         assert label in text
     assert f"http://localhost:{port}/docs" in text
     assert "Traceback" not in text
+    assert "Shutting down: Master" in text

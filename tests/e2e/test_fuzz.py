@@ -88,3 +88,28 @@ def test_random_queries_never_crash(declaring: Table, query, path):
     assert response.status_code < 500, response.get_data(as_text=True)
     if response.status_code >= 400:
         assert_problem(response, response.status_code)
+
+
+def test_ids_and_numbers_the_store_could_not_hold_are_refused_not_crashed(declaring: Table):
+    too_big = 2**64
+    paths = [
+        "/sessions/%00", "/sessions/a%00b/events", "/sessions/a%0Ab/statement",
+        "/sessions/" + "x" * 65, f"{declaring.url}/events?after={too_big}",
+        f"{declaring.url}/deals/{too_big}", f"{declaring.url}/deals/-1",
+        f"{declaring.url}/deals/0",
+    ]
+    for path in paths:
+        response = declaring.client.get(path)
+        assert 400 <= response.status_code < 500, (path, response.status_code)
+        assert_problem(response, response.status_code)
+    response = declaring.client.post("/sessions/%00/events", json={"type": "ReplayWaived"})
+    assert_problem(response, 404)
+
+
+def test_control_characters_in_names_are_refused(client, declaring: Table):
+    response = client.post("/sessions", json={"players": ["A\u0000", "B"]})
+    assert assert_problem(response, 422)["field"].startswith("players")
+    response = client.post("/sessions", json={"players": ["A", "B"], "name": "x\ny"})
+    assert assert_problem(response, 422)["field"] == "name"
+    declaring.refused({"type": "PenaltyImposed", "player": "C", "offence": "x\u0000"}, 422,
+                      rule="schema")

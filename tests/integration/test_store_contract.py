@@ -127,6 +127,18 @@ def test_a_batch_that_ends_one_deal_and_starts_the_next_stores_both_deal_views(l
     assert ledger.verify(session_id) == []
 
 
+
+def test_payloads_and_projections_keep_the_order_their_keys_were_written_in(ledger):
+    session_id = open_session(ledger)
+    dealt = ["Ben", "Cat", "Dan", "Eve", "Ann"]  # from the dealer's left, the dealer last
+
+    appended = ledger.append(session_id, [turn_up_single()], actor=ACTOR)["appended"]
+
+    assert list(appended[0]["payload"]["face_up"]) == dealt
+    assert list(ledger.events(session_id)["events"][1]["payload"]["face_up"]) == dealt
+    assert list(ledger.deal(session_id, 1)["face_up"]) == dealt
+    assert list(ledger.rebuild(session_id)[0]["deal"]["face_up"]) == dealt
+
 # -- refusals leave no trace ---------------------------------------------------------------
 
 def test_an_expected_version_behind_the_stream_is_a_conflict_naming_the_current_version(ledger):

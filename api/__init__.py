@@ -1,0 +1,91 @@
+"""The HTTP API: `create_app()` builds a Flask app around the Ledger service.
+
+    gunicorn -c deploy/gunicorn.conf.py 'api:create_app()'
+
+Data flows one way: request -> schema -> command -> Ledger (decide, append, evolve) ->
+response. The OpenAPI document is generated from the schemas at /openapi.json, browsable
+at /docs.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+
+from ledger.service import Ledger
+from ledger.store.db import make_engine
+
+from .backend import EXTENSION
+from .config import from_env
+from .errors import PROBLEM_MIMETYPE, register_error_handlers
+from .schemas import ProblemSchema
+
+__all__ = ["create_app"]
+
+
+class LanterlooApi(Api):
+    """flask-smorest's Api, with errors documented and rendered as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_error_handlers(self) -> None:
+        """api/errors.py renders every error; flask-smorest's own JSON handler is not used."""
+
+    def _register_responses(self) -> None:
+        for status in HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_MIMETYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_MIMETYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; `config` overrides the environment (LOO_* variables, api/config.py).
+
+    `config` may hold DATABASE_URL, or ENGINE (an SQLAlchemy engine to share), AUTO_MIGRATE,
+    MAX_BATCH_EVENTS and the rest of api/config.py.
+    """
+    app = Flask(__name__)
+    app.config.update(from_env(config))
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    _configure_logging(app)
+
+    register_error_handlers(app)
+    api = LanterlooApi(app, spec_kwargs={
+        "info": {"description": "Lanterloo: an event-sourced ledger for clubs that play Loo. "
+                                "Every refusal is application/problem+json."}})
+
+    engine = app.config.get("ENGINE") or make_engine(app.config["DATABASE_URL"])
+    if app.config["AUTO_MIGRATE"]:
+        from ledger.store.migrate import upgrade
+
+        upgrade(engine)
+    app.extensions[EXTENSION] = {"engine": engine, "ledger": Ledger(engine)}
+    # The engine on its own key too, so that whoever built the app can dispose of it.
+    app.extensions["lanterloo_engine"] = engine
+
+    from . import deals, events, health, sessions, statement
+
+    for module in (sessions, events, deals, statement, health):
+        api.register_blueprint(module.blp)
+    return app
+
+
+def _configure_logging(app: Flask) -> None:
+    level = str(app.config.get("LOG_LEVEL", "INFO")).upper()
+    logger = logging.getLogger("lanterloo")
+    logger.setLevel(level)
+    if not logging.getLogger().handlers and not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        logger.addHandler(handler)

@@ -1,0 +1,38 @@
+"""The application service behind the API, and the small adapters the views share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+
+from ledger.domain import SessionNotFound
+from ledger.service import REPLAY_FLAG, Ledger
+from ledger.store.tables import STREAM_ID_LENGTH
+
+EXTENSION = "lanterloo"
+
+
+def ledger() -> Ledger:
+    """The app's Ledger (one per app, built in create_app)."""
+    return current_app.extensions[EXTENSION]["ledger"]
+
+
+def engine() -> Any:
+    return current_app.extensions[EXTENSION]["engine"]
+
+
+def split_replay(result: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """(the response body exactly as first returned, whether the service replayed it for a
+    repeated Idempotency-Key)."""
+    body = dict(result)
+    return body, bool(body.pop(REPLAY_FLAG, False))
+
+
+def check_session_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A session id the store could never hold is simply not found (url_value_preprocessor)."""
+    session_id = (values or {}).get("session_id")
+    if session_id is None:
+        return
+    if len(session_id) > STREAM_ID_LENGTH or not session_id.isprintable():
+        raise SessionNotFound("no such session", rule="session-exists", field="session_id")

@@ -1,0 +1,58 @@
+"""Configuration from the environment: one place that reads LOO_* variables."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return raw.strip().lower() in ("1", "true", "yes", "on")
+
+
+def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The app's settings: the environment first, then `overrides` (tests, the CLI)."""
+    config: dict[str, Any] = {
+        # None: ledger.store.db.make_engine's default (SQLite file instance/lanterloo.db).
+        "DATABASE_URL": os.environ.get("LOO_DATABASE_URL") or None,
+        # Run Alembic's upgrade when the app starts (handy for SQLite; in production migrate
+        # as a separate step, see deploy/README.md).
+        "AUTO_MIGRATE": _flag("LOO_AUTO_MIGRATE"),
+        # At most this many events in one POST /sessions/<id>/events batch.
+        "MAX_BATCH_EVENTS": _int("LOO_MAX_BATCH_EVENTS", 500),
+        # At most this many events in one page of GET /sessions/<id>/events.
+        "MAX_PAGE_EVENTS": _int("LOO_MAX_PAGE_EVENTS", 1000),
+        # Request bodies above this many bytes get 413 before any parsing.
+        "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
+        # Who is recorded as the actor when a request names none (X-Actor header).
+        "DEFAULT_ACTOR": os.environ.get("LOO_DEFAULT_ACTOR", "anonymous"),
+        "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
+        # flask-smorest / OpenAPI
+        "API_TITLE": "Lanterloo",
+        "API_VERSION": "1",
+        "OPENAPI_VERSION": "3.0.3",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "OPENAPI_SWAGGER_UI_PATH": "/docs",
+        "OPENAPI_SWAGGER_UI_URL": os.environ.get(
+            "LOO_SWAGGER_UI_URL", "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+        ),
+        "JSON_SORT_KEYS": False,
+    }
+    if overrides:
+        config.update(overrides)
+    return config

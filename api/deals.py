@@ -1,0 +1,30 @@
+"""Deals: one deal as the ledger sees it."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from .backend import check_session_id, ledger
+from .errors import ApiProblem
+from .schemas import DealViewSchema
+
+MAX_DEAL_NO = 2**31 - 1  # the store's deal number is a 32-bit integer
+
+blp = Blueprint("deals", __name__, url_prefix="/sessions/<session_id>/deals",
+                description="One deal: dealer, trump, declarations, tricks, penalties, "
+                            "breaches detected, the pool and how it was divided.")
+blp.url_value_preprocessor(check_session_id)
+
+
+@blp.route("/<int(signed=True):deal_no>")
+class Deal(MethodView):
+    @blp.response(200, DealViewSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, session_id: str, deal_no: int):
+        """Read one deal of a session"""
+        if not 1 <= deal_no <= MAX_DEAL_NO:
+            ledger().session(session_id)  # an unknown session is reported as such
+            raise ApiProblem(404, "not-found", f"session {session_id} has no deal {deal_no}",
+                             rule="deal-exists", field="deal_no")
+        return ledger().deal(session_id, deal_no)

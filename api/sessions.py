@@ -1,0 +1,94 @@
+"""Sessions: open one, read its state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from .actor import current_actor
+from .backend import check_session_id, ledger, split_replay
+from .errors import ApiProblem
+from .inputs import REPLAYED_HEADER, fingerprint, idempotency_key, json_object
+from .schemas import (
+    AppendResultSchema,
+    SessionOpenSchema,
+    SessionViewSchema,
+    money_field_in,
+)
+
+blp = Blueprint("sessions", __name__, url_prefix="/sessions",
+                description="Open a session and read its state: whose turn, the legal "
+                            "choices, the pools and every balance.")
+blp.url_value_preprocessor(check_session_id)
+
+HEADERS_DOC = {
+    "X-Actor": "Who is acting (recorded with every event)",
+    "Idempotency-Key": "Send the same key to retry safely: the first response is returned",
+}
+
+
+def header_params(*names: str) -> list[dict[str, Any]]:
+    docs = {
+        **HEADERS_DOC,
+        "If-Match": "The session version the events build on (e.g. \"12\"); 409 if it moved",
+    }
+    return [{"in": "header", "name": n, "required": False, "schema": {"type": "string"},
+             "description": docs[n]} for n in names]
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+@blp.route("")
+class Sessions(MethodView):
+    @blp.doc(
+        requestBody={"required": True,
+                     "content": {"application/json": {"schema": SessionOpenSchema}}},
+        parameters=header_params("X-Actor", "Idempotency-Key"),
+    )
+    @blp.response(201, AppendResultSchema, headers={
+        "Location": {"description": "The new session", "schema": {"type": "string"}}})
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self):
+        """Open a session
+
+        The players in seat order, a rule preset (baxter-wray by default) and any single
+        parameters the club overrides under `rules`. The first event of the session stores
+        the effective rules whole.
+        """
+        body = json_object()
+        money = money_field_in(body, allowed=frozenset({"money_per_unit_minor"}))
+        if money is not None:
+            raise ApiProblem(422, "money-from-client",
+                             f"money amounts are decided by the rules: remove {money!r}; "
+                             "to change a rule parameter such as stake or loo_amount, send it "
+                             "under \"rules\"", rule="no-client-amounts", field=money)
+        command = SessionOpenSchema().load(body)
+        key = idempotency_key()
+        result = ledger().open_session(
+            command, actor=current_actor(), idempotency_key=key,
+            fingerprint=fingerprint(body) if key else None)
+        data, replayed = split_replay(result)
+        headers = {"Location": url_for("sessions.Session", session_id=data["session_id"]),
+                   "ETag": etag(int(data["version"]))}
+        if replayed:
+            headers[REPLAYED_HEADER] = "true"
+        return data, 201, headers
+
+
+@blp.route("/<session_id>")
+class Session(MethodView):
+    @blp.response(200, SessionViewSchema, headers={
+        "ETag": {"description": "The session version, for If-Match",
+                 "schema": {"type": "string"}}})
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, session_id: str):
+        """Read a session: whose turn, the legal choices, pools and balances"""
+        view = ledger().session(session_id)
+        return view, 200, {"ETag": etag(int(view["version"]))}

@@ -1,0 +1,382 @@
+"""The application layer: load -> decide -> append -> project -> respond, one transaction.
+
+    ledger = Ledger(make_engine())
+    opened = ledger.open_session(OpenSession(players=["A", "B", "C"]), actor="dealer")
+    ledger.append(opened["session_id"], [StartDeal(trump_card="7H")], expected_version=1,
+                  actor="dealer")
+
+An append loads the session's folded state from its projection row (locked), never the
+stream, so its cost does not grow with the log. Reads come from the projections too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from uuid import uuid4
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from ledger.domain import (
+    Command,
+    ConcurrencyConflict,
+    Event,
+    InvalidInput,
+    InvariantBroken,
+    LedgerError,
+    OpenSession,
+    SessionNotFound,
+    SessionState,
+    deal_view,
+    event_from_record,
+    event_to_record,
+    execute,
+    session_view,
+    statement,
+    statement_csv,
+)
+from ledger.domain.evolve import evolve
+from ledger.store import eventstore as store
+from ledger.store.db import writer
+
+__all__ = ["Ledger", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FLAG", "MAX_PAGE_LIMIT"]
+
+REPLAY_FLAG = "idempotent_replay"
+MAX_PAGE_LIMIT = 1000
+CREATED = 201
+
+T = TypeVar("T")
+
+
+class IdempotencyKeyReused(LedgerError):
+    """The Idempotency-Key was already used for a different request."""
+
+    status = 422
+    code = "idempotency-key-reuse"
+
+    def __init__(self, key: str):
+        super().__init__(f"idempotency key {key!r} was already used for a different request",
+                         rule="idempotency-key-reuse", field="Idempotency-Key")
+
+
+class DealNotFound(LedgerError):
+    status = 404
+    code = "not-found"
+
+
+class Ledger:
+    """The ledger over one database; `club_id` confines every call to one club's sessions."""
+
+    def __init__(self, engine: Engine, *, club_id: str | None = None):
+        self.engine = engine
+        self.club_id = club_id
+        self._writer = writer(engine)
+
+    def for_club(self, club_id: str) -> Ledger:
+        """The same ledger, seeing and opening only the sessions of `club_id`."""
+        return Ledger(self.engine, club_id=club_id)
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def open_session(self, command: OpenSession, *, actor: str,
+                     idempotency_key: str | None = None, fingerprint: str | None = None,
+                     club_id: str | None = None) -> dict[str, Any]:
+        """Open a new session; return the append response (see `append`)."""
+        club_id = club_id if club_id is not None else self.club_id
+        scope = f"open:{club_id}" if club_id else "open"
+        fingerprint = fingerprint or _fingerprint(scope, [command])
+
+        def work() -> dict[str, Any]:
+            with self._writer.begin() as conn:
+                if idempotency_key and (stored := store.find_idempotency(
+                        conn, scope, idempotency_key)):
+                    return _replay(stored, fingerprint, idempotency_key)
+                session_id = uuid4().hex
+                state, events = execute(None, command, session_id=session_id)
+                views = {state.deal.deal_no: deal_view(state)} if state.deal else {}
+                now = _now()
+                store.insert_session(conn, session_id, club_id=club_id, version=state.version,
+                                     state=state.to_dict(), now=now)
+                return self._commit(conn, session_id, state, events, views, old_version=None,
+                                    actor=actor, now=now, scope=scope, key=idempotency_key,
+                                    fingerprint=fingerprint)
+
+        return self._guarded(work, scope=scope, key=idempotency_key, fingerprint=fingerprint)
+
+    def append(self, session_id: str, commands: Sequence[Command], *,
+               expected_version: int | None = None, actor: str,
+               idempotency_key: str | None = None,
+               fingerprint: str | None = None) -> dict[str, Any]:
+        """Decide `commands` in order and append all their events, or none.
+
+        Returns {"session_id", "version", "appended": [{"position", "version", "type",
+        "schema_version", "payload", "recorded_at", "actor"}, ...], "session": session view,
+        "idempotent_replay": bool}.
+        """
+        commands = list(commands)
+        if not commands:
+            raise InvalidInput("send at least one event", rule="non-empty-batch",
+                               field="events")
+        scope = session_id
+        fingerprint = fingerprint or _fingerprint(scope, commands, expected_version)
+        based_on: list[int] = []  # the version the batch was decided against
+
+        def work() -> dict[str, Any]:
+            with self._writer.begin() as conn:
+                row = store.load_session(conn, session_id, club_id=self.club_id,
+                                         for_update=True)
+                if row is None:
+                    raise _not_found(session_id)
+                # A retry of a request that already succeeded is answered before the version
+                # check: the stream has moved on because of that very request.
+                if idempotency_key and (stored := store.find_idempotency(
+                        conn, scope, idempotency_key)):
+                    return _replay(stored, fingerprint, idempotency_key)
+                if expected_version is not None and expected_version != row.version:
+                    raise ConcurrencyConflict(row.version, expected_version)
+                based_on.append(row.version)
+                state = SessionState.from_dict(row.state)
+                events: list[Event] = []
+                views: dict[int, dict[str, Any]] = {}
+                spans_deals = False
+                for command in commands:
+                    state, produced = execute(state, command, session_id=session_id)
+                    events.extend(produced)
+                    if state.deal is not None and produced:
+                        views[state.deal.deal_no] = deal_view(state)
+                        spans_deals |= any(
+                            getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
+                            for e in produced)
+                if spans_deals:
+                    # One command touched a deal and then moved to the next: take each deal's
+                    # last view event by event, as a rebuild does.
+                    before = store.load_session(conn, session_id)
+                    assert before is not None
+                    start = SessionState.from_dict(before.state)
+                    _, views = _fold_with_views(start, events, session_id)
+                if not events:
+                    return self._respond(session_id, state, [], replay=False)
+                return self._commit(conn, session_id, state, events, views,
+                                    old_version=row.version, actor=actor, now=_now(),
+                                    scope=scope, key=idempotency_key, fingerprint=fingerprint)
+
+        def conflict() -> ConcurrencyConflict:
+            with self.engine.connect() as conn:
+                current = store.stream_version(conn, session_id)
+            return ConcurrencyConflict(current, expected_version if expected_version
+                                       is not None else based_on[-1])
+
+        return self._guarded(work, scope=scope, key=idempotency_key, fingerprint=fingerprint,
+                             conflict=conflict)
+
+    def _commit(self, conn: Connection, session_id: str, state: SessionState,
+                events: list[Event], views: dict[int, dict[str, Any]], *,
+                old_version: int | None, actor: str, now: datetime, scope: str,
+                key: str | None, fingerprint: str) -> dict[str, Any]:
+        """Append the events and bring every projection to the new version."""
+        first_version = state.version - len(events) + 1
+        if old_version is not None and first_version != old_version + 1:
+            raise InvariantBroken(f"state at version {state.version} after {len(events)} "
+                                  f"events from version {old_version}")
+        appended = store.append_events(
+            conn, session_id, first_version, [event_to_record(e) for e in events],
+            actor=actor, recorded_at=now, idempotency_key=key)
+        if old_version is not None and not store.update_session(
+                conn, session_id, old_version=old_version, version=state.version,
+                state=state.to_dict(), now=now):
+            row = store.load_session(conn, session_id)
+            raise ConcurrencyConflict(row.version if row else 0, old_version)
+        store.save_deal_views(conn, session_id, {
+            deal_no: (state.version, view) for deal_no, view in views.items()})
+        response = _plain({"session_id": session_id, "version": state.version,
+                           "appended": appended, "session": session_view(state)})
+        if key:
+            store.save_idempotency(conn, scope, key, fingerprint=fingerprint,
+                                   status_code=CREATED, response=response, now=now)
+        return {**response, REPLAY_FLAG: False}
+
+    def _respond(self, session_id: str, state: SessionState, appended: list[dict[str, Any]],
+                 *, replay: bool) -> dict[str, Any]:
+        return {**_plain({"session_id": session_id, "version": state.version,
+                          "appended": appended, "session": session_view(state)}),
+                REPLAY_FLAG: replay}
+
+    def _guarded(self, work: Callable[[], dict[str, Any]], *, scope: str, key: str | None,
+                 fingerprint: str,
+                 conflict: Callable[[], ConcurrencyConflict] | None = None) -> dict[str, Any]:
+        """Run `work`; turn a lost race into a replay or a ConcurrencyConflict."""
+        try:
+            return work()
+        except IntegrityError as error:
+            table = store.violated_table(error)
+            if table == "idempotency_keys" and key:
+                # The same key committed first in a concurrent request.
+                with self.engine.connect() as conn:
+                    stored = store.find_idempotency(conn, scope, key)
+                if stored is not None:
+                    return _replay(stored, fingerprint, key)
+            if table == "events" and conflict is not None:
+                # Another writer appended this version first.
+                raise conflict() from error
+            raise
+
+    # -- reads (from the projections, never by replaying) ---------------------------------
+
+    def session_exists(self, session_id: str) -> bool:
+        with self.engine.connect() as conn:
+            return store.load_session(conn, session_id, club_id=self.club_id) is not None
+
+    def session(self, session_id: str) -> dict[str, Any]:
+        """The session view: whose turn, the legal choices, the pools, every balance."""
+        return _plain(session_view(self._state(session_id)))
+
+    def deal(self, session_id: str, deal_no: int) -> dict[str, Any]:
+        """The deal's view as it last stood."""
+        with self.engine.connect() as conn:
+            if store.load_session(conn, session_id, club_id=self.club_id) is None:
+                raise _not_found(session_id)
+            view = store.load_deal_view(conn, session_id, deal_no)
+        if view is None:
+            raise DealNotFound(f"session {session_id} has no deal {deal_no}",
+                               rule="deal-exists", field="deal_no")
+        return view
+
+    def statement(self, session_id: str) -> dict[str, Any]:
+        return _plain(statement(self._state(session_id)))
+
+    def statement_csv(self, session_id: str) -> str:
+        return statement_csv(self._state(session_id))
+
+    def events(self, session_id: str, after_position: int = 0,
+               limit: int = 100) -> dict[str, Any]:
+        """One page of the log: {"events": [...], "next_after": position or None}."""
+        if isinstance(limit, bool) or not isinstance(limit, int) \
+                or not 1 <= limit <= MAX_PAGE_LIMIT:
+            raise InvalidInput(f"limit must be from 1 to {MAX_PAGE_LIMIT}",
+                               rule="page-limit", field="limit")
+        if isinstance(after_position, bool) or not isinstance(after_position, int) \
+                or after_position < 0:
+            raise InvalidInput("after must be a position >= 0", rule="page-after",
+                               field="after")
+        with self.engine.connect() as conn:
+            if store.load_session(conn, session_id, club_id=self.club_id) is None:
+                raise _not_found(session_id)
+            rows = store.read_events(conn, session_id, after_position=after_position,
+                                     limit=limit + 1)
+        page = [_event_dict(row) for row in rows[:limit]]
+        more = len(rows) > limit
+        return {"events": page, "next_after": page[-1]["position"] if more else None}
+
+    def _state(self, session_id: str) -> SessionState:
+        with self.engine.connect() as conn:
+            row = store.load_session(conn, session_id, club_id=self.club_id)
+        if row is None:
+            raise _not_found(session_id)
+        return SessionState.from_dict(row.state)
+
+    # -- rebuild and verify ---------------------------------------------------------------
+
+    def rebuild(self, session_id: str) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        """(state dict, {deal_no: view}) folded from the log alone."""
+        with self.engine.connect() as conn:
+            if store.load_session(conn, session_id, club_id=self.club_id) is None:
+                raise _not_found(session_id)
+            events = (event_from_record(r.type, r.schema_version, r.payload)
+                      for r in store.stream(conn, session_id))
+            state, views = _fold_with_views(None, events, session_id)
+        if state is None:
+            raise InvariantBroken(f"session {session_id} has a projection but no events")
+        return _plain(state.to_dict()), {n: _plain(v) for n, v in views.items()}
+
+    def verify(self, session_id: str) -> list[str]:
+        """Where the stored projections differ from a rebuild; [] when they agree."""
+        state, views = self.rebuild(session_id)
+        with self.engine.connect() as conn:
+            row = store.load_session(conn, session_id)
+            assert row is not None
+            stored_views = store.load_deal_views(conn, session_id)
+            log_version = store.stream_version(conn, session_id)
+        differences = []
+        if row.version != log_version:
+            differences.append(f"sessions.version: stored {row.version}, log {log_version}")
+        differences += _diff("state", row.state, state)
+        differences += _diff("deal_views", {str(k): v for k, v in stored_views.items()},
+                             {str(k): v for k, v in views.items()})
+        return differences
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _not_found(session_id: str) -> SessionNotFound:
+    return SessionNotFound(f"no session {session_id}", rule="session-exists",
+                           field="session_id")
+
+
+def _plain(value: T) -> T:
+    """The value as JSON gives it back, so a stored response equals the one first sent."""
+    return json.loads(json.dumps(value))  # type: ignore[no-any-return]
+
+
+def _fingerprint(scope: str, commands: Iterable[Command], *extra: object) -> str:
+    """What makes two calls "the same" when the caller gave no fingerprint of its own."""
+    body = [scope, [[type(c).__name__, dataclasses.asdict(c)] for c in commands], *extra]
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(stored: Any, fingerprint: str, key: str) -> dict[str, Any]:
+    if stored.fingerprint != fingerprint:
+        raise IdempotencyKeyReused(key)
+    return {**stored.response, REPLAY_FLAG: True}
+
+
+def _event_dict(row: Any) -> dict[str, Any]:
+    """A stored event as clients read it, upcast to the current shape of its type."""
+    type_, schema_version, payload = event_to_record(
+        event_from_record(row.type, row.schema_version, row.payload))
+    return _plain({"position": row.position, "version": row.version, "type": type_,
+                   "schema_version": schema_version, "payload": payload,
+                   "recorded_at": store.utc_iso(row.recorded_at), "actor": row.actor})
+
+
+def _fold_with_views(state: SessionState | None, events: Iterable[Event], session_id: str
+                     ) -> tuple[SessionState | None, dict[int, dict[str, Any]]]:
+    """Fold `events` onto `state`, keeping each deal's view as it stood when it was last
+    the current deal."""
+    views: dict[int, dict[str, Any]] = {}
+    touched = False
+    for event in events:
+        deal = state.deal if state is not None else None
+        if deal is not None and touched and getattr(event, "deal_no", deal.deal_no) \
+                != deal.deal_no:
+            views[deal.deal_no] = deal_view(state)  # type: ignore[arg-type]
+        state = evolve(state, event, session_id=session_id)
+        touched = True
+    if state is not None and state.deal is not None and touched:
+        views[state.deal.deal_no] = deal_view(state)
+    return state, views
+
+
+def _diff(path: str, stored: Any, rebuilt: Any) -> list[str]:
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        out = []
+        for key in sorted(set(stored) | set(rebuilt), key=str):
+            if key not in rebuilt:
+                out.append(f"{path}.{key}: stored only")
+            elif key not in stored:
+                out.append(f"{path}.{key}: rebuilt only")
+            else:
+                out += _diff(f"{path}.{key}", stored[key], rebuilt[key])
+        return out
+    if stored != rebuilt:
+        return [f"{path}: stored {stored!r}, rebuilt {rebuilt!r}"]
+    return []

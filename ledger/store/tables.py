@@ -1,0 +1,101 @@
+"""The tables: the append-only event log and the projections folded from it.
+
+The log (`events`) is the truth. `sessions` holds each session's folded state, `deal_views`
+the view of each deal as it last stood, and `idempotency_keys` the first response to each
+keyed request. Any projection can be rebuilt from the log (`Ledger.rebuild`).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    SmallInteger,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+# sqlalchemy/alembic docs/build/naming.rst: every constraint gets a predictable name, so a
+# migration can refer to it and a unique violation can be told apart from another.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+# JSON, not JSONB, on PostgreSQL too: JSONB re-orders object keys, and a fact must read back
+# as it was written. The order of keys in a payload or a snapshot (who played first in a
+# trick, seat order) then comes back the same from SQLite and PostgreSQL, a rebuild equals
+# the live projection, and a replayed response is the first one byte for byte.
+Json = JSON()
+# SQLite only autoincrements a column declared exactly INTEGER PRIMARY KEY.
+Position = BigInteger().with_variant(Integer(), "sqlite")
+Timestamp = DateTime(timezone=True)
+
+STREAM_ID_LENGTH = 64
+
+events = Table(
+    "events",
+    metadata,
+    # The global order of the log; within one stream it follows commit order, because
+    # appends to a stream are serialised by the lock on its `sessions` row.
+    Column("position", Position, primary_key=True, autoincrement=True),
+    Column("stream_id", String(STREAM_ID_LENGTH), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("type", String(64), nullable=False),
+    Column("schema_version", SmallInteger, nullable=False),
+    Column("payload", Json, nullable=False),
+    Column("recorded_at", Timestamp, nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("idempotency_key", String(128), nullable=True),
+    # The optimistic lock: two writers cannot both append version n to one stream.
+    UniqueConstraint("stream_id", "version"),
+    CheckConstraint("version >= 1", name="version_positive"),
+    Index(None, "stream_id", "position"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(STREAM_ID_LENGTH), primary_key=True),
+    Column("club_id", String(64), nullable=True, index=True),
+    Column("version", Integer, nullable=False),
+    Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
+    Column("created_at", Timestamp, nullable=False),
+    Column("updated_at", Timestamp, nullable=False),
+)
+
+deal_views = Table(
+    "deal_views",
+    metadata,
+    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    Column("deal_no", Integer, nullable=False),
+    Column("version", Integer, nullable=False),  # the session's version when last written
+    Column("view", Json, nullable=False),
+    PrimaryKeyConstraint("session_id", "deal_no"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("scope", String(80), nullable=False),  # "open[:club]" or the session id
+    Column("key", String(128), nullable=False),
+    Column("fingerprint", String(64), nullable=False),  # sha256 hex of the request
+    Column("status_code", SmallInteger, nullable=False),
+    Column("response", Json, nullable=False),
+    Column("created_at", Timestamp, nullable=False),
+    PrimaryKeyConstraint("scope", "key"),
+)
