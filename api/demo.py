@@ -16,8 +16,7 @@ from typing import Any
 
 from ledger.service import Ledger
 
-from .events import command_from
-from .schemas import SessionOpenSchema
+from .schemas import SessionOpenSchema, load_event
 
 DEMO_VERSION = "v1"
 DEMO_KEY = f"lanterloo-demo-{DEMO_VERSION}"
@@ -110,7 +109,7 @@ def load_demo(ledger: Ledger, *, echo: Any = None) -> str:
                                  fingerprint=_fingerprint(OPEN))
     session_id = str(opened["session_id"])
     for number, (what, events) in enumerate(DEALS, start=1):
-        commands = [command_from(event, f"events.{i}") for i, event in enumerate(events)]
+        commands = [load_event(event, f"events.{i}") for i, event in enumerate(events)]
         ledger.append(session_id, commands, actor=DEMO_ACTOR,
                       idempotency_key=f"{DEMO_KEY}-{number}", fingerprint=_fingerprint(events))
         if echo:

@@ -2,92 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import ValidationError
-
-from ledger.domain import Command
 
 from .actor import current_actor
 from .backend import check_session_id, ledger, split_replay
 from .errors import ApiProblem
-from .inputs import REPLAYED_HEADER, fingerprint, idempotency_key, if_match_version, json_object
+from .inputs import (
+    REPLAYED_HEADER,
+    etag,
+    fingerprint,
+    header_params,
+    idempotency_key,
+    if_match_version,
+    json_object,
+)
 from .schemas import (
     EVENT_SCHEMAS,
     AppendResultSchema,
     EventBatchIn,
     EventsPageSchema,
     EventsQuery,
-    money_field_in,
+    load_events,
 )
-from .sessions import etag, header_params
 
 blp = Blueprint("events", __name__, url_prefix="/sessions/<session_id>/events",
                 description="Log what happens at the table; read the session's events.")
 blp.url_value_preprocessor(check_session_id)
-
-ACCEPTED = ", ".join(EVENT_SCHEMAS)
-
-
-def _money_problem(key: str, where: str) -> ApiProblem:
-    return ApiProblem(422, "money-from-client",
-                      f"money amounts are decided by the rules, not sent by the client: "
-                      f"remove {key!r}", rule="no-client-amounts", field=where)
-
-
-def command_from(event: Any, where: str = "") -> Command:
-    """One client event -> its domain command, or a problem naming the field at fault."""
-    prefix = f"{where}." if where else ""
-    if not isinstance(event, dict):
-        raise ApiProblem(422, "validation-failed",
-                         f"{where or 'the event'} must be a JSON object", rule="schema",
-                         field=where or None)
-    money = money_field_in(event)
-    if money is not None:
-        raise _money_problem(money, prefix + money)
-    kind = event.get("type")
-    if kind is None:
-        raise ApiProblem(422, "validation-failed",
-                         f"{prefix}type is missing: name the event, one of {ACCEPTED}",
-                         rule="schema", field=prefix + "type", accepted=list(EVENT_SCHEMAS))
-    schema = EVENT_SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
-        raise ApiProblem(422, "unknown-event-type",
-                         f"unknown event type {kind!r}; accepted types: {ACCEPTED}",
-                         rule="event-type", field=prefix + "type",
-                         accepted=list(EVENT_SCHEMAS))
-    try:
-        return schema().load(event)
-    except ValidationError as error:
-        messages = error.messages
-        if where:
-            messages = {where: messages}
-        raise ValidationError(messages) from None
-
-
-def commands_from(body: dict[str, Any]) -> tuple[list[Command], int | None]:
-    """A single event or a batch -> the commands and the expected version the body names."""
-    if "events" not in body:
-        return [command_from(body)], None
-    money = money_field_in(body)
-    if money is not None:
-        raise _money_problem(money, money)
-    batch = EventBatchIn().load(body)
-    events = batch["events"]
-    limit = int(current_app.config["MAX_BATCH_EVENTS"])
-    if len(events) > limit:
-        raise ApiProblem(413, "too-large",
-                         f"a batch holds at most {limit} events; this one has {len(events)}",
-                         rule="batch-limit", field="events")
-    if not events:
-        raise ApiProblem(422, "validation-failed", "events: a batch needs at least one event",
-                         rule="schema", field="events")
-    commands = [command_from(event, f"events.{i}") for i, event in enumerate(events)]
-    return commands, batch["expected_version"]
-
 
 @blp.route("")
 class Events(MethodView):
@@ -121,7 +63,8 @@ class Events(MethodView):
         a refused event appends nothing, and a refused event in a batch appends none of it.
         """
         body = json_object()
-        commands, body_version = commands_from(body)
+        commands, body_version = load_events(
+            body, max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
         header_version = if_match_version()
         if body_version is not None and header_version is not None \
                 and body_version != header_version:

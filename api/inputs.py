@@ -1,4 +1,4 @@
-"""Reading requests: a JSON object body, If-Match, Idempotency-Key and its fingerprint."""
+"""Request inputs: a JSON object body, If-Match, Idempotency-Key and its fingerprint, ETags."""
 
 from __future__ import annotations
 
@@ -85,3 +85,21 @@ def fingerprint(body: Any, *extra: object) -> str:
     canonical = json.dumps([request.method, request.path, body, *extra], sort_keys=True,
                            separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+HEADER_DOCS = {
+    "X-Actor": "Who is acting (recorded with every event)",
+    "Idempotency-Key": "Send the same key to retry safely: the first response is returned",
+    "If-Match": "The session version the events build on (e.g. \"12\"); 409 if it moved",
+}
+
+
+def header_params(*names: str) -> list[dict[str, Any]]:
+    """OpenAPI parameters documenting the request headers `names`."""
+    return [{"in": "header", "name": n, "required": False, "schema": {"type": "string"},
+             "description": HEADER_DOCS[n]} for n in names]
+
+
+def etag(version: int) -> str:
+    """The ETag of a session at `version`: what If-Match sends back."""
+    return f'"{version}"'

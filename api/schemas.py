@@ -16,6 +16,8 @@ from marshmallow import fields, validate
 from ledger.domain import CLIENT_TYPES, PRESETS, Command, OpenSession
 from ledger.domain import commands as cmd
 
+from .errors import ApiProblem
+
 
 def printable(value: str) -> bool:
     """Names and codes are text a person reads: no control characters (NUL, newlines...)."""
@@ -286,6 +288,69 @@ class EventBatchIn(Strict):
         metadata={"description": "Append only if the session is at this version (else 409); "
                                  "the If-Match header says the same"})
 
+
+# ---------------------------------------------------------------- reading a POST body
+
+ACCEPTED = ", ".join(EVENT_SCHEMAS)
+
+
+def _money_problem(key: str, where: str) -> ApiProblem:
+    return ApiProblem(422, "money-from-client",
+                      f"money amounts are decided by the rules, not sent by the client: "
+                      f"remove {key!r}", rule="no-client-amounts", field=where)
+
+
+def load_event(event: Any, where: str = "") -> Command:
+    """One client event -> its domain command, or a problem naming the field at fault."""
+    prefix = f"{where}." if where else ""
+    if not isinstance(event, dict):
+        raise ApiProblem(422, "validation-failed",
+                         f"{where or 'the event'} must be a JSON object", rule="schema",
+                         field=where or None)
+    money = money_field_in(event)
+    if money is not None:
+        raise _money_problem(money, prefix + money)
+    kind = event.get("type")
+    if kind is None:
+        raise ApiProblem(422, "validation-failed",
+                         f"{prefix}type is missing: name the event, one of {ACCEPTED}",
+                         rule="schema", field=prefix + "type", accepted=list(EVENT_SCHEMAS))
+    schema = EVENT_SCHEMAS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise ApiProblem(422, "unknown-event-type",
+                         f"unknown event type {kind!r}; accepted types: {ACCEPTED}",
+                         rule="event-type", field=prefix + "type",
+                         accepted=list(EVENT_SCHEMAS))
+    try:
+        return schema().load(event)
+    except ma.ValidationError as error:
+        messages = error.messages
+        if where:
+            messages = {where: messages}
+        raise ma.ValidationError(messages) from None
+
+
+def load_events(body: dict[str, Any], *, max_batch: int) -> tuple[list[Command], int | None]:
+    """A single event or a batch -> the commands and the expected version the body names."""
+    if "events" not in body:
+        return [load_event(body)], None
+    money = money_field_in(body)
+    if money is not None:
+        raise _money_problem(money, money)
+    batch = EventBatchIn().load(body)
+    events = batch["events"]
+    if len(events) > max_batch:
+        raise ApiProblem(413, "too-large",
+                         f"a batch holds at most {max_batch} events; this one has {len(events)}",
+                         rule="batch-limit", field="events")
+    if not events:
+        raise ApiProblem(422, "validation-failed", "events: a batch needs at least one event",
+                         rule="schema", field="events")
+    commands = [load_event(event, f"events.{i}") for i, event in enumerate(events)]
+    return commands, batch["expected_version"]
+
+
+# ---------------------------------------------------------------- query strings
 
 MAX_POSITION = 2**63 - 1  # the store's position is a 64-bit integer
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -11,7 +9,14 @@ from flask_smorest import Blueprint
 from .actor import current_actor
 from .backend import check_session_id, ledger, split_replay
 from .errors import ApiProblem
-from .inputs import REPLAYED_HEADER, fingerprint, idempotency_key, json_object
+from .inputs import (
+    REPLAYED_HEADER,
+    etag,
+    fingerprint,
+    header_params,
+    idempotency_key,
+    json_object,
+)
 from .schemas import (
     AppendResultSchema,
     SessionOpenSchema,
@@ -23,25 +28,6 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions",
                 description="Open a session and read its state: whose turn, the legal "
                             "choices, the pools and every balance.")
 blp.url_value_preprocessor(check_session_id)
-
-HEADERS_DOC = {
-    "X-Actor": "Who is acting (recorded with every event)",
-    "Idempotency-Key": "Send the same key to retry safely: the first response is returned",
-}
-
-
-def header_params(*names: str) -> list[dict[str, Any]]:
-    docs = {
-        **HEADERS_DOC,
-        "If-Match": "The session version the events build on (e.g. \"12\"); 409 if it moved",
-    }
-    return [{"in": "header", "name": n, "required": False, "schema": {"type": "string"},
-             "description": docs[n]} for n in names]
-
-
-def etag(version: int) -> str:
-    return f'"{version}"'
-
 
 @blp.route("")
 class Sessions(MethodView):

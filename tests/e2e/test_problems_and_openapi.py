@@ -136,3 +136,12 @@ def test_each_event_schema_refuses_unknown_fields(name):
     with pytest.raises(ma.ValidationError) as caught:
         EVENT_SCHEMAS[name]().load({"type": name, "surprise": 1})
     assert "surprise" in caught.value.messages
+
+
+def test_the_health_check_is_a_503_problem_when_the_database_is_unreachable(tmp_path, caplog):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/missing/dir/x.db",
+                      "TESTING": True})
+    with caplog.at_level(logging.ERROR, logger="lanterloo.api"):
+        response = app.test_client().get("/healthz")
+    assert_problem(response, 503, rule="database")
+    app.extensions["lanterloo_engine"].dispose()

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 import pytest
 
-from ledger.domain import InvalidInput, events, build_rules
+from ledger.domain import InvalidInput, build_rules, events
 from ledger.domain.cards import parse_card, trick_winner_index
 from ledger.domain.events import EVENT_TYPES, event_from_record
 from ledger.domain.money import equal_division, loo_units, trick_shares
