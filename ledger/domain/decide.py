@@ -7,6 +7,7 @@ from a state (a completed trick, the breaches it proves, the settlement of a dea
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -63,16 +64,23 @@ def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event
     if c.currency is not None and not re.fullmatch(r"[A-Z]{3}", str(c.currency)):
         raise InvalidInput("currency must be an ISO 4217 code such as GBP", rule="unit",
                            field="currency")
-    if not isinstance(c.name, str) or len(c.name) > 200:
-        raise InvalidInput("name must be at most 200 characters", rule="name", field="name")
+    if not isinstance(c.name, str) or len(c.name) > 200 or not _printable(c.name):
+        raise InvalidInput("name must be at most 200 printable characters", rule="name",
+                           field="name")
+    if not _printable(c.unit):
+        raise InvalidInput("unit must be printable", rule="unit", field="unit")
     return [ev.SessionOpened(name=c.name, players=list(players), first_dealer=first,
                              rules=rules.to_dict(), unit=c.unit,
                              money_per_unit_minor=c.money_per_unit_minor, currency=c.currency)]
 
 
+def _printable(text: str) -> bool:
+    return not any(unicodedata.category(ch).startswith("C") for ch in text)
+
+
 def _check_name(name: object, field: str) -> None:
     if not isinstance(name, str) or not NAME_RE.match(name) or name != name.strip() \
-            or name.lower() in RESERVED_NAMES:
+            or not _printable(name) or name.lower() in RESERVED_NAMES:
         raise InvalidInput(f"{name!r} is not a usable player name (1-64 characters, not "
                            f"starting with a space or '@', not 'pool' or 'next_pool')",
                            rule="player-name", field=field)
@@ -146,6 +154,9 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
         if dealer != expected and r.deal_out_of_turn != "stands":
             raise OutOfTurn(f"it is {expected}'s turn to deal", rule="deal-in-turn",
                             field="dealer")
+        if s.withdrawing and dealer != s.withdrawing:
+            raise OutOfTurn(f"{s.withdrawing} withdraws at his deal and deals this one",
+                            rule="withdraw-at-own-deal", field="dealer")
         # Blenheim law 6: a deal out of turn not stopped before the trump is turned "stands
         # good, and the player to his left deals next" (RULES.md §9.7).
         stands_out = dealer == s.withdrawing or (
@@ -385,16 +396,23 @@ def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
         raise OutOfTurn(f"{player} takes no part in this deal", rule="dealt-in")
     if not isinstance(c.redeal, bool):
         raise InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
-    if spec.dealer_only:
-        if player != deal.dealer:
-            raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
-        if deal.phase != "declaring":
-            raise OutOfTurn("a misdeal is called before play begins", rule="penalty-timing")
+    if spec.dealer_only and player != deal.dealer:
+        raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
+    if (spec.redeal == "always" or (spec.redeal == "optional" and c.redeal)) \
+            and not _before_play(deal):
+        raise OutOfTurn("a redeal is possible only before play begins", rule="penalty-timing",
+                        field="redeal" if spec.redeal == "optional" else "offence")
     if spec.stage == "in-play" and deal.hand_of(player) is None \
             and deal.declarations.get(player) != "play":
         raise OutOfTurn(f"{player} is not standing: offences in play are a standing player's",
                         rule="standing-player")
     return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
+
+
+def _before_play(deal: DealState) -> bool:
+    """Declaring, or a forced stand in which no card has been played yet."""
+    return deal.phase == "declaring" or (
+        deal.phase == "playing" and not deal.tricks and not deal.current_trick)
 
 
 def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, spec: Offence, *,
@@ -633,9 +651,21 @@ def _settled(s: SessionState, deal: DealState, outcome: str, postings: list[ev.P
 def _settle_without_play(s: SessionState, deal: DealState, taker: str | None,
                          outcome: str) -> ev.DealSettled:
     pool = s.pool_units()
-    postings = [posting(POOL, taker, pool, "pool_taken", deal_no=deal.deal_no)] \
-        if taker and pool else []
+    forfeit = {p["player"] for p in deal.penalties if p["forfeits_winnings"]}
+    postings = []
+    if taker and pool and taker not in forfeit:
+        postings.append(posting(POOL, taker, pool, "pool_taken", deal_no=deal.deal_no))
+    # No trick was played, so a Blenheim offender cannot be "looed instead": he pays the fine.
+    for pen in deal.penalties:
+        if pen["destination"] == "settled-with-deal":
+            postings.append(_blenheim_fine(s, deal, pen))
     return _settled(s, deal, outcome, postings, [], [], None)
+
+
+def _blenheim_fine(s: SessionState, deal: DealState, pen: dict[str, Any]) -> ev.Posting:
+    """Blenheim law 9: "forfeit four times the amount of a single"; note 3: to the next pool."""
+    return posting(pen["player"], NEXT_POOL, 4 * s.rules.stake, "penalty",
+                   offence=pen["offence"], deal_no=deal.deal_no, loo=False)
 
 
 def _settle_single(s: SessionState, deal: DealState) -> ev.DealSettled:
@@ -697,9 +727,7 @@ def _settle_played(s: SessionState, deal: DealState) -> ev.DealSettled:
                 looed.append(p)
                 postings += _loo_posting(p, loo, deal, "loo")
             else:
-                postings.append(posting(p, NEXT_POOL, 4 * r.stake, "penalty",
-                                        offence=pen["offence"], deal_no=deal.deal_no,
-                                        loo=False))
+                postings.append(_blenheim_fine(s, deal, pen))
             continue
         if x["hand"] == "miss-for-pool" or won[p] > 0 or p in covered:
             continue  # the miss is never looed; an offender in play has had his one loo

@@ -89,8 +89,8 @@ def statement(state: SessionState) -> dict[str, Any]:
 
 def _pool_fate(state: SessionState, left: int) -> str:
     if state.status == "ended":
-        return {"single": "the session ended after a hand without a loo; what was carried was "
-                          "divided equally",
+        return {"single": "the session ended after a hand without a loo; anything carried "
+                          "was divided equally",
                 "divide-pool": "the pool was divided equally among the players",
                 "release-last-loos": "the last loos were released and the rest divided "
                                      "equally"}[state.ended_method or "single"]
