@@ -101,14 +101,15 @@ def _pool_fate(state: SessionState, left: int) -> str:
 
 def statement_csv(state: SessionState) -> str:
     data = statement(state)
-    cats = sorted({k for x in data["players"] for k in (*x["paid_units"], *x["received_units"])})
+    paid = sorted({k for x in data["players"] for k in x["paid_units"]})
+    received = sorted({k for x in data["players"] for k in x["received_units"]})
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["player", *(f"paid:{c}" for c in cats), *(f"received:{c}" for c in cats),
+    w.writerow(["player", *(f"paid:{c}" for c in paid), *(f"received:{c}" for c in received),
                 "net_units", "net_money_minor", "currency"])
     for x in data["players"]:
-        w.writerow([x["player"], *(x["paid_units"].get(c, 0) for c in cats),
-                    *(x["received_units"].get(c, 0) for c in cats), x["net_units"],
+        w.writerow([x["player"], *(x["paid_units"].get(c, 0) for c in paid),
+                    *(x["received_units"].get(c, 0) for c in received), x["net_units"],
                     "" if x["net_money_minor"] is None else x["net_money_minor"],
                     data["currency"] or ""])
     pool = data["pool"]
