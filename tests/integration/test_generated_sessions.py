@@ -1,0 +1,64 @@
+"""Whole random sessions, played in memory, then sent over HTTP to each database: the stored
+log, the projections and the statement must be exactly what the pure core computed."""
+
+from __future__ import annotations
+
+import pytest
+
+from api import create_app
+from ledger.domain import statement
+from ledger.domain.events import event_to_record
+from ledger.service import Ledger
+from tests.unit.sessions import RandomChooser, SessionShape, play_session, to_wire
+
+
+def batches(steps):
+    """Accepted steps grouped up to each settled deal (as a tablet would send them)."""
+    batch = []
+    for step in steps:
+        if not step.accepted:
+            if batch:
+                yield batch
+                batch = []
+            yield [step]
+            continue
+        batch.append(step)
+        if any(e.type in ("DealSettled", "SessionEnded") for e in step.events):
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_a_generated_session_over_http_gives_the_same_log_projections_and_statement(
+        engine, seed):
+    played = play_session(RandomChooser(seed), shape=SessionShape(min_deals=15, max_deals=30))
+    client = create_app({"ENGINE": engine, "TESTING": True}).test_client()
+
+    opened = client.post("/sessions", json=to_wire(played.opening))
+    assert opened.status_code == 201, opened.get_json()
+    sid = opened.get_json()["session_id"]
+    version = opened.get_json()["version"]
+    assert played.steps[0].command == played.opening
+    for batch in batches(played.steps[1:]):
+        if not batch[0].accepted:
+            resp = client.post(f"/sessions/{sid}/events", json=batch[0].wire())
+            assert 400 <= resp.status_code < 500, resp.get_json()
+            assert resp.mimetype == "application/problem+json"
+            assert client.get(f"/sessions/{sid}").get_json()["version"] == version
+            continue
+        resp = client.post(f"/sessions/{sid}/events",
+                           json={"events": [s.wire() for s in batch],
+                                 "expected_version": version})
+        assert resp.status_code == 201, resp.get_json()
+        body = resp.get_json()
+        expected = [event_to_record(e) for s in batch for e in s.events]
+        assert [(e["type"], e["payload"]) for e in body["appended"]] == \
+            [(t, p) for t, _, p in expected]
+        version = body["version"]
+    assert version == played.state.version
+    ours = client.get(f"/sessions/{sid}/statement").get_json()
+    theirs = statement(played.state)
+    assert {**ours, "session_id": None} == {**theirs, "session_id": None}
+    assert Ledger(engine).verify(sid) == []
