@@ -145,6 +145,10 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
                             rule="redeal-same-dealer", field="dealer")
         kind, dealt, fresh, deal_no = deal.kind, deal.dealt, deal.fresh, deal.deal_no
         base_forced = deal.forced if deal.forced != "club-law" else None
+        # The misdealt hand is void: a Blenheim fine left to be settled with it is charged now
+        # (no trick can be made in it); its replay and forfeits do not carry into the new hand.
+        redeal_postings = [_blenheim_fine(s, deal, pen) for pen in hand_penalties(deal)
+                           if pen["destination"] == "settled-with-deal"]
     else:
         expected = s.next_dealer
         assert expected is not None
@@ -165,7 +169,10 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
                              [p for p in s.active if not (stands_out and p == dealer)])
         fresh = s.next_fresh
         last_round = s.last_round_left > 0
-        kind = "single" if fresh and r.fresh_pool == "turn-up" and not last_round else "hand"
+        # Cassell: after the pool is won "the next hand then becomes Bold Stand": a forced hand,
+        # never the turn-up single.
+        kind = "single" if (fresh and r.fresh_pool == "turn-up" and not last_round
+                            and not s.next_forced) else "hand"
         deal_no = s.deal_no + 1
         base_forced = ("last-round" if last_round else
                        s.next_forced if s.next_forced else
@@ -179,7 +186,7 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
         raise InvalidInput("at least two players must be dealt in", rule="players")
     _check_capacity(len(dealt), r.pack, miss=miss, cards_each=1 if kind == "single" else 3)
     face_up = _face_up(s, c, kind, dealt, trump_card)
-    postings: list[ev.Posting] = []
+    postings: list[ev.Posting] = redeal_postings if redeal else []
     if not redeal:
         antes = fresh and kind == "hand" and r.fresh_pool == "antes"
         price = r.fresh_deal_price if antes else r.deal_price
@@ -409,6 +416,11 @@ def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
     return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
 
 
+def hand_penalties(deal: DealState) -> list[dict[str, Any]]:
+    """The penalties of the hand now dealt (a redeal starts a new hand)."""
+    return [p for p in deal.penalties if p.get("hand", 0) == deal.redeals]
+
+
 def _before_play(deal: DealState) -> bool:
     """Declaring, or a forced stand in which no card has been played yet."""
     return deal.phase == "declaring" or (
@@ -419,7 +431,7 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
                   redeal_asked: bool = False, evidence: dict[str, Any] | None = None,
                   extra_penalties: list[dict[str, Any]] | None = None) -> ev.PenaltyImposed:
     r = s.rules
-    earlier = deal.penalties + (extra_penalties or [])
+    earlier = hand_penalties(deal) + (extra_penalties or [])
     standing = deal.hand_of(player) is not None
     redeal = spec.redeal == "always" or (spec.redeal == "optional" and redeal_asked)
     throw_up = spec.throw_up and player not in deal.declarations and deal.phase == "declaring"
@@ -455,7 +467,7 @@ def _ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:
     if deal.phase != "review":
         raise OutOfTurn("a replay can be asked for only when the play is over and the laws "
                         "leave it to the players", rule="replay-on-request")
-    offenders = {p["player"] for p in deal.penalties if p["stage"] == "in-play"}
+    offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == "in-play"}
     if by in offenders:
         # Blenheim law 11: "if so desired by any one except the offender".
         raise OutOfTurn(f"{by} is the offender and may not ask for the replay",
@@ -651,12 +663,12 @@ def _settled(s: SessionState, deal: DealState, outcome: str, postings: list[ev.P
 def _settle_without_play(s: SessionState, deal: DealState, taker: str | None,
                          outcome: str) -> ev.DealSettled:
     pool = s.pool_units()
-    forfeit = {p["player"] for p in deal.penalties if p["forfeits_winnings"]}
+    forfeit = {p["player"] for p in hand_penalties(deal) if p["forfeits_winnings"]}
     postings = []
     if taker and pool and taker not in forfeit:
         postings.append(posting(POOL, taker, pool, "pool_taken", deal_no=deal.deal_no))
     # No trick was played, so a Blenheim offender cannot be "looed instead": he pays the fine.
-    for pen in deal.penalties:
+    for pen in hand_penalties(deal):
         if pen["destination"] == "settled-with-deal":
             postings.append(_blenheim_fine(s, deal, pen))
     return _settled(s, deal, outcome, postings, [], [], None)
@@ -690,8 +702,8 @@ def _settle_played(s: SessionState, deal: DealState) -> ev.DealSettled:
     pool = s.pool_units()
     loo = loo_units(r, _penalty_base(s, deal))
     hands = {x["player"]: x["hand"] for x in deal.standing}
-    in_play = [p for p in deal.penalties if p["stage"] == "in-play"]
-    forfeit = {p["player"] for p in deal.penalties if p["forfeits_winnings"]}
+    in_play = [p for p in hand_penalties(deal) if p["stage"] == "in-play"]
+    forfeit = {p["player"] for p in hand_penalties(deal) if p["forfeits_winnings"]}
     covered = {p["player"] for p in in_play if p["destination"] != "settled-with-deal"}
     fined = {p["player"]: p for p in in_play if p["destination"] == "settled-with-deal"}
     won = Counter(t["winner"] for t in deal.tricks)

@@ -101,8 +101,7 @@ def _(e: ev.DealStarted, state: SessionState) -> None:
         deal.trump_card, deal.face_up, deal.forced, deal.miss = \
             e.trump_card, dict(e.face_up), e.forced, e.miss
         deal.phase, deal.redeals = "declaring", deal.redeals + 1
-        deal.declarations = {}
-        deal.standing = []
+        deal.declarations, deal.standing, deal.replay = {}, [], None
     else:
         state.deal_no = e.deal_no
         state.deal = DealState(
@@ -147,7 +146,7 @@ def _refresh_standing(deal: DealState) -> None:
 def _(e: ev.PenaltyImposed, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
-    deal.penalties.append({**e.payload(), "postings": list(e.postings)})
+    deal.penalties.append({**e.payload(), "postings": list(e.postings), "hand": deal.redeals})
     if e.throw_up and e.player not in deal.declarations:
         deal.declarations[e.player] = "throw_up"
         _refresh_standing(deal)

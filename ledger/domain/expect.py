@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decide import END_METHODS, legal_declarations, next_declarer
+from .decide import END_METHODS, hand_penalties, legal_declarations, next_declarer
 from .penalties import TABLES
 from .play import next_to_play
 from .state import SessionState
@@ -18,7 +18,7 @@ def expected(state: SessionState) -> dict[str, Any]:
     if deal is None or deal.phase == "settled":
         fresh = state.next_fresh
         kind = "single" if fresh and state.rules.fresh_pool == "turn-up" \
-            and not state.last_round_left else "hand"
+            and not state.last_round_left and not state.next_forced else "hand"
         methods = [m for m in END_METHODS if not (m == "single" and state.loos_owed)]
         actions: list[dict[str, Any]] = [
             {"type": "DealStarted", "dealer": state.next_dealer, "kind": kind, "fresh": fresh,
@@ -54,7 +54,7 @@ def expected(state: SessionState) -> dict[str, Any]:
                             "winners": deal.standing_names()})
         return {"phase": deal.phase, "actions": actions + [penalty]}
     if deal.phase == "review":
-        offenders = {p["player"] for p in deal.penalties if p["stage"] == "in-play"}
+        offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == "in-play"}
         return {"phase": "review", "actions": [
             {"type": "ReplayAsked", "by": [p for p in state.active if p not in offenders]},
             {"type": "ReplayWaived"}, penalty]}

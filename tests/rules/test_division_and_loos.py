@@ -95,3 +95,16 @@ def test_a_deal_with_a_loo_is_followed_by_a_deal_that_is_not_fresh(table):
     started = one(table.send("DealStarted", trump_card="3D"), "DealStarted")
     assert started["fresh"] is False
     assert postings([{"payload": started}]) == [("B", "pool", 3), ("next_pool", "pool", 6)]
+
+
+def test_after_an_all_or_nothing_pool_is_won_the_bold_stand_replaces_the_turn_up_single(table):
+    table.open(["A", "B", "C"], preset="baxter-wray", rules={"loo": "all-or-nothing"},
+               first_dealer="A")
+    table.send("DealStarted", trump_card="7H", face_up={"B": "9H", "C": "2C", "A": "3D"})
+    table.send("DealStarted", trump_card="5S")
+    for p, d in (("C", "play"), ("A", "throw_up"), ("B", "play_miss_for_pool")):
+        table.send("DeclarationMade", player=p, declaration=d)
+    result = one(tricks(table, ["C", "C", "C"]), "DealSettled")
+    assert result["outcome"] == "pool-won" and result["next_fresh"] is True
+    started = one(table.send("DealStarted", trump_card="4D"), "DealStarted")
+    assert (started["kind"], started["forced"]) == ("hand", "bold-stand")

@@ -212,3 +212,16 @@ def test_no_penalty_once_the_deal_is_settled(table):
     with pytest.raises(Refused) as refused:
         table.send("PenaltyImposed", player="B", offence="revoke")
     assert refused.value.problem["rule"] == "deal-in-progress"
+
+
+def test_a_blenheim_fine_in_a_misdealt_hand_is_charged_at_the_redeal(table):
+    open_five(table, "blenheim")
+    table.send("DealStarted", trump_card="2S")
+    table.send("DeclarationMade", player="B", declaration="play")
+    table.send("PenaltyImposed", player="B", offence="played-before-all-declared")
+    table.send("PenaltyImposed", player="A", offence="misdeal")
+    events = table.send("DealStarted", trump_card="4D")
+    assert postings(events) == [("B", "next_pool", 12)]
+    to_play(table)
+    result = one(tricks(table, ["B", "C", "C"]), "DealSettled")  # no review for a void hand
+    assert result["shares"][0]["paid_to"] == "B"

@@ -279,6 +279,12 @@ def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump
 # ---------------------------------------------------------------- the generator
 
 
+def before_any_card(deal: Any) -> bool:
+    """Declaring, or a deal where all must stand and no card is played yet."""
+    return deal.phase == "declaring" or (
+        deal.phase == "playing" and not deal.tricks and not deal.current_trick)
+
+
 class IllegalMoveAccepted(AssertionError):
     """The ledger recorded a move the rules forbid."""
 
@@ -306,7 +312,6 @@ class _Player:
         self.miss: list[str] = []
         self.played: dict[str, list[str]] = {}  # cards played in this play-through
         self.penalties_this_deal = 0
-        self.forfeit_charged = False
         self.entry: str | None = None
 
     # ------------------------------------------------------------ bookkeeping
@@ -522,8 +527,7 @@ class _Player:
         assert offer is not None
         dealer, kind = offer["dealer"], offer["kind"]
         named: str | None = dealer if self.c.chance(0.3) else None
-        # not while a player withdraws: the ledger would deal him in (known domain bug,
-        # test_a_withdrawn_player_takes_no_part_in_a_deal_dealt_out_of_turn)
+        # never while a player withdraws: he deals his own last deal (RULES.md §7)
         if not redeal and s.rules.deal_out_of_turn == "stands" and not s.withdrawing \
                 and self.c.chance(self.shape.p_deal_out_of_turn):
             # Blenheim law 6: a deal out of turn not stopped before the trump is turned stands
@@ -544,7 +548,6 @@ class _Player:
         self.played, self.entry = {}, None
         if not redeal:
             self.penalties_this_deal = 0
-            self.forfeit_charged = False
         events = self.send(cmd.StartDeal(trump_card=self.spell(trump_card), dealer=named,
                                          face_up=face_up))
         started = events[0]
@@ -576,23 +579,22 @@ class _Player:
         assert s is not None and s.deal is not None
         if self.penalties_this_deal >= self.shape.max_penalties_per_deal:
             return False
-        p = self.shape.p_in_play_penalty if in_play else self.shape.p_penalty
+        deal = s.deal
+        p = self.shape.p_in_play_penalty if in_play and not before_any_card(deal) \
+            else self.shape.p_penalty
         if not self.c.chance(p):
             return False
-        deal = s.deal
         table = TABLES[s.rules.penalties]
         offer = self.action("PenaltyImposed")
         assert offer is not None and sorted(offer["offences"]) == sorted(table)
         standing = [p for p in deal.dealt
                     if deal.hand_of(p) is not None or deal.declarations.get(p) == "play"]
         everyone = sorted(set(deal.dealt) | {deal.dealer})
+        before_play = before_any_card(deal)
         options = []
         for name, spec in table.items():
             if spec.dealer_only:
-                # a misdeal only while declaring: in a deal where all must stand the ledger
-                # refuses it even before any card (known domain bug,
-                # test_a_misdeal_can_be_called_in_a_deal_where_everyone_must_stand)
-                if deal.phase == "declaring":
+                if before_play:  # a misdeal means a redeal: only before any card is played
                     options.append((name, [deal.dealer]))
             elif spec.stage == "pre-play":
                 options.append((name, everyone))
@@ -604,43 +606,19 @@ class _Player:
             elif name in UNSEEN_OFFENCES or self.entry == "quick":
                 # the cards show the other breaches, and the ledger charges those itself
                 options.append((name, standing))
-        if deal.phase == "declaring":
-            options = [(n, [p for p in ps if self.safe_before_play(n, p)]) for n, ps in options]
-            options = [(n, ps) for n, ps in options if ps]
         if not options:
             return False
         offence, players = self.c.choice(options)
         player = self.c.choice(players)
-        spec = table[offence]
-        if spec.forfeits == "always" or spec.looed_instead_if_no_trick or (
-                spec.forfeits == "if-standing" and deal.hand_of(player) is not None):
-            self.forfeit_charged = True
-        # A redeal is for the deal itself: once play has begun the ledger keeps the old tricks
-        # (see test_a_redeal_called_during_play_starts_the_hand_afresh), so only before play.
-        redeal = table[offence].redeal == "optional" and deal.phase == "declaring" \
-            and self.c.chance(0.5)
+        # Baxter-Wray p. 22: interference means a redeal "if cards were mixed or exposed";
+        # a redeal is for the deal itself, so only before play (in play the ledger refuses it)
+        redeal = table[offence].redeal == "optional" and before_play and self.c.chance(0.5)
         self.penalties_this_deal += 1
         self.seen(f"penalty:{offence}")
+        if deal.phase != "declaring" and before_play:
+            self.seen(f"penalty-in-a-forced-stand:{offence}")
         self.send(cmd.ImposePenalty(player=player, offence=offence, redeal=redeal))
         return True
-
-    def safe_before_play(self, offence: str, player: str) -> bool:
-        """Whether charging `offence` to `player` now keeps clear of a known domain bug.
-
-        A pool taken without play ignores forfeited winnings and Blenheim's fine settled with
-        the deal (test_a_pool_taken_without_play_keeps_the_offenders_forfeit): so such an
-        offence is charged before play only when two players already stand (the hand must
-        then be played), and no redeal follows it (a redeal clears the declarations).
-        """
-        s = self.state
-        assert s is not None and s.deal is not None
-        deal = s.deal
-        spec = TABLES[s.rules.penalties][offence]
-        if spec.redeal != "never" and self.forfeit_charged:
-            return False
-        forfeits = spec.forfeits == "always" or spec.looed_instead_if_no_trick or (
-            spec.forfeits == "if-standing" and deal.hand_of(player) is not None)
-        return not forfeits or len(deal.standing) >= 2
 
     # ------------------------------------------------------------ play
 
@@ -729,9 +707,12 @@ class _Player:
             else:
                 tries.append(("face-up-at-a-hand",
                               cmd.StartDeal(trump_card="7H", face_up={p: "8H" for p in s.active})))
+            other = [p for p in s.active if p != offer["dealer"]]
             if s.rules.deal_out_of_turn == "refuse":
-                other = [p for p in s.active if p != offer["dealer"]]
                 tries.append(("deal-out-of-turn",
+                              cmd.StartDeal(trump_card="7H", dealer=c.choice(other))))
+            elif s.withdrawing:
+                tries.append(("deal-out-of-turn-while-withdrawing",
                               cmd.StartDeal(trump_card="7H", dealer=c.choice(other))))
             not_dealer = [p for p in s.active if p != s.next_dealer]
             tries.append(("withdraw-out-of-turn", cmd.Withdraw(player=c.choice(not_dealer))))
@@ -788,6 +769,10 @@ class _Player:
                     tries.append(("in-play-offence-by-a-sitter",
                                   cmd.ImposePenalty(player=c.choice(not_playing),
                                                     offence=c.choice(in_play))))
+        if phase in ("playing", "replaying", "review") and deal is not None \
+                and not before_any_card(deal):
+            tries.append(("misdeal-after-play-began",
+                          cmd.ImposePenalty(player=deal.dealer, offence="misdeal")))
         if phase == "review" and deal is not None:
             offenders = sorted({p["player"] for p in deal.penalties if p["stage"] == "in-play"})
             if offenders:

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import event as label_example
 from hypothesis import strategies as st
 
@@ -94,6 +94,7 @@ class LedgerChecker:
     """
 
     def __init__(self, *, fold_every_command: bool, session_id: str = "s"):
+        self.bold_stand = False  # the next deal is a bold stand (Cassell)
         self.fold_every_command = fold_every_command
         self.session_id = session_id
         self.events: list[ev.Event] = []
@@ -153,7 +154,7 @@ class LedgerChecker:
         payload = e.payload()
         for path, leaf in walk(payload):
             assert not isinstance(leaf, float), f"{e.type}{path} is a float"
-            if path.endswith("_units") or path.endswith("amount_units"):
+            if path.endswith("_units"):
                 assert leaf is None or type(leaf) is int, f"{e.type}{path} = {leaf!r}"
         seats = set(state.seats)
         for p in e.postings_list:
@@ -171,6 +172,7 @@ class LedgerChecker:
             self.penalty(e, state)
         elif isinstance(e, ev.DealSettled):
             self.deal_settled(e, state)
+            self.bold_stand = e.next_forced is not None
         elif isinstance(e, ev.LastRoundStarted):
             self.last_round_left = e.deals
         elif isinstance(e, ev.PlayerWithdrew):
@@ -201,7 +203,15 @@ class LedgerChecker:
         # RULES.md §7: a player who withdraws deals, and takes no part in that or later hands
         assert not self.withdrawn & set(e.dealt), f"{self.withdrawn} withdrew but is dealt in"
         if e.redeal:
-            assert not e.postings, "a redeal costs nothing but the misdeal's penalty"
+            # The misdealt hand is void: only a Blenheim fine left to be settled with it is
+            # charged now; its offences, forfeits and replay do not carry into the new hand.
+            fines = sorted((p["from"], p["to"], p["amount_units"], p["reason"])
+                           for p in e.postings)
+            assert fines == sorted((p, "next_pool", 4 * r.stake, "penalty")
+                                   for p in self.fined_at_settlement), "a redeal costs nothing more"
+            self.in_play_offenders = set()
+            self.forfeiting = set()
+            self.fined_at_settlement = set()
             return
         # (7) a fresh pool if and only if no loo is owed (RULES.md §9.1)
         assert e.fresh == (not self.loo_owed), \
@@ -213,8 +223,10 @@ class LedgerChecker:
         self.forfeiting = set()
         self.fined_at_settlement = set()
         self.card_notes = []
+        # Cassell: after an all-or-nothing pool is won, a bold stand, never the turn-up single
         assert e.kind == ("single" if e.fresh and r.fresh_pool == "turn-up"
-                          and self.last_round_left == 0 else "hand")
+                          and self.last_round_left == 0 and not self.bold_stand else "hand")
+        self.bold_stand = False
         if self.last_round_left:
             assert e.forced == "last-round" and not e.miss, "everyone stands in the last round"
             self.last_round_left -= 1
@@ -235,6 +247,11 @@ class LedgerChecker:
     def penalty(self, e: ev.PenaltyImposed, state: SessionState) -> None:
         r = state.rules
         first_in_play = e.stage == "in-play" and e.player not in self.in_play_offenders
+        # RULES.md §6: whose winnings stay in the pool (Enquire Within, Cassell: he keeps them)
+        standing = state.deal is not None and state.deal.hand_of(e.player) is not None
+        forfeits = (r.penalties in ("baxter-wray", "blenheim") and e.stage == "in-play") or (
+            r.penalties == "baxter-wray" and e.offence == "looked-at-another-hand" and standing)
+        assert e.forfeits_winnings == forfeits, f"{e.offence}: forfeits {e.forfeits_winnings}"
         if e.forfeits_winnings:
             self.forfeiting.add(e.player)
         if e.destination == "settled-with-deal":
@@ -421,6 +438,7 @@ def test_every_command_of_a_random_session_keeps_the_books_balanced_explained_an
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), deals=st.integers(100, 300))
+@example(seed=1891, deals=300)  # always one session of three hundred deals
 def test_sessions_of_hundreds_of_deals_stay_balanced_and_fold_to_the_same_state(seed, deals):
     check_session(RandomChooser(seed), LONG, fold_every_command=False, deals=deals)
 
@@ -532,10 +550,9 @@ def test_the_legal_play_oracle_reads_the_laws_of_section_five(hand, trick, so_fa
 
 
 
-# ---------------------------------------------------------------- domain bugs the runs found
-# Each is a minimal repro of something the generator would otherwise run into; the generator
-# steers clear of it (see the comments in tests/unit/sessions.py) until it is fixed, when the
-# strict xfail turns into a failure: then remove the marker and the generator's guard.
+# ---------------------------------------------------------------- bugs the random runs found
+# Each was a minimal repro of a domain bug found by the sessions above (xfail until fixed in
+# d3ddc3e); they stay as regression tests.
 
 
 def _open(preset: str, players: list[str], **rules: Any) -> SessionState:
@@ -543,83 +560,96 @@ def _open(preset: str, players: list[str], **rules: Any) -> SessionState:
     return state
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="BUG: a pool taken without play pays an offender whose winnings are "
-                          "forfeited, and drops Blenheim's fine settled with the deal")
+def _refused(state: SessionState, command: cmd.Command) -> LedgerError:
+    before = state.to_dict()
+    with pytest.raises(LedgerError) as err:
+        execute(state, command)
+    assert state.to_dict() == before
+    return err.value
+
+
 @pytest.mark.parametrize(("preset", "offence"), [
     ("baxter-wray", "looked-at-another-hand"),  # §6 + §9.5: "his winnings are forfeited"
     ("baxter-wray", "played-out-of-turn"),  # §6: "winnings forfeited"
     ("blenheim", "played-before-all-declared"),  # law 9: tricks left in the pool, 4 x stake
 ])
-def test_a_pool_taken_without_play_keeps_the_offenders_forfeit(preset, offence):
-    # B takes the miss and offends; C and the dealer A throw up: the miss-holder takes the pool
+def test_a_pool_taken_without_play_keeps_the_offenders_forfeit_and_fine(preset, offence):
+    # B takes the miss and offends; C and the dealer A throw up: the miss-holder's pool
     s = _open(preset, ["A", "B", "C"], fresh_pool="antes")
     s, _ = execute(s, cmd.StartDeal(trump_card="7H"))
     s, _ = execute(s, cmd.Declare(player="B", declaration="take_miss"))
-    try:
-        s, _ = execute(s, cmd.ImposePenalty(player="B", offence=offence))
-    except LedgerError:
-        return  # refusing an offence in play before play begins would be right too
+    s, _ = execute(s, cmd.ImposePenalty(player="B", offence=offence))
     s, _ = execute(s, cmd.Declare(player="C", declaration="throw_up"))
+    pool = s.pool_units()
     s, out = execute(s, cmd.Declare(player="A", declaration="throw_up"))
     settled = out[-1]
     assert isinstance(settled, ev.DealSettled) and settled.outcome == "miss-holder-took-pool"
     assert not [p for p in settled.postings if p["from"] == "pool" and p["to"] == "B"], \
         "B forfeited his winnings, yet takes the pool"
+    assert settled.carried_units == pool, "what B may not keep stays for the next deal"
     if preset == "blenheim":
-        assert [p for p in settled.postings if p["from"] == "B"], "B's fine is never charged"
+        assert [(p["from"], p["to"], p["amount_units"]) for p in settled.postings
+                if p["reason"] == "penalty"] == [("B", "next_pool", 4 * s.rules.stake)]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="BUG: a redeal ordered during play keeps the tricks already played, "
-                          "so the new hand starts at trick 2")
-def test_a_redeal_called_during_play_starts_the_hand_afresh():
-    # Baxter-Wray p. 22: interfering with the cards "during the deal", a redeal if cards were
-    # mixed or exposed. The ledger accepts it in play; then a redeal must start a new hand.
+def test_a_redeal_is_refused_once_play_has_begun():
+    # Baxter-Wray p. 22: interfering with the cards "during the deal" may call for a redeal;
+    # accepted in play, the redealt hand kept the old hand's first trick.
     s = _open("baxter-wray", ["A", "B", "C"], fresh_pool="antes")
     s, _ = execute(s, cmd.StartDeal(trump_card="7H"))
     for p in ("B", "C", "A"):
         s, _ = execute(s, cmd.Declare(player=p, declaration="play"))
     s, _ = execute(s, cmd.RecordTrick(winner="B"))
-    try:
-        s, _ = execute(s, cmd.ImposePenalty(player="C", offence="interfering-with-deal",
-                                            redeal=True))
-    except LedgerError:
-        return  # refusing a redeal once play has begun would be right too
-    s, _ = execute(s, cmd.StartDeal(trump_card="8H"))
-    for p in ("B", "C", "A"):
-        s, _ = execute(s, cmd.Declare(player=p, declaration="play"))
-    assert s.deal is not None and s.deal.tricks == [], "the old hand's trick 1 still counts"
+    _refused(s, cmd.ImposePenalty(player="C", offence="interfering-with-deal", redeal=True))
+    _refused(s, cmd.ImposePenalty(player="A", offence="misdeal"))
+    s, out = execute(s, cmd.ImposePenalty(player="C", offence="interfering-with-deal"))
+    assert isinstance(out[0], ev.PenaltyImposed) and not out[0].redeal
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="BUG: a misdeal is refused in a deal where everyone must stand "
-                          "(club law, last round, after a single, bold stand), before any card")
 def test_a_misdeal_can_be_called_in_a_deal_where_everyone_must_stand():
-    # RULES.md §6: a misdeal is the dealer's single loo, "same dealer deals again"; in a forced
-    # deal the phase goes straight to playing, and the ledger calls that "after play began"
+    # RULES.md §6: a misdeal is the dealer's, "same dealer deals again"; a forced stand goes
+    # straight to play, and the ledger used to call that "after play began"
     s = _open("baxter-wray", ["A", "B", "C"], fresh_pool="antes", club_law=True)
     s, _ = execute(s, cmd.StartDeal(trump_card="7C"))
     assert s.deal is not None and s.deal.forced == "club-law" and not s.deal.tricks
-    try:
-        s, _ = execute(s, cmd.ImposePenalty(player="A", offence="misdeal"))
-    except LedgerError as err:
-        raise AssertionError(f"the misdeal is refused: {err.message}") from err
+    s, _ = execute(s, cmd.ImposePenalty(player="A", offence="misdeal"))
     assert s.deal.phase == "redeal"
+    s, out = execute(s, cmd.StartDeal(trump_card="7H"))
+    assert isinstance(out[0], ev.DealStarted) and out[0].redeal and out[0].miss
+    assert s.deal.phase == "declaring", "no club turned up this time: the miss is back"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="BUG: a player who has withdrawn is dealt in when another player "
-                          "deals out of turn (Blenheim law 6)")
-def test_a_withdrawn_player_takes_no_part_in_a_deal_dealt_out_of_turn():
-    # RULES.md §7: he "deals, and takes no part in that or later hands"; §9.7: a deal out of
-    # turn stands. Either the deal out of turn is refused while he withdraws, or he sits out.
+def test_a_deal_out_of_turn_is_refused_while_a_player_withdraws():
+    # RULES.md §7: he "deals, and takes no part in that or later hands"; under Blenheim law 6
+    # a deal out of turn used to stand and deal him in.
     s = _open("blenheim", ["A", "B", "C", "D"])
     s, _ = execute(s, cmd.Withdraw(player="A"))
+    _refused(s, cmd.StartDeal(trump_card="7H", dealer="B"))
+    s, out = execute(s, cmd.StartDeal(trump_card="7H"))
+    assert isinstance(out[0], ev.DealStarted) and out[0].dealer == "A"
+    assert "A" not in out[0].dealt
+
+
+def test_a_fine_charged_before_a_misdeal_is_still_settled():
+    # Blenheim law 9: playing before all have declared, "forfeit four times the amount of a
+    # single"; law 5: the dealer misdeals and deals again. In the new hand B throws up; the
+    # misdealt hand is void, so B's fine (recorded as "settled-with-deal") is charged at the
+    # redeal, and no replay is offered in the new hand for the old hand's offence.
+    s = _open("blenheim", ["A", "B", "C"])
+    s, _ = execute(s, cmd.StartDeal(trump_card="7H"))
+    s, _ = execute(s, cmd.Declare(player="B", declaration="play"))
     try:
-        s, out = execute(s, cmd.StartDeal(trump_card="7H", dealer="B"))
+        s, _ = execute(s, cmd.ImposePenalty(player="B", offence="played-before-all-declared"))
+        s, _ = execute(s, cmd.ImposePenalty(player="A", offence="misdeal"))
     except LedgerError:
-        return
-    started = out[0]
-    assert isinstance(started, ev.DealStarted)
-    assert "A" not in started.dealt, "A withdrew but is dealt a hand"
+        return  # refusing either would also keep the books straight
+    s, out = execute(s, cmd.StartDeal(trump_card="8H"))
+    for player, declaration in (("B", "throw_up"), ("C", "play"), ("A", "play")):
+        s, _ = execute(s, cmd.Declare(player=player, declaration=declaration))
+    for winner in ("C", "A", "C"):
+        s, more = execute(s, cmd.RecordTrick(winner=winner))
+        out += more
+    settled = out[-1]
+    assert isinstance(settled, ev.DealSettled), "a replay was offered for the void hand"
+    assert [(p["from"], p["to"], p["amount_units"]) for e in out for p in e.postings_list
+            if p["from"] == "B"] == [("B", "next_pool", 4 * s.rules.stake)], "B's fine vanished"
