@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
@@ -110,3 +111,10 @@ def engine(database_url: str) -> Iterator[Engine]:
 @pytest.fixture
 def ledger(engine: Engine) -> Ledger:
     return Ledger(engine)
+
+
+# CI runs the property tests derandomized, so that a run is repeatable and a green main stays
+# green; locally every run explores new examples.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if _in_ci():
+    settings.load_profile("ci")
