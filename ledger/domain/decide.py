@@ -257,7 +257,7 @@ def legal_declarations(s: SessionState, deal: DealState, player: str) -> list[st
             # Baxter-Wray p. 19: "he must play the miss for the benefit of the pool";
             # Britannica: he declares before seeing miss that he does not play for himself.
             choices = ["play", "take_miss", "play_miss_for_pool"]
-    if s.rules.last_before_dealer_bound and len(order) >= 3 and player == order[-2]:
+    if s.rules.last_before_dealer_bound and len(order) >= 2 and player == order[-2]:
         # Cassell: "When only two players stand, the last before the dealer is bound to play
         # either his own hand or dumby".
         standing = [p for p in earlier if deal.declarations.get(p) in ("play", "take_miss")]

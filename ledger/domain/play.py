@@ -48,15 +48,18 @@ def _top_trump(trump_card: str, rules: Rules) -> str:
     return "A" + trump
 
 
-def _in_sequence(low: str, high: str, hand: list[str], trump_card: str) -> bool:
-    """Blenheim law 10: "unless his cards are sequence cards or cards of equal value"."""
-    held = {rank_of(c) for c in hand if suit_of(c) == suit_of(high)}
-    out = rank_of(trump_card) if suit_of(trump_card) == suit_of(high) else None
-    return all(v in held or v == out for v in range(rank_of(low) + 1, rank_of(high)))
+def _in_sequence(low: str, high: str, hand: list[str], out: set[str]) -> bool:
+    """Blenheim law 10: "unless his cards are sequence cards or cards of equal value".
+
+    Two cards are of equal value when every card between them is in his hand or out of play
+    (the turned-up card, or a card already played).
+    """
+    between = {rank_of(c) for c in (*hand, *out) if suit_of(c) == suit_of(high)}
+    return all(v in between for v in range(rank_of(low) + 1, rank_of(high)))
 
 
 def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mode: str,
-                   declared: int) -> list[tuple[str, str]]:
+                   declared: int, out: set[str]) -> list[tuple[str, str]]:
     """(rule, detail) pairs for a lead; `mode` is the lead rule in force for this lead."""
     trump = suit_of(trump_card)
     trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
@@ -68,8 +71,7 @@ def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mod
     if mode == "one-of-two" and len(trumps) >= 2:
         if suit_of(led) != trump:
             return [("lead-a-trump", f"held trumps {', '.join(trumps)} and led {led}")]
-        if declared == 2 and led != trumps[0] and not _in_sequence(led, trumps[0], hand,
-                                                                   trump_card):
+        if declared == 2 and led != trumps[0] and not _in_sequence(led, trumps[0], hand, out):
             return [("lead-highest-trump",
                      f"two declared players: held {', '.join(trumps)} and led {led}")]
     if mode == "highest-card":
@@ -83,7 +85,7 @@ def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mod
 
 
 def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
-                       declared: int) -> list[tuple[str, str]]:
+                       declared: int, out: set[str]) -> list[tuple[str, str]]:
     """The lead to the second trick by the winner of the first (RULES.md §5)."""
     style = rules.trump_after_trick
     trump = suit_of(trump_card)
@@ -97,7 +99,7 @@ def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
         return [("trump-after-trick", f"held {', '.join(trumps)} and led {led}, not the higher")]
     if style == "by-lead-rules":
         return [("trump-after-trick", detail) for _, detail in
-                _lead_breaches(hand, led, trump_card, rules, "one-of-two", declared)]
+                _lead_breaches(hand, led, trump_card, rules, "one-of-two", declared, out)]
     return []
 
 
@@ -146,14 +148,16 @@ def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
         for player, card in t["cards"]:
             remaining.setdefault(player, []).append(card)
     found: list[dict[str, Any]] = []
+    out = {trump_card}  # out of play: the turned-up card and the cards of earlier tricks
     for t in tricks:
         cards = t["cards"]
         for i, (player, card) in enumerate(cards):
             hand = list(remaining[player])
             if i == 0 and t["trick"] == 1:
-                pairs = _lead_breaches(hand, card, trump_card, rules, rules.lead_rule, declared)
+                pairs = _lead_breaches(hand, card, trump_card, rules, rules.lead_rule, declared,
+                                       out)
             elif i == 0 and t["trick"] == 2:
-                pairs = _trump_after_trick(hand, card, trump_card, rules, declared)
+                pairs = _trump_after_trick(hand, card, trump_card, rules, declared, out)
             elif i == 0:
                 pairs = []
             else:
@@ -164,6 +168,7 @@ def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
                               "detail": detail})
         for player, card in cards:
             remaining[player].remove(card)
+            out.add(card)
     return found
 
 

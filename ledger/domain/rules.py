@@ -99,19 +99,22 @@ def _default_single_loo(params: dict[str, Any]) -> int:
     Half the loo when the loo is fixed and even; otherwise the deal price, so that nothing is
     ever rounded.
     """
-    if params["loo"] == "limited" and params["loo_amount"] is not None \
+    if params["loo"] == "limited" and _is_int(params["loo_amount"]) \
             and params["loo_amount"] % 2 == 0:
         return params["loo_amount"] // 2
-    return params["deal_price"]
+    return params["deal_price"]  # validated with the rest: a bad deal price is refused there
 
 
 def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = None) -> Rules:
     """The effective rules for a preset with a club's overrides, or a clear refusal."""
-    name = preset or DEFAULT_PRESET
-    if name not in PRESETS:
+    name = DEFAULT_PRESET if preset is None else preset
+    if not isinstance(name, str) or name not in PRESETS:
         raise InvalidInput(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}",
                            rule="preset", field="preset")
     params = dict(PRESETS[name])
+    if overrides is not None and not isinstance(overrides, dict):
+        raise InvalidInput("rules must be an object of parameter overrides", rule="rule-parameter",
+                           field="rules")
     for key, value in (overrides or {}).items():
         if key not in OVERRIDABLE:
             raise InvalidInput(f"unknown rule parameter {key!r}", rule="rule-parameter",

@@ -196,3 +196,13 @@ def test_the_holder_of_the_miss_leads_when_the_club_agrees(table):
     deal_and_declare(table, declarations=(("B", "play"), ("C", "take_miss"), ("A", "play")))
     actions = table.session()["expected"]["actions"]
     assert actions[0] == {"type": "CardPlayed", "player": "C", "trick": 1}
+
+
+def test_trumps_with_only_played_cards_between_them_are_of_equal_value_at_blenheim(table):
+    open_three(table, preset="blenheim")
+    deal_and_declare(table, declarations=TWO_DECLARED)
+    # B leads the knave; A wins with the king and, holding the queen and the ten with the
+    # knave gone, may lead either after the trick.
+    events = play(table, [("B", "JS"), ("A", "KS"), ("A", "10S"), ("B", "3C"),
+                          ("A", "QS"), ("B", "4C")])
+    assert breaches(events) == []

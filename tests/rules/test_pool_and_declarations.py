@@ -205,3 +205,18 @@ def test_bad_rule_parameters_are_refused_naming_the_parameter(table, rules, fiel
         table.open(FIVE, preset="blenheim", rules=rules)
     assert refused.value.status == 422
     assert refused.value.problem.get("field") == field or field in str(refused.value.problem)
+
+
+def test_cassell_binds_the_elder_hand_when_only_he_and_the_dealer_are_dealt(table):
+    table.open(["A", "B"], preset="cassell", first_dealer="A")
+    table.send("DealStarted", trump_card="5D")
+    with pytest.raises(Refused) as refused:
+        table.send("DeclarationMade", player="B", declaration="throw_up")
+    assert refused.value.problem["rule"] == "must-stand"
+
+
+@pytest.mark.parametrize("rules", [{"loo_amount": "6"}, {"loo_amount": [6]}, {"stake": None}])
+def test_rule_parameters_of_the_wrong_type_are_refused_not_crashed_on(table, rules):
+    with pytest.raises(Refused) as refused:
+        table.open(FIVE, preset="baxter-wray", rules=rules)
+    assert refused.value.status == 422 and refused.value.problem["rule"] == "rule-parameter"

@@ -221,24 +221,27 @@ def _top_trump(trump_card: str, king_when_ace_turned: bool) -> str:
     return ("K" if king_when_ace_turned and trump_card[:-1] == "A" else "A") + suit(trump_card)
 
 
-def _sequence(low: str, high: str, hand: Sequence[str], trump_card: str) -> bool:
-    """Blenheim law 10: cards in sequence (the turned-up card counts as a gap filled)."""
-    held = {rank(c) for c in hand if suit(c) == suit(high)}
-    turned = rank(trump_card) if suit(trump_card) == suit(high) else None
-    return all(v in held or v == turned for v in range(rank(low) + 1, rank(high)))
+def _sequence(low: str, high: str, hand: Sequence[str], out: Sequence[str]) -> bool:
+    """Blenheim law 10: cards in sequence or "of equal value" (a card out of play, turned up
+    or played in an earlier trick, counts as a gap filled)."""
+    filled = {rank(c) for c in (*hand, *out) if suit(c) == suit(high)}
+    return all(v in filled for v in range(rank(low) + 1, rank(high)))
 
 
-def _one_of_two(hand: list[str], trumps: list[str], trump_card: str, declared: int) -> list[str]:
+def _one_of_two(hand: list[str], trumps: list[str], out: Sequence[str],
+                declared: int) -> list[str]:
     if declared == 2:
-        return [t for t in trumps if t == trumps[0] or _sequence(t, trumps[0], hand, trump_card)]
+        return [t for t in trumps if t == trumps[0] or _sequence(t, trumps[0], hand, out)]
     return trumps
 
 
 def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump_card: str,
                 lead_rule: str, trump_after_trick: str, king_when_ace_turned: bool,
-                declared: int) -> list[str]:
-    """The cards of `hand` a player may play by RULES.md §5 (an independent reading)."""
+                declared: int, played: Sequence[str] = ()) -> list[str]:
+    """The cards of `hand` a player may play by RULES.md §5 (an independent reading);
+    `played` are the cards of the earlier tricks."""
     hand = list(hand)
+    out = [trump_card, *played]
     trump = suit(trump_card)
     trumps = sorted((c for c in hand if suit(c) == trump), key=rank, reverse=True)
     if so_far:
@@ -256,7 +259,7 @@ def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump
         if lead_rule == "highest-of-two" and len(trumps) >= 2:
             return [trumps[0]]
         if lead_rule == "one-of-two" and len(trumps) >= 2:
-            return _one_of_two(hand, trumps, trump_card, declared)
+            return _one_of_two(hand, trumps, out, declared)
         if lead_rule == "highest-card":
             if trumps:
                 return [trumps[0]]
@@ -271,7 +274,7 @@ def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump
         if top in hand:
             return [top]
         if len(trumps) >= 2:
-            return _one_of_two(hand, trumps, trump_card, declared)
+            return _one_of_two(hand, trumps, out, declared)
         return trumps
     return hand
 
@@ -655,7 +658,8 @@ class _Player:
                             so_far=[x for _, x in deal.current_trick], trump_card=deal.trump_card,
                             lead_rule=r.lead_rule, trump_after_trick=r.trump_after_trick,
                             king_when_ace_turned=r.ace_turned_up_king_leads,
-                            declared=len(deal.standing))
+                            declared=len(deal.standing),
+                            played=[x for t in deal.tricks for _, x in t["cards"]])
         pool = hand if self.c.chance(self.shape.p_illegal_card) else legal
         card = self.c.choice(pool)
         if card not in legal:
