@@ -6,10 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .backend import check_session_id, ledger
-from .errors import ApiProblem
 from .schemas import DealViewSchema
-
-MAX_DEAL_NO = 2**31 - 1  # the store's deal number is a 32-bit integer
 
 blp = Blueprint("deals", __name__, url_prefix="/sessions/<session_id>/deals",
                 description="One deal: dealer, trump, declarations, tricks, penalties, "
@@ -23,8 +20,4 @@ class Deal(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, session_id: str, deal_no: int):
         """Read one deal of a session"""
-        if not 1 <= deal_no <= MAX_DEAL_NO:
-            ledger().session(session_id)  # an unknown session is reported as such
-            raise ApiProblem(404, "not-found", f"session {session_id} has no deal {deal_no}",
-                             rule="deal-exists", field="deal_no")
         return ledger().deal(session_id, deal_no)

@@ -48,6 +48,7 @@ __all__ = ["Ledger", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FLAG", "MAX
 
 REPLAY_FLAG = "idempotent_replay"
 MAX_PAGE_LIMIT = 1000
+MAX_DEAL_NO = 2**31 - 1  # deal_views.deal_no is a 32-bit integer
 CREATED = 201
 
 T = TypeVar("T")
@@ -143,22 +144,17 @@ class Ledger:
                 state = SessionState.from_dict(row.state)
                 events: list[Event] = []
                 views: dict[int, dict[str, Any]] = {}
-                spans_deals = False
                 for command in commands:
                     state, produced = execute(state, command, session_id=session_id)
                     events.extend(produced)
                     if state.deal is not None and produced:
+                        # A command's events belong to one deal at most, so the view after
+                        # the command is that deal's view as a rebuild would leave it.
+                        if any(getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
+                               for e in produced):
+                            raise InvariantBroken(f"{type(command).__name__} produced events "
+                                                  "for more than one deal")
                         views[state.deal.deal_no] = deal_view(state)
-                        spans_deals |= any(
-                            getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
-                            for e in produced)
-                if spans_deals:
-                    # One command touched a deal and then moved to the next: take each deal's
-                    # last view event by event, as a rebuild does.
-                    before = store.load_session(conn, session_id)
-                    assert before is not None
-                    start = SessionState.from_dict(before.state)
-                    _, views = _fold_with_views(start, events, session_id)
                 if not events:
                     return self._respond(session_id, state, [], replay=False)
                 return self._commit(conn, session_id, state, events, views,
@@ -240,7 +236,9 @@ class Ledger:
         with self.engine.connect() as conn:
             if store.load_session(conn, session_id, club_id=self.club_id) is None:
                 raise _not_found(session_id)
-            view = store.load_deal_view(conn, session_id, deal_no)
+            # Outside the store's 32-bit deal numbers there is no deal to look for.
+            in_range = 1 <= deal_no <= MAX_DEAL_NO
+            view = store.load_deal_view(conn, session_id, deal_no) if in_range else None
         if view is None:
             raise DealNotFound(f"session {session_id} has no deal {deal_no}",
                                rule="deal-exists", field="deal_no")
