@@ -63,7 +63,7 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
 
 def session_view(state: SessionState) -> dict[str, Any]:
     """What the table sees: whose turn, the legal choices, the pools, every balance."""
-    players = [p for p in state.seats]
+    players = list(state.seats)
     return {
         "session_id": state.session_id,
         "name": state.name,
