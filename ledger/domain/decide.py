@@ -10,17 +10,18 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import commands as cmd
 from . import events as ev
 from .cards import parse_card, rank_of, suit_of, trick_winner_index
-from .errors import InvalidInput, InvariantBroken, OutOfTurn
+from .errors import InvalidInput, InvariantBroken, LedgerError, OutOfTurn
 from .events import NEXT_POOL, POOL, posting
-from .money import equal_division, loo_units, trick_shares
+from .money import equal_division, loo_depends_on_pool, loo_units, trick_shares
 from .penalties import TABLES, Offence
-from .play import OFFENCE_OF_RULE, detect_breaches, next_to_play
-from .rules import build_rules
+from .play import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play, trick_complete
+from .rules import Rules, build_rules
 from .seating import from_left_of
 from .state import DealState, SessionState
 
@@ -29,6 +30,8 @@ END_METHODS = ("single", "divide-pool", "release-last-loos")
 RESERVED_NAMES = {POOL, NEXT_POOL}
 NAME_RE = re.compile(r"^[^\s@][^\n\r\t]{0,63}$")
 MAX_PLAYERS = 16
+# A penalty loo owed to the next pool whose amount is fixed when the deal is settled.
+DEFERRED_LOO = "next_pool-at-settlement"
 
 
 # ---------------------------------------------------------------- opening a session
@@ -46,7 +49,7 @@ def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event
     if len(set(players)) != len(players):
         raise InvalidInput("player names must be distinct", rule="players", field="players")
     rules = build_rules(c.preset, c.rules)
-    _check_capacity(len(players), rules.pack, miss=True)
+    _check_capacity(_hands_dealt(rules, len(players)), rules.pack, miss=True)
     first = c.first_dealer if c.first_dealer is not None else players[0]
     if first not in players:
         raise InvalidInput(f"first dealer {first!r} is not one of the players",
@@ -84,6 +87,13 @@ def _check_name(name: object, field: str) -> None:
         raise InvalidInput(f"{name!r} is not a usable player name (1-64 characters, not "
                            f"starting with a space or '@', not 'pool' or 'next_pool')",
                            rule="player-name", field=field)
+
+
+def _hands_dealt(rules: Rules, active: int) -> int:
+    """How many hands a deal among `active` players needs (the dealer may stand out)."""
+    stands_out = rules.dealer_stands_out_above is not None \
+        and active > rules.dealer_stands_out_above
+    return active - 1 if stands_out else active
 
 
 def _check_capacity(dealt: int, pack: int, *, miss: bool, cards_each: int = 3) -> None:
@@ -167,20 +177,12 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
             r.dealer_stands_out_above is not None and len(s.active) > r.dealer_stands_out_above)
         dealt = from_left_of(s.seats, dealer,
                              [p for p in s.active if not (stands_out and p == dealer)])
-        fresh = s.next_fresh
-        last_round = s.last_round_left > 0
-        # Cassell: after the pool is won "the next hand then becomes Bold Stand": a forced hand,
-        # never the turn-up single.
-        kind = "single" if (fresh and r.fresh_pool == "turn-up" and not last_round
-                            and not s.next_forced) else "hand"
+        plan = next_deal(s)
+        kind, fresh, base_forced = plan.kind, plan.fresh, plan.forced
         deal_no = s.deal_no + 1
-        base_forced = ("last-round" if last_round else
-                       s.next_forced if s.next_forced else
-                       "after-single" if (kind == "hand" and fresh and r.force_after_single
-                                          and r.fresh_pool == "antes") else None)
     forced = base_forced
-    if kind == "hand" and forced is None and r.club_law and suit_of(trump_card) == "C":
-        forced = "club-law"  # Baxter-Wray p. 26: all stand and the miss is withdrawn
+    if kind == "hand" and forced is None and club_law_applies(r, trump_card):
+        forced = "club-law"
     miss = kind == "hand" and forced is None
     if len(dealt) < 2:
         raise InvalidInput("at least two players must be dealt in", rule="players")
@@ -201,6 +203,34 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
     return [ev.DealStarted(deal_no=deal_no, dealer=dealer, kind=kind, trump_card=trump_card,
                            dealt=list(dealt), fresh=fresh, forced=forced, miss=miss,
                            redeal=redeal, face_up=face_up, postings=postings)]
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """What the next deal will be, before its trump is turned (one place for this rule)."""
+
+    kind: str  # "single" (the turn-up single) or "hand"
+    fresh: bool
+    forced: str | None  # why everyone must stand, whatever the trump; club law aside
+
+
+def next_deal(s: SessionState) -> NextDeal:
+    r = s.rules
+    fresh = s.next_fresh
+    last_round = s.last_round_left > 0
+    # Cassell: after the pool is won "the next hand then becomes Bold Stand": a forced hand,
+    # never the turn-up single.
+    kind = "single" if (fresh and r.fresh_pool == "turn-up" and not last_round
+                        and not s.next_forced) else "hand"
+    forced = ("last-round" if last_round else
+              s.next_forced if s.next_forced else
+              "after-single" if (kind == "hand" and fresh and r.force_after_single) else None)
+    return NextDeal(kind=kind, fresh=fresh, forced=forced)
+
+
+def club_law_applies(r: Rules, trump_card: str) -> bool:
+    """Baxter-Wray p. 26: with a club turned up all stand and the miss is withdrawn."""
+    return r.club_law and suit_of(trump_card) == "C"
 
 
 def _face_up(s: SessionState, c: cmd.StartDeal, kind: str, dealt: list[str],
@@ -368,9 +398,10 @@ def _record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
         raise OutOfTurn("this deal is entered card by card; a trick is complete when each "
                         f"standing player has played ({len(deal.current_trick)} of "
                         f"{len(deal.standing)} cards so far)", rule="entry-mode")
-    if winner not in deal.standing_names():
-        raise OutOfTurn(f"{winner} is not standing in this deal; the standing players are "
-                        f"{', '.join(deal.standing_names())}", rule="standing-player",
+    trick = len(deal.tricks) + 1
+    if winner not in in_play(deal, trick):
+        raise OutOfTurn(f"{winner} is not playing this trick; the players in play are "
+                        f"{', '.join(in_play(deal, trick))}", rule="standing-player",
                         field="winner")
     return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
                         cards=[], replay=deal.phase == "replaying")]
@@ -409,16 +440,48 @@ def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
             and not _before_play(deal):
         raise OutOfTurn("a redeal is possible only before play begins", rule="penalty-timing",
                         field="redeal" if spec.redeal == "optional" else "offence")
-    if spec.stage == "in-play" and deal.hand_of(player) is None \
-            and deal.declarations.get(player) != "play":
-        raise OutOfTurn(f"{player} is not standing: offences in play are a standing player's",
-                        rule="standing-player")
+    standing = deal.hand_of(player) is not None or deal.declarations.get(player) == "play"
+    if spec.stage == "in-play" and not spec.anyone and not standing:
+        raise OutOfTurn(f"{player} is not standing: this offence in play is a standing "
+                        "player's", rule="standing-player")
+    stage = spec.stage_now(play_begun(deal))
+    if stage == "in-play":
+        charged = [p for p in hand_penalties(deal) if p["player"] == player
+                   and p["offence"] == c.offence and p["stage"] == "in-play"]
+        if charged:
+            how = "detected from the cards and charged by the ledger" \
+                if charged[0]["detected"] else "recorded already"
+            raise LedgerError(f"{player}'s {c.offence} in this deal is {how}; an offence in "
+                              "play is charged once", rule="one-penalty-in-play",
+                              field="offence")
+    if spec.leaves_play:
+        _check_leaves_play(deal, player)
     return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
+
+
+def _check_leaves_play(deal: DealState, player: str) -> None:
+    """Enquire Within §97 viii: throwing up after the lead: only a player still in play, once
+    the first card is led, and never the last one left to play the tricks."""
+    if deal.phase not in ("playing", "replaying") or not play_begun(deal):
+        raise OutOfTurn("a player throws up after the lead only while the tricks are played",
+                        rule="penalty-timing", field="offence")
+    trick = len(deal.tricks) + 1
+    players = in_play(deal, trick)
+    if player not in players:
+        raise OutOfTurn(f"{player} is not in play", rule="standing-player")
+    if len(players) < 2:
+        raise OutOfTurn(f"{player} is the last player in play and cannot throw up",
+                        rule="standing-player")
 
 
 def hand_penalties(deal: DealState) -> list[dict[str, Any]]:
     """The penalties of the hand now dealt (a redeal starts a new hand)."""
     return [p for p in deal.penalties if p.get("hand", 0) == deal.redeals]
+
+
+def play_begun(deal: DealState) -> bool:
+    """The first card (or the first trick, at quick entry) of the deal has been logged."""
+    return deal.pool_at_play_units is not None
 
 
 def _before_play(deal: DealState) -> bool:
@@ -439,13 +502,20 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
     amount: int | None
     postings: list[ev.Posting] = []
     destination = spec.to
-    covered = spec.stage == "in-play" and any(
+    stage = spec.stage_now(play_begun(deal))
+    covered = stage == "in-play" and any(
         p["player"] == player and p["stage"] == "in-play" for p in earlier)
     if covered:
         # Baxter-Wray: "this is his one loo for the deal"; one penalty per offender per deal.
         amount, destination = 0, "covered"
     elif spec.looed_instead_if_no_trick:
         amount, destination = None, "settled-with-deal"
+    elif spec.amount == "loo" and spec.to == NEXT_POOL and not play_begun(deal) \
+            and loo_depends_on_pool(r):
+        # RULES.md §9.2: a penalty loo is computed on the pool as it stood when play began;
+        # before play that pool is not yet known (a later fine may add to it), so a loo owed
+        # to the next pool is fixed when the deal is settled.
+        amount, destination = None, DEFERRED_LOO
     else:
         amount = {"single_loo": r.single_loo, "stake": r.stake,
                   "loo": loo_units(r, _penalty_base(s, deal)),
@@ -458,7 +528,8 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
         amount_units=amount, destination=destination, kind=spec.kind,
         forfeits_winnings=forfeits, throw_up=throw_up, redeal=redeal,
         replay=spec.replay if not covered else "none", detected=evidence is not None,
-        evidence=evidence or {}, postings=postings, stage=spec.stage)
+        evidence=evidence or {}, postings=postings, stage=stage,
+        leaves_play=spec.leaves_play)
 
 
 def _ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:
@@ -498,7 +569,7 @@ def _join(s: SessionState, c: cmd.JoinPlayer) -> list[ev.Event]:
                            field="after")
     if len(s.active) + 1 > MAX_PLAYERS:
         raise InvalidInput(f"at most {MAX_PLAYERS} players", rule="players")
-    _check_capacity(len(s.active) + 1, s.rules.pack, miss=True)
+    _check_capacity(_hands_dealt(s.rules, len(s.active) + 1), s.rules.pack, miss=True)
     return [ev.PlayerJoined(player=c.player, after=after)]
 
 
@@ -538,7 +609,11 @@ def _end(s: SessionState, c: cmd.EndSession) -> list[ev.Event]:
         raise OutOfTurn("a loo is owed to the next pool: play on until a hand without a loo, "
                         "divide the pool, or release the last loos", rule="end-after-single")
     if c.method == "release-last-loos":
+        # Baxter-Wray p. 17: "releasing those who failed to win a trick in the previous deal";
+        # a loo owed for an offence is not released and goes to the last pool (RULES.md §7).
         for loo in s.loos_owed:
+            if loo["reason"] != "loo":
+                continue
             postings.append(posting(NEXT_POOL, loo["player"], loo["amount_units"],
                                     "loo_released", released=loo["reason"]))
             left -= loo["amount_units"]
@@ -576,8 +651,9 @@ def follow_ups(s: SessionState) -> list[ev.Event]:
         return [_settle_single(s, deal)]
     if deal.phase == "declaring":
         return _after_declaration(s, deal)
-    if deal.phase in ("playing", "replaying") and deal.current_trick \
-            and len(deal.current_trick) == len(deal.standing):
+    if deal.entry == "cards" and (found := _breaches_proven(s, deal)):
+        return found
+    if deal.phase in ("playing", "replaying") and trick_complete(deal, s.rules):
         return _trick_complete(s, deal)
     if deal.phase == "played":
         if deal.replay == "required" and deal.first_play is None:
@@ -608,24 +684,39 @@ def _after_declaration(s: SessionState, deal: DealState) -> list[ev.Event]:
 def _trick_complete(s: SessionState, deal: DealState) -> list[ev.Event]:
     cards = [c for _, c in deal.current_trick]
     winner = deal.current_trick[trick_winner_index(cards, deal.trump)][0]
-    trick_no = len(deal.tricks) + 1
-    out: list[ev.Event] = [ev.TrickWon(deal_no=deal.deal_no, trick=trick_no, winner=winner,
-                                       cards=[list(x) for x in deal.current_trick],
-                                       replay=deal.phase == "replaying")]
-    if trick_no < 3:
-        return out
-    tricks = deal.tricks + [{"trick": trick_no, "winner": winner,
-                             "cards": [list(x) for x in deal.current_trick]}]
-    found = detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing))
+    return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
+                        cards=[list(x) for x in deal.current_trick],
+                        replay=deal.phase == "replaying")]
+
+
+def _breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
+    """The breaches the cards logged so far prove that are not reported yet, each with the
+    preset's penalty for its offender (docs/rules.md: reported the moment they are proven)."""
+    if deal.phase not in ("playing", "replaying", "played", "review"):
+        return []
+    replay = deal.first_play is not None
+    tricks = list(deal.tricks)
+    if deal.current_trick:
+        tricks.append({"trick": len(deal.tricks) + 1, "cards": deal.current_trick})
+    over = len(deal.tricks) == 3
+    played = Counter(p for t in tricks for p, _ in t["cards"])
+    complete = {p for p in deal.standing_names()
+                if over or p in deal.abandoned or played[p] == 3}
+    reported = [b for b in deal.breaches if b["replay"] == replay]
+    seen = {(b["player"], b["trick"], b["card"]) for b in reported}
+    found = [b for b in detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing),
+                                        complete)
+             if (b["player"], b["trick"], b["card"]) not in seen]
     table = TABLES[s.rules.penalties]
+    # One penalty per offender for the breaches of a play-through; the others are reported.
+    penalised = {b["player"] for b in reported if OFFENCE_OF_RULE[b["rule"]] in table}
+    out: list[ev.Event] = []
     new_penalties: list[dict[str, Any]] = []
-    penalised = set()
     for b in found:
-        out.append(ev.BreachDetected(deal_no=deal.deal_no, replay=deal.phase == "replaying",
-                                     **b))
+        out.append(ev.BreachDetected(deal_no=deal.deal_no, replay=replay, **b))
         offence = OFFENCE_OF_RULE[b["rule"]]
         if offence not in table or b["player"] in penalised:
-            continue  # not an offence in this preset's laws, or already charged for this trick
+            continue  # not an offence in this preset's laws, or already charged
         # RULES.md §9.6: an offence made while playing the miss for the pool is the dealer's.
         penalised.add(b["player"])
         pen = penalty_event(s, deal, b["player"], offence, table[offence], evidence=b,
@@ -645,6 +736,11 @@ def _settled(s: SessionState, deal: DealState, outcome: str, postings: list[ev.P
              shares: list[dict[str, Any]], looed: list[str], loo: int | None,
              next_forced: str | None = None) -> ev.DealSettled:
     pool = s.pool_units()
+    base = _penalty_base(s, deal)
+    for pen in deal.penalties:  # every hand of the deal: a void hand's loo stays owed
+        if pen["destination"] == DEFERRED_LOO and (units := loo_units(s.rules, base)):
+            postings.append(posting(pen["player"], NEXT_POOL, units, "penalty",
+                                    offence=pen["offence"], deal_no=deal.deal_no, loo=True))
     paid_out = sum(p["amount_units"] for p in postings if p["from"] == POOL)
     carried = pool - paid_out
     if carried < 0:

@@ -111,7 +111,10 @@ class PenaltyImposed(Event):
     offence: str
     law: str
     amount_units: int | None  # None while it depends on the tricks (settled with the deal)
-    destination: str  # "pool" (paid now), "next_pool" (owed), "settled-with-deal"
+    # "pool" (paid now), "next_pool" (owed), "covered" (his one penalty in play was charged),
+    # "settled-with-deal" (Blenheim law 9: a fine or a loo, by the tricks), or
+    # "next_pool-at-settlement" (a loo on the pool as it stood when play began)
+    destination: str
     kind: str  # "loo" or "fine": only a loo makes the next deal a non-fresh pool
     forfeits_winnings: bool
     throw_up: bool
@@ -121,6 +124,7 @@ class PenaltyImposed(Event):
     evidence: dict[str, Any] = field(default_factory=dict)
     postings: list[Posting] = field(default_factory=list)
     stage: str = "pre-play"  # "pre-play" | "in-play"
+    leaves_play: bool = False  # he threw up after the lead and plays no further card
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,9 @@ def _(e: ev.PenaltyImposed, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
     deal.penalties.append({**e.payload(), "postings": list(e.postings), "hand": deal.redeals})
+    if e.leaves_play:
+        played = any(p == e.player for p, _ in deal.current_trick)
+        deal.abandoned[e.player] = len(deal.tricks) + (2 if played else 1)
     if e.throw_up and e.player not in deal.declarations:
         deal.declarations[e.player] = "throw_up"
         _refresh_standing(deal)
@@ -218,6 +221,7 @@ def _(e: ev.DealSettled, state: SessionState) -> None:
     if deal.replay in ("required", "asked"):
         deal.replay = "done"
     deal.settlement = {k: v for k, v in e.payload().items() if k != "postings"}
+    state.outcomes[e.outcome] = state.outcomes.get(e.outcome, 0) + 1
     state.next_fresh = e.next_fresh
     state.next_forced = e.next_forced
     if state.withdrawing == deal.dealer:

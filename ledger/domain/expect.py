@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decide import END_METHODS, hand_penalties, legal_declarations, next_declarer
+from .decide import END_METHODS, hand_penalties, legal_declarations, next_deal, next_declarer
 from .penalties import TABLES
-from .play import next_to_play
+from .play import in_play, next_to_play
 from .state import SessionState
 
 
@@ -16,13 +16,16 @@ def expected(state: SessionState) -> dict[str, Any]:
         return {"phase": "ended", "actions": []}
     offences = list(TABLES[state.rules.penalties])
     if deal is None or deal.phase == "settled":
-        fresh = state.next_fresh
-        kind = "single" if fresh and state.rules.fresh_pool == "turn-up" \
-            and not state.last_round_left and not state.next_forced else "hand"
+        plan = next_deal(state)
         methods = [m for m in END_METHODS if not (m == "single" and state.loos_owed)]
         actions: list[dict[str, Any]] = [
-            {"type": "DealStarted", "dealer": state.next_dealer, "kind": kind, "fresh": fresh,
-             "needs": ["trump_card", "face_up"] if kind == "single" else ["trump_card"]},
+            {"type": "DealStarted", "dealer": state.next_dealer, "kind": plan.kind,
+             "fresh": plan.fresh,
+             # why everyone will stand with no miss, whatever the trump; else None, and then
+             # with club law a club turned up forces the stand ("club-law")
+             "forced": plan.forced,
+             "club_law": plan.kind == "hand" and plan.forced is None and state.rules.club_law,
+             "needs": ["trump_card", "face_up"] if plan.kind == "single" else ["trump_card"]},
             {"type": "PlayerJoined"},
         ]
         if not state.withdrawing and len(state.active) > 2:
@@ -51,7 +54,7 @@ def expected(state: SessionState) -> dict[str, Any]:
                             "trick": trick})
         if deal.entry in (None, "quick"):
             actions.append({"type": "TrickWon", "trick": trick,
-                            "winners": deal.standing_names()})
+                            "winners": in_play(deal, trick)})
         return {"phase": deal.phase, "actions": actions + [penalty]}
     if deal.phase == "review":
         offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == "in-play"}

@@ -38,6 +38,12 @@ def loo_units(rules: Rules, pool_units: int) -> int:
     return 2 * rules.deal_price
 
 
+def loo_depends_on_pool(rules: Rules) -> bool:
+    """Whether the loo of a deal depends on what its pool held (RULES.md §2 loo kinds)."""
+    return rules.loo in ("unlimited", "mixed") or (
+        rules.loo == "limited" and rules.loo_capped_at_pool)
+
+
 def equal_division(amount_units: int, players: list[str]) -> list[tuple[str, int]]:
     """Divide equally; the remainder one unit each to players in the given (seat) order.
 

@@ -4,7 +4,11 @@
 `to`: "pool" (paid at once into this deal's pool) or "next_pool" (owed to the next deal's).
 `kind`: "loo" counts as a loo (the next deal is then not a fresh pool); "fine" does not.
 `stage`: "pre-play" offences cost one penalty each; "in-play" offences cost the offender one
-penalty for the deal, settled with it, and may forfeit his winnings or call for a replay.
+penalty for the deal, settled with it, and may forfeit his winnings or call for a replay;
+"when-committed" offences are in play if play has begun when they are committed, else before
+play (RULES.md §9.9, docs/rules.md).
+`anyone`: any one at the table may commit it, standing or not (Baxter-Wray p. 22).
+`leaves_play`: the offender takes no further part in the tricks (throwing up after the lead).
 """
 
 from __future__ import annotations
@@ -24,19 +28,26 @@ class Offence:
     redeal: str = "never"  # "never" | "always" | "optional"
     replay: str = "none"  # "none" | "required" | "on-request"
     dealer_only: bool = False
-    covers_no_trick: bool = False  # this is his one loo for the deal
     looed_instead_if_no_trick: bool = False  # Blenheim law 9
+    anyone: bool = False  # standing or not (Baxter-Wray p. 22: "as also is any one ...")
+    leaves_play: bool = False  # he plays no further card of the hand
+
+    def stage_now(self, play_begun: bool) -> str:
+        """The stage the offence is charged at, given whether play had begun."""
+        if self.stage == "when-committed":
+            return "in-play" if play_begun else "pre-play"
+        return self.stage
 
 
 def _bw_single(law: str, **kw: object) -> Offence:
     return Offence(law=law, amount="single_loo", to="pool", kind="fine", stage="pre-play", **kw)
 
 
-def _bw_play(law: str) -> Offence:
+def _bw_play(law: str, *, anyone: bool = False) -> Offence:
     # Baxter-Wray p. 21: "A player infringing any of the rules ... is looed, and the amount of
     # his winnings, if any, is left in the pool. The hands must, however, be replayed".
     return Offence(law=law, amount="loo", to="next_pool", kind="loo", stage="in-play",
-                   forfeits="always", replay="required", covers_no_trick=True)
+                   forfeits="always", replay="required", anyone=anyone)
 
 
 BAXTER_WRAY: dict[str, Offence] = {
@@ -64,8 +75,15 @@ BAXTER_WRAY: dict[str, Offence] = {
     "trump-after-trick": _bw_play(
         "Baxter-Wray p. 20: the winner of the first trick must lead a trump, the higher of two"),
     "played-out-of-turn": _bw_play("Baxter-Wray p. 24: playing out of turn"),
-    "exposed-card-in-play": _bw_play("Baxter-Wray p. 24: exposing an unplayed card"),
-    "named-card": _bw_play("Baxter-Wray p. 24: naming an unplayed card"),
+    # Baxter-Wray p. 22: "as also is any one ... exposing or mentioning the value of his own,
+    # or opponent's unplayed cards, or of either of those in the miss, or among the undealt
+    # portion of the pack": standing or not.
+    "exposed-card-in-play": _bw_play(
+        "Baxter-Wray p. 22: any one exposing an unplayed card (his own, another's, the "
+        "miss's or the pack's)", anyone=True),
+    "named-card": _bw_play(
+        "Baxter-Wray p. 22: any one mentioning the value of an unplayed card (his own, "
+        "another's, the miss's or the pack's)", anyone=True),
 }
 
 
@@ -104,29 +122,31 @@ BLENHEIM: dict[str, Offence] = {
 }
 
 
-def _looed(law: str, stage: str) -> Offence:
+def _looed(law: str, stage: str, *, leaves_play: bool = False) -> Offence:
     # Enquire Within §97 / Cassell "Looed": the offender is looed. RULES.md §6 decisions: one
     # loo per offence before play; offences in play cost one loo for the deal, which also
-    # covers taking no trick; he keeps what his tricks win.
+    # covers taking no trick; he keeps what his tricks win. RULES.md §9.9: what decides the
+    # stage of an offence that can be committed at any time is when it was committed
+    # (Enquire Within §97 vi: looking at a neighbour's hand "either during the play" or not).
     return Offence(law=law, amount="loo", to="next_pool", kind="loo", stage=stage,
-                   covers_no_trick=stage == "in-play",
                    redeal="always" if law.endswith("(misdeal)") else "never",
-                   dealer_only=law.endswith("(misdeal)"))
+                   dealer_only=law.endswith("(misdeal)"), leaves_play=leaves_play)
 
 
 ENQUIRE_WITHIN: dict[str, Offence] = {
     "misdeal": _looed("Enquire Within §97 i: for a misdeal the dealer is looed (misdeal)",
                       "pre-play"),
-    "looked-at-miss": _looed("Enquire Within §97 ii, v: looking at the miss", "pre-play"),
+    "looked-at-miss": _looed("Enquire Within §97 ii, v: looking at the miss",
+                             "when-committed"),
     "looked-at-own-cards": _looed("Enquire Within §97 v: looking at his own cards out of turn",
                                   "pre-play"),
     "looked-at-another-hand": _looed("Enquire Within §97 vi: looking at a neighbour's hand",
-                                     "pre-play"),
+                                     "when-committed"),
     "told-cards": _looed("Enquire Within §97 vii: telling another what cards he holds",
-                         "pre-play"),
+                         "when-committed"),
     "played-out-of-turn": _looed("Enquire Within §97 ii: playing out of turn", "in-play"),
     "threw-up-after-lead": _looed("Enquire Within §97 viii: throwing up after the lead",
-                                  "in-play"),
+                                  "in-play", leaves_play=True),
     "lead-rule": _looed("Enquire Within §97 iii, iv: the lead rules", "in-play"),
     "not-heading": _looed("Enquire Within §97 ix: must head the trick if he can", "in-play"),
     # Cassell's glossary, "Heading the Trick": "not having any of the suit, trumping it".
@@ -139,13 +159,15 @@ ENQUIRE_WITHIN: dict[str, Offence] = {
 CASSELL: dict[str, Offence] = {
     "misdeal": _looed("Cassell, Mis-deal; Looed: breaking any law of the game (misdeal)",
                       "pre-play"),
-    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", "pre-play"),
+    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", "when-committed"),
     "looked-at-own-cards": _looed("Cassell, Looed: looking at his own cards out of turn",
                                   "pre-play"),
-    "looked-at-another-hand": _looed("Cassell, Looed: looking at a neighbour's hand", "pre-play"),
-    "told-cards": _looed("Cassell, Looed: telling others about cards", "pre-play"),
+    "looked-at-another-hand": _looed("Cassell, Looed: looking at a neighbour's hand",
+                                     "when-committed"),
+    "told-cards": _looed("Cassell, Looed: telling others about cards", "when-committed"),
     "played-out-of-turn": _looed("Cassell, Looed: playing out of turn", "in-play"),
-    "threw-up-after-lead": _looed("Cassell, Looed: throwing up after the lead", "in-play"),
+    "threw-up-after-lead": _looed("Cassell, Looed: throwing up after the lead", "in-play",
+                                  leaves_play=True),
     "lead-rule": _looed("Cassell: the elder hand plays his highest trump, or his highest card",
                         "in-play"),
     "trump-after-trick": _looed("Cassell: the winner of the trick leads his highest trump",

@@ -1,8 +1,11 @@
 """Legal play (RULES.md §5): who is to play, and which breaches the logged cards prove.
 
-With card-by-card entry every standing hand is fully known once its three cards are played,
-so a breach is judged after the third trick against the whole hand: a revoke shows when the
-player later plays the suit he failed to follow.
+A breach is reported the moment the logged cards prove it (docs/rules.md). A player's hand
+is known only as far as he has played it, and knowing more of it can only prove more: a
+revoke shows when he later plays the suit he failed to follow. The kinds whose name cannot
+change with what is still unknown (revoke, not heading, the ace of trumps not led) are
+reported at once; the others when his hand is fully known (his last card, or the end of the
+hand), so the rule named is always the one the whole hand proves.
 """
 
 from __future__ import annotations
@@ -13,18 +16,40 @@ from .cards import RANK_VALUE, beats, rank_of, suit_of
 from .rules import Rules
 from .state import DealState
 
+# Breaches whose kind no card still unknown could change (the checks that come first).
+STABLE_RULES = frozenset({"lead-ace-of-trumps", "revoke", "not-heading"})
+
 
 def leader_of_first_trick(deal: DealState, rules: Rules) -> str:
-    """The standing player nearest the dealer's left (deal.standing is in that order)."""
+    """The standing player nearest the dealer's left (deal.standing is in that order).
+
+    With `miss_holder_leads` the holder of the miss leads, whether he plays it for himself or,
+    as the dealer, for the pool (it is the same hand of cards).
+    """
     if rules.miss_holder_leads:
         for s in deal.standing:
-            if s["hand"] == "miss":
+            if s["hand"] in ("miss", "miss-for-pool"):
                 return s["player"]
     return deal.standing[0]["player"]
 
 
-def trick_order(deal: DealState, leader: str) -> list[str]:
-    names = deal.standing_names()
+def in_play(deal: DealState, trick: int) -> list[str]:
+    """The standing players who play to trick `trick`, in seat order.
+
+    A player who threw up after the lead (Enquire Within §97 viii, Cassell) plays no card from
+    the trick recorded in `deal.abandoned` on.
+    """
+    return [p for p in deal.standing_names() if deal.abandoned.get(p, trick + 1) > trick]
+
+
+def trick_order(deal: DealState, leader: str, trick: int | None = None) -> list[str]:
+    trick = len(deal.tricks) + 1 if trick is None else trick
+    names = in_play(deal, trick)
+    if leader not in names:
+        # The leader has left the play: the lead passes to the next player in play on his left.
+        everyone = deal.standing_names()
+        start = everyone.index(leader)
+        leader = next(p for p in everyone[start:] + everyone[:start] if p in names)
     start = names.index(leader)
     return names[start:] + names[:start]
 
@@ -38,6 +63,12 @@ def current_leader(deal: DealState, rules: Rules) -> str:
 def next_to_play(deal: DealState, rules: Rules) -> str:
     order = trick_order(deal, current_leader(deal, rules))
     return order[len(deal.current_trick)]
+
+
+def trick_complete(deal: DealState, rules: Rules) -> bool:
+    """Every player in play has played to the current trick."""
+    return bool(deal.current_trick) and \
+        len(deal.current_trick) == len(trick_order(deal, current_leader(deal, rules)))
 
 
 def _top_trump(trump_card: str, rules: Rules) -> str:
@@ -140,8 +171,13 @@ OFFENCE_OF_RULE = {
 
 
 def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
-                    declared: int) -> list[dict[str, Any]]:
-    """Every breach of §5 that the three logged tricks prove, with its evidence."""
+                    declared: int, complete: set[str] | None = None) -> list[dict[str, Any]]:
+    """Every breach of §5 that the logged tricks prove, with its evidence.
+
+    `tricks` may end with the trick in progress. A player not in `complete` (None: everyone)
+    has cards still to play: only breaches of a kind his unknown cards cannot change are given
+    for him (STABLE_RULES); with his whole hand known, every breach is.
+    """
     trump = suit_of(trump_card)
     remaining: dict[str, list[str]] = {}
     for t in tricks:
@@ -162,10 +198,12 @@ def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
                 pairs = []
             else:
                 pairs = _follow_breaches(hand, card, [c for _, c in cards[:i]], trump)
+            known = complete is None or player in complete
             for rule, detail in pairs:
-                found.append({"player": player, "rule": rule, "trick": t["trick"],
-                              "card": card, "held": sorted(hand, key=_card_key),
-                              "detail": detail})
+                if known or rule in STABLE_RULES:
+                    found.append({"player": player, "rule": rule, "trick": t["trick"],
+                                  "card": card, "held": sorted(hand, key=_card_key),
+                                  "detail": detail})
         for player, card in cards:
             remaining[player].remove(card)
             out.add(card)

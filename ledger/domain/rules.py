@@ -177,7 +177,11 @@ def validate_rules(r: Rules) -> None:
     _require(r.variant in VARIANTS,
              f"variant must be one of {', '.join(VARIANTS)} (five-card and Irish loo come later)",
              "variant")
-    _require(r.pack in PACKS, "pack must be 52 or 32", "pack")
+    _require(_is_int(r.pack) and r.pack in PACKS, "pack must be 52 or 32", "pack")
+    _require(not (r.force_after_single and r.fresh_pool == "turn-up"),
+             "force_after_single needs fresh_pool antes: with the turn-up single a fresh pool "
+             "is not played as a hand, so nobody can be forced to stand in it",
+             "force_after_single")
 
 
 def with_overrides(rules: Rules, **changes: Any) -> Rules:

@@ -41,6 +41,8 @@ class DealState:
     replay_asked_by: str | None = None
     pool_at_play_units: int | None = None
     penalties: list[dict[str, Any]] = field(default_factory=list)
+    # players who threw up after the lead: {player: the first trick he plays no card to}
+    abandoned: dict[str, int] = field(default_factory=dict)
     breaches: list[dict[str, Any]] = field(default_factory=list)
     postings: list[dict[str, Any]] = field(default_factory=list)
     settlement: dict[str, Any] | None = None
@@ -94,6 +96,8 @@ class SessionState:
     pool_flows: dict[str, int] = field(default_factory=dict)
     # loos owed to the next pool: [{"player", "amount_units", "deal_no", "reason"}]
     loos_owed: list[dict[str, Any]] = field(default_factory=list)
+    # how many deals ended each way ("divided", "nobody-stood", ...), for the statement
+    outcomes: dict[str, int] = field(default_factory=dict)
     deal: DealState | None = None
 
     def pool_units(self) -> int:

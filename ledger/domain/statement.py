@@ -18,7 +18,13 @@ POOL_PARTY = "pool"
 
 
 def _transfers(balances: dict[str, int]) -> list[dict[str, Any]]:
-    """Who pays whom: the largest debtor pays the largest creditor until all are square."""
+    """Who pays whom: the largest debtor pays the largest creditor until all are square.
+
+    `balances` sum to zero (the pool, while it holds units, is a creditor like a player), so
+    the transfers settle every party exactly.
+    """
+    if sum(balances.values()) != 0:
+        raise InvariantBroken("the parties to a settlement do not sum to zero")
     debtors = sorted(((-b, p) for p, b in balances.items() if b < 0), reverse=True)
     creditors = sorted(((b, p) for p, b in balances.items() if b > 0), reverse=True)
     out = []
@@ -58,9 +64,10 @@ def statement(state: SessionState) -> dict[str, Any]:
     total = sum(x["net_units"] for x in players) + pool + nxt
     parties = {x["player"]: x["net_units"] for x in players}
     if pool + nxt:
-        # Units still on the table: shown as a party until the session ends.
+        # RULES.md §7: units still on the table belong to the pool, a party owed them like a
+        # player until the session ends; the players' nets sum to minus what it holds.
         parties[POOL_PARTY] = pool + nxt
-    transfers = _transfers({k: -v if k == POOL_PARTY else v for k, v in parties.items()})
+    transfers = _transfers(parties)
     for t in transfers:
         t["amount_money_minor"] = t["amount_units"] * per_unit if per_unit is not None else None
     return {
@@ -82,9 +89,31 @@ def statement(state: SessionState) -> dict[str, Any]:
             "flows_units": dict(sorted(state.pool_flows.items())),
             "what_became_of_it": _pool_fate(state, pool + nxt),
         },
+        "outcomes": [{"outcome": name, "deals": count, "meaning": OUTCOMES.get(name, name)}
+                     for name, count in sorted(state.outcomes.items())],
         "check": {"nets_plus_pools_units": total, "zero_sum": total == 0},
-        "settlement": {"final": pool + nxt == 0, "transfers": transfers},
+        # Provisional until the session ends: the pool is then one of the parties.
+        "settlement": {"final": state.status == "ended" and pool + nxt == 0,
+                       "provisional": state.status != "ended", "transfers": transfers},
     }
+
+
+# How a deal ended (DealSettled.outcome), in words (docs/rules.md, "How a deal ends").
+OUTCOMES: dict[str, str] = {
+    "divided": "the tricks divided the pool",
+    "pool-won": "one player took all three tricks and the pool (all-or-nothing loo)",
+    "pool-stays": "the tricks were divided and the pool stayed for the next deal "
+                  "(all-or-nothing loo)",
+    "dealer-took-pool": "everyone before the dealer threw up: the dealer took the pool",
+    "miss-holder-took-pool": "only the holder of the miss stood: he took the pool",
+    "last-standing-took-pool": "a penalty made the dealer throw up when one player stood: "
+                               "that player took the pool without play",
+    "nobody-stood": "nobody stood (a penalty made the dealer throw up): the pool was carried "
+                    "to the next deal",
+    "single-won": "turn-up single: a card of the turned-up suit beat it and took the pool",
+    "single-not-won": "turn-up single: no card beat the turn-up; everyone was looed and the "
+                      "pool was carried",
+}
 
 
 def _pool_fate(state: SessionState, left: int) -> str:
@@ -99,12 +128,34 @@ def _pool_fate(state: SessionState, left: int) -> str:
     return "the pools are empty"
 
 
+# OWASP, CSV injection: a cell beginning with one of these is a formula to a spreadsheet.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """A text cell a spreadsheet will not run: a leading quote neutralises a formula.
+
+    Numbers stay numbers (a negative net is not text); only text is escaped.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, buf: io.StringIO):
+        self._w = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, row: list[object]) -> None:
+        self._w.writerow([safe_cell(v) for v in row])
+
+
 def statement_csv(state: SessionState) -> str:
     data = statement(state)
     paid = sorted({k for x in data["players"] for k in x["paid_units"]})
     received = sorted({k for x in data["players"] for k in x["received_units"]})
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _SafeWriter(buf)
     w.writerow(["player", *(f"paid:{c}" for c in paid), *(f"received:{c}" for c in received),
                 "net_units", "net_money_minor", "currency"])
     for x in data["players"]:

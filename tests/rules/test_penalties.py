@@ -33,7 +33,9 @@ EXPECTED = {
             "trump-after-trick")},
     },
     "enquire-within": {o: ("loo", "next_pool", "none") for o in TABLES["enquire-within"]},
-    "cassell": {o: ("loo", "next_pool", "none") for o in TABLES["cassell"]},
+    # Cassell's loo is capped at the pool, so a loo charged before play is fixed when the deal
+    # is settled, on the pool as it stood when play began (RULES.md §9.2).
+    "cassell": {o: (None, "next_pool-at-settlement", "none") for o in TABLES["cassell"]},
 }
 ROWS = [(preset, offence) for preset, rows in EXPECTED.items() for offence in rows]
 
@@ -63,6 +65,10 @@ def test_each_penalty_row_charges_its_amount_to_its_pool(table, preset, offence)
     spec = TABLES[preset][offence]
     if spec.stage == "in-play":
         to_play(table)
+    if spec.leaves_play:  # throwing up after the lead: once the first card is led
+        table.send("CardPlayed", player="B", card="3H")
+        if amount == "loo" or amount is None:
+            amount, destination = "loo", "next_pool"
     offender = "A" if spec.dealer_only else "B"
     events = table.send("PenaltyImposed", player=offender, offence=offence)
     penalty = one(events, "PenaltyImposed")

@@ -31,10 +31,10 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from ledger.domain import CLIENT_TYPES, LedgerError, execute, expected
+from ledger.domain import CLIENT_TYPES, PRESETS, LedgerError, execute, expected
 from ledger.domain import commands as cmd
 from ledger.domain.cards import RANK_VALUE, SUITS, ranks_for
-from ledger.domain.events import DealSettled, DealStarted, Event
+from ledger.domain.events import DealSettled, DealStarted, Event, PenaltyImposed
 from ledger.domain.penalties import TABLES
 from ledger.domain.state import SessionState
 
@@ -447,6 +447,8 @@ class _Player:
             out["last_before_dealer_bound"] = c.choice((True, False))
         if c.chance(0.1):
             out["deal_out_of_turn"] = c.choice(("refuse", "stands"))
+        if out.get("fresh_pool", PRESETS[preset]["fresh_pool"]) == "turn-up":
+            out.pop("force_after_single", None)  # a forced stand needs a fresh pool of antes
         return out
 
     # ------------------------------------------------------------ the loop
@@ -594,21 +596,38 @@ class _Player:
                     if deal.hand_of(p) is not None or deal.declarations.get(p) == "play"]
         everyone = sorted(set(deal.dealt) | {deal.dealer})
         before_play = before_any_card(deal)
+        begun = deal.pool_at_play_units is not None
+        trick = len(deal.tricks) + 1
+        in_play_now = [p for p in standing if deal.abandoned.get(p, trick + 1) > trick]
+        charged = {(p["player"], p["offence"]) for p in deal.penalties
+                   if p.get("hand", 0) == deal.redeals and p["stage"] == "in-play"}
         options = []
         for name, spec in table.items():
-            if spec.dealer_only:
+            if spec.stage_now(begun) == "in-play":
+                # an offence in play is charged once; the ledger refuses it again
+                free = [p for p in (everyone if spec.stage != "in-play" or spec.anyone
+                                    else standing) if (p, name) not in charged]
+            if spec.leaves_play:
+                # throwing up after the lead: a player in play, once a card is led, never the
+                # last one
+                if begun and len(in_play_now) >= 2 and deal.phase in ("playing", "replaying"):
+                    options.append((name, [p for p in in_play_now if (p, name) not in charged]))
+            elif spec.dealer_only:
                 if before_play:  # a misdeal means a redeal: only before any card is played
                     options.append((name, [deal.dealer]))
-            elif spec.stage == "pre-play":
+            elif spec.stage_now(begun) == "pre-play":
                 options.append((name, everyone))
+            elif spec.stage == "when-committed":
+                options.append((name, free))
             elif not standing:
                 continue
             elif deal.phase == "declaring":
                 if name == "played-before-all-declared":
-                    options.append((name, standing))
+                    options.append((name, free))
             elif name in UNSEEN_OFFENCES or self.entry == "quick":
                 # the cards show the other breaches, and the ledger charges those itself
-                options.append((name, standing))
+                options.append((name, free))
+        options = [(name, players) for name, players in options if players]
         if not options:
             return False
         offence, players = self.c.choice(options)
@@ -620,7 +639,17 @@ class _Player:
         self.seen(f"penalty:{offence}")
         if deal.phase != "declaring" and before_play:
             self.seen(f"penalty-in-a-forced-stand:{offence}")
-        self.send(cmd.ImposePenalty(player=player, offence=offence, redeal=redeal))
+        events = self.send(cmd.ImposePenalty(player=player, offence=offence, redeal=redeal))
+        for e in events:
+            if isinstance(e, PenaltyImposed):
+                if e.destination == "next_pool-at-settlement":
+                    self.seen("penalty:loo-fixed-at-settlement")
+                if e.leaves_play and self.entry == "cards":
+                    self.seen("penalty:left-play-card-by-card")
+                if e.stage == "in-play" and table[offence].stage == "when-committed":
+                    self.seen("penalty:in-play-by-when-committed")
+                if e.stage == "in-play" and player not in standing:
+                    self.seen("penalty:in-play-by-a-sitter")
         return True
 
     # ------------------------------------------------------------ play
@@ -767,7 +796,8 @@ class _Player:
                 if deal.entry != "cards":
                     tries.append(("trick-to-a-sitter", cmd.RecordTrick(winner=c.choice(sitting))))
                 table = TABLES[s.rules.penalties]
-                in_play = [n for n, spec in table.items() if spec.stage == "in-play"]
+                in_play = [n for n, spec in table.items()
+                           if spec.stage == "in-play" and not spec.anyone]
                 not_playing = [p for p in sitting if p in deal.dealt]
                 if in_play and not_playing:
                     tries.append(("in-play-offence-by-a-sitter",

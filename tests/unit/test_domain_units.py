@@ -94,3 +94,24 @@ def test_an_old_event_shape_is_upcast_on_read_not_rewritten(monkeypatch):
     event = events.event_from_record("PlayerJoined", 1, stored)
     assert event == PlayerJoinedV2(player="F", after="C", seat_card=None)
     assert stored == {"player": "F", "after": "C"}
+
+
+@pytest.mark.parametrize("name", ["=1+1", "+1", "-2", '=HYPERLINK("http://x","y")'])
+def test_a_player_name_that_is_a_formula_is_neutralised_in_the_statement_csv(name):
+    # OWASP, CSV injection: a cell that begins with = + - @ (or a tab or CR) is escaped.
+    import csv
+    import io
+
+    from ledger.domain import OpenSession, execute, statement_csv
+
+    state, _ = execute(None, OpenSession(players=[name, "B"]), session_id="s")
+    rows = list(csv.reader(io.StringIO(statement_csv(state))))
+    assert rows[1][0] == "'" + name and rows[2][0] == "B"
+    assert rows[1][-3] == "0"  # numbers stay numbers
+
+
+@pytest.mark.parametrize("value", [52.0, "52", True])
+def test_a_pack_that_is_not_a_whole_number_is_refused(value):
+    with pytest.raises(InvalidInput) as err:
+        build_rules("baxter-wray", {"pack": value})
+    assert err.value.field == "rules.pack"

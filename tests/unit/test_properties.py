@@ -30,6 +30,8 @@ from ledger.domain import (
 from ledger.domain import commands as cmd
 from ledger.domain import events as ev
 from ledger.domain.evolve import evolve
+from ledger.domain.money import loo_depends_on_pool
+from ledger.domain.penalties import TABLES
 from ledger.domain.state import SessionState
 from tests.unit.sessions import (
     PRESET_NAMES,
@@ -104,12 +106,15 @@ class LedgerChecker:
         self.views: list[Any] = []  # deal_view after each deal's last event, incremental
         self.shadow_views: list[Any] = []  # the same, from the folded shadow
         self.loo_owed = False  # RULES.md §9.1, tracked from the postings alone
-        self.loos: list[tuple[str, int]] = []  # (payer, units) owed to the next pool
+        self.loos: list[tuple[str, int, str]] = []  # (payer, units, reason) owed to next pool
+        self.deferred: list[str] = []  # players whose penalty loo is fixed at settlement
         self.pool_at_play: int | None = None
         self.in_play_offenders: set[str] = set()
         self.forfeiting: set[str] = set()  # players whose winnings this deal stay in the pool
         self.fined_at_settlement: set[str] = set()  # Blenheim law 9, settled with the deal
         self.card_notes: list[tuple[str, int, bool]] = []  # this play-through's cards
+        self.breaches: set[tuple[str, int]] = set()  # reported in this play-through
+        self.left_play: set[str] = set()  # threw up after the lead in this play-through
         self.last_round_left = 0
         self.withdrawn: set[str] = set()
         self.checked_steps = 0
@@ -127,28 +132,40 @@ class LedgerChecker:
         if "card_legal" in step.note:
             self.card_notes.append((step.note["player"], step.note["trick"],
                                     step.note["card_legal"]))
+        hand_over = False  # the last trick is in: its breaches follow it, then the rest
         for event in step.events:
+            if hand_over and not isinstance(event, ev.BreachDetected | ev.PenaltyImposed):
+                self.breaches_match_the_laws()
+                hand_over = False
             self.before_event(event, state)
             if isinstance(event, ev.TrickWon) and event.trick == 3 and event.cards:
-                self.breaches_match_the_laws(event, step)
+                hand_over = True
             self.apply_postings(event)
             self.events.append(event)
             self.shadow = evolve(self.shadow, roundtrip(event), session_id=self.session_id)
             if isinstance(event, ev.DealSettled):
                 self.shadow_views.append(frozen(deal_view(self.shadow)))
+        if hand_over:
+            self.breaches_match_the_laws()
         if any(isinstance(e, ev.DealSettled) for e in step.events):
             self.views.append(frozen(deal_view(state)))
             assert self.views[-1] == self.shadow_views[-1], "deal view differs when folded"
         self.after_command(step, state)
 
-    def breaches_match_the_laws(self, last_trick: ev.TrickWon, step: Step) -> None:
-        """The breaches the cards prove are exactly the cards the laws forbid (RULES.md §5)."""
-        found = {(b.player, b.trick) for b in step.events
-                 if isinstance(b, ev.BreachDetected) and b.replay == last_trick.replay}
-        illegal = {(p, t) for p, t, legal in self.card_notes if not legal}
-        assert len(self.card_notes) >= 6, "a play-through by cards has every card noted"
+    def breaches_match_the_laws(self) -> None:
+        """The breaches the cards prove are exactly the cards the laws forbid (RULES.md §5),
+        reported over the play-through as the cards proved them.
+
+        A player who threw up after the lead never shows the rest of his hand, so what his
+        unplayed cards would make illegal cannot be proven from the log: he is left out.
+        """
+        found = {(p, t) for p, t in self.breaches if p not in self.left_play}
+        illegal = {(p, t) for p, t, legal in self.card_notes
+                   if not legal and p not in self.left_play}
+        assert len(self.card_notes) >= 3 + 2 * (not self.left_play), \
+            "a play-through by cards has every card noted"
         assert found == illegal, f"breaches {found}, the laws of play forbid {illegal}"
-        self.card_notes = []
+        self.card_notes, self.breaches, self.left_play = [], set(), set()
 
     def before_event(self, e: ev.Event, state: SessionState) -> None:
         payload = e.payload()
@@ -167,7 +184,10 @@ class LedgerChecker:
         elif isinstance(e, ev.CardPlayed | ev.TrickWon) and self.pool_at_play is None:
             self.pool_at_play = self.tally["pool"]
         elif isinstance(e, ev.ReplayStarted):
-            self.card_notes = []
+            self.card_notes, self.breaches, self.left_play = [], set(), set()
+        elif isinstance(e, ev.BreachDetected):
+            assert (e.player, e.trick) not in self.breaches, "a breach reported twice"
+            self.breaches.add((e.player, e.trick))
         elif isinstance(e, ev.PenaltyImposed):
             self.penalty(e, state)
         elif isinstance(e, ev.DealSettled):
@@ -194,7 +214,7 @@ class LedgerChecker:
                     p["reason"] in ("loo", "single_loo")
                     or (p["reason"] == "penalty" and table != "blenheim")):
                 self.loo_owed = True
-                self.loos.append((p["from"], p["amount_units"]))
+                self.loos.append((p["from"], p["amount_units"], p["reason"]))
 
     # ------------------------------------------------------------ pools and deals
 
@@ -218,11 +238,12 @@ class LedgerChecker:
             f"deal {e.deal_no}: fresh={e.fresh} but a loo owed is {self.loo_owed}"
         self.loo_owed = False
         self.loos = []
+        self.deferred = []
         self.pool_at_play = None
         self.in_play_offenders = set()
         self.forfeiting = set()
         self.fined_at_settlement = set()
-        self.card_notes = []
+        self.card_notes, self.breaches, self.left_play = [], set(), set()
         # Cassell: after an all-or-nothing pool is won, a bold stand, never the turn-up single
         assert e.kind == ("single" if e.fresh and r.fresh_pool == "turn-up"
                           and self.last_round_left == 0 and not self.bold_stand else "hand")
@@ -246,6 +267,12 @@ class LedgerChecker:
 
     def penalty(self, e: ev.PenaltyImposed, state: SessionState) -> None:
         r = state.rules
+        spec = TABLES[r.penalties][e.offence]
+        # RULES.md §9.9: an offence that can be committed at any time is in play once play began
+        assert e.stage == spec.stage_now(self.pool_at_play is not None), \
+            f"{e.offence} charged as {e.stage}"
+        if e.leaves_play:
+            self.left_play.add(e.player)
         first_in_play = e.stage == "in-play" and e.player not in self.in_play_offenders
         # RULES.md §6: whose winnings stay in the pool (Enquire Within, Cassell: he keeps them)
         standing = state.deal is not None and state.deal.hand_of(e.player) is not None
@@ -268,6 +295,11 @@ class LedgerChecker:
         elif r.penalties == "baxter-wray" and e.stage == "pre-play" \
                 and e.offence != "looked-at-another-hand":
             want = r.single_loo
+        elif spec.to == "next_pool" and self.pool_at_play is None and loo_depends_on_pool(r):
+            # RULES.md §9.2: the loo is on the pool as it stood when play began: not yet known
+            assert e.destination == "next_pool-at-settlement" and not e.postings
+            self.deferred.append(e.player)
+            want = None
         else:
             want = loo_for(state, base)
         assert e.amount_units == want, f"{e.offence}: {e.amount_units} units, RULES say {want}"
@@ -281,6 +313,12 @@ class LedgerChecker:
         for p in e.postings:
             assert not (p["from"] == "pool" and p["to"] in self.forfeiting), \
                 f"{p['to']} forfeited his winnings but receives {p['amount_units']} ({p['reason']})"
+        # ... a penalty loo left to the settlement is charged on the pool when play began ...
+        base = self.pool_at_play if self.pool_at_play is not None else self.tally["pool"]
+        deferred = sorted((p["from"], p["amount_units"]) for p in e.postings
+                          if p["reason"] == "penalty" and p.get("loo"))
+        want_loo = loo_for(state, base)
+        assert deferred == (sorted((p, want_loo) for p in self.deferred) if want_loo else [])
         # ... and a fine settled with the deal is settled: a loo, or four times the stake
         for player in self.fined_at_settlement:
             assert any(p["from"] == player and p["to"] == "next_pool" for p in e.postings), \
@@ -338,7 +376,9 @@ class LedgerChecker:
             assert not self.loo_owed, "a session ends on a single only with no loo owed"
         released = sorted((p["to"], p["amount_units"]) for p in e.postings
                           if p["reason"] == "loo_released")
-        assert released == (sorted(self.loos) if e.method == "release-last-loos" else [])
+        # Baxter-Wray p. 17: only loos for taking no trick are released (RULES.md §7)
+        no_trick = sorted((payer, units) for payer, units, why in self.loos if why == "loo")
+        assert released == (no_trick if e.method == "release-last-loos" else [])
         division = [p for p in e.postings if p["reason"] == "end_division"]
         assert len(division) + len(released) == len(e.postings)
         left = self.tally["next_pool"] - sum(units for _, units in released)
@@ -379,17 +419,21 @@ class LedgerChecker:
             assert rebuilt == state, "the events folded from zero give another state"
         if any(isinstance(e, ev.DealSettled | ev.SessionEnded) for e in step.events):
             assert self.shadow is not None and self.shadow.to_dict() == state.to_dict()
-        # (8) after the end the pools are empty and the transfers settle every net
+        # (8) after every event the transfers settle every party exactly: the players and,
+        # while units are still on the table, the pool, owed them like a player (RULES.md §7)
+        on_table = state.balances["pool"] + state.balances["next_pool"]
+        nets = {row["player"]: row["net_units"] for row in st_["players"]}
+        if on_table:
+            nets["pool"] = on_table
+        for t in st_["settlement"]["transfers"]:
+            assert type(t["amount_units"]) is int and t["amount_units"] > 0
+            assert nets[t["from"]] < 0 < nets[t["to"]]
+            nets[t["from"]] += t["amount_units"]
+            nets[t["to"]] -= t["amount_units"]
+        assert not any(nets.values()), f"unsettled after the transfers: {nets}"
+        assert st_["settlement"]["provisional"] == (state.status != "ended")
         if state.status == "ended":
-            assert state.balances["pool"] == 0 and state.balances["next_pool"] == 0
-            assert st_["settlement"]["final"]
-            nets = {row["player"]: row["net_units"] for row in st_["players"]}
-            for t in st_["settlement"]["transfers"]:
-                assert type(t["amount_units"]) is int and t["amount_units"] > 0
-                assert nets[t["from"]] < 0 < nets[t["to"]]
-                nets[t["from"]] += t["amount_units"]
-                nets[t["to"]] -= t["amount_units"]
-            assert not any(nets.values()), f"unsettled after the transfers: {nets}"
+            assert on_table == 0 and st_["settlement"]["final"]
 
     # ------------------------------------------------------------ at the end
 
@@ -480,6 +524,8 @@ def test_the_generator_reaches_every_outcome_table_and_ending():
         "ReplayStarted", "ReplayWaived", "redeal", "penalty:misdeal", "PlayerJoined",
         "PlayerWithdrew", "LastRoundStarted", "end:divide-pool", "end:release-last-loos",
         "refused:declare-out-of-turn", "refused:card-played-twice", "refused:after-the-end",
+        "penalty:loo-fixed-at-settlement", "penalty:left-play-card-by-card",
+        "penalty:in-play-by-when-committed", "penalty:in-play-by-a-sitter",
     ]
     missing = [w for w in wanted if not seen[w]]
     assert not missing, f"never generated: {missing}"
