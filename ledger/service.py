@@ -40,6 +40,7 @@ from ledger.domain import (
     statement,
     statement_csv,
 )
+from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
 from ledger.store import eventstore as store
 from ledger.store.db import writer
@@ -170,6 +171,75 @@ class Ledger:
         return self._guarded(work, scope=scope, key=idempotency_key, fingerprint=fingerprint,
                              conflict=conflict)
 
+    def correct(self, session_id: str, *, voids: Sequence[int],
+                replacements: Sequence[Command] = (), reason: str, actor: str,
+                expected_version: int | None = None, idempotency_key: str | None = None,
+                fingerprint: str | None = None) -> dict[str, Any]:
+        """Void entries (by version) and put `replacements` in place of the first; append the
+        correction and the session's tail decided anew, or refuse and append nothing.
+
+        Returns the append response (see `append`). Reads the whole log: corrections are rare.
+        """
+        return self._restate(session_id, lambda log: list(voids), replacements=replacements,
+                             reason=reason, actor=actor, expected_version=expected_version,
+                             idempotency_key=idempotency_key, fingerprint=fingerprint,
+                             scope_body=["correct", list(voids), reason])
+
+    def undo(self, session_id: str, *, reason: str, actor: str,
+             expected_version: int | None = None, idempotency_key: str | None = None,
+             fingerprint: str | None = None) -> dict[str, Any]:
+        """Void the last entry a client made (a correction event, never a deletion)."""
+        def last(log: list[tuple[int, Event]]) -> list[int]:
+            version = last_entry(log)
+            if version is None:
+                raise InvalidInput("there is no entry to undo", rule="undo",
+                                   field="session_id")
+            return [version]
+
+        return self._restate(session_id, last, replacements=(), reason=reason, actor=actor,
+                             expected_version=expected_version,
+                             idempotency_key=idempotency_key, fingerprint=fingerprint,
+                             scope_body=["undo", reason])
+
+    def _restate(self, session_id: str, choose: Callable[[list[tuple[int, Event]]], list[int]],
+                 *, replacements: Sequence[Command], reason: str, actor: str,
+                 expected_version: int | None, idempotency_key: str | None,
+                 fingerprint: str | None, scope_body: list[Any]) -> dict[str, Any]:
+        scope = session_id
+        fingerprint = fingerprint or _fingerprint(scope, replacements, expected_version,
+                                                  *scope_body)
+
+        def work() -> dict[str, Any]:
+            with self._writer.begin() as conn:
+                row = store.load_session(conn, session_id, club_id=self.club_id,
+                                         for_update=True)
+                if row is None:
+                    raise _not_found(session_id)
+                if idempotency_key and (stored := store.find_idempotency(
+                        conn, scope, idempotency_key)):
+                    return _replay(stored, fingerprint, idempotency_key)
+                if expected_version is not None and expected_version != row.version:
+                    raise ConcurrencyConflict(row.version, expected_version)
+                log = _versioned(store.stream(conn, session_id))
+                state, events = correct(log, voids=choose(log), replacements=replacements,
+                                        reason=reason, authorised_by=actor,
+                                        session_id=session_id)
+                new_log = log + [(row.version + 1 + i, e) for i, e in enumerate(events)]
+                _, views = _fold_with_views(
+                    None, (e for _, e in live_events(new_log)), session_id)
+                store.delete_deal_views_after(conn, session_id, state.deal_no)
+                return self._commit(conn, session_id, state, events, views,
+                                    old_version=row.version, actor=actor, now=_now(),
+                                    scope=scope, key=idempotency_key, fingerprint=fingerprint)
+
+        def conflict() -> ConcurrencyConflict:
+            with self.engine.connect() as conn:
+                current = store.stream_version(conn, session_id)
+            return ConcurrencyConflict(current, expected_version or 0)
+
+        return self._guarded(work, scope=scope, key=idempotency_key, fingerprint=fingerprint,
+                             conflict=conflict)
+
     def _commit(self, conn: Connection, session_id: str, state: SessionState,
                 events: list[Event], views: dict[int, dict[str, Any]], *,
                 old_version: int | None, actor: str, now: datetime, scope: str,
@@ -284,8 +354,7 @@ class Ledger:
         with self.engine.connect() as conn:
             if store.load_session(conn, session_id, club_id=self.club_id) is None:
                 raise _not_found(session_id)
-            events = (event_from_record(r.type, r.schema_version, r.payload)
-                      for r in store.stream(conn, session_id))
+            events = (e for _, e in live_events(_versioned(store.stream(conn, session_id))))
             state, views = _fold_with_views(None, events, session_id)
         if state is None:
             raise InvariantBroken(f"session {session_id} has a projection but no events")
@@ -329,6 +398,12 @@ def _fingerprint(scope: str, commands: Iterable[Command], *extra: object) -> str
     body = [scope, [[type(c).__name__, dataclasses.asdict(c)] for c in commands], *extra]
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _versioned(rows: Iterable[Any]) -> list[tuple[int, Event]]:
+    """The stream's events with their versions, as the domain reads a log."""
+    return [(row.version, event_from_record(row.type, row.schema_version, row.payload))
+            for row in rows]
 
 
 def _replay(stored: Any, fingerprint: str, key: str) -> dict[str, Any]:

@@ -44,7 +44,10 @@ def execute(state: SessionState | None, command: Command, *,
 
 
 def fold(events: Iterable[Event], *, session_id: str = "") -> SessionState | None:
-    """The state from scratch: the full rebuild the incremental projections must equal."""
+    """The state from scratch: the full rebuild the incremental projections must equal.
+
+    `events` are live events (a log with corrections folds through `live_events` first).
+    """
     state: SessionState | None = None
     for event in events:
         state = evolve(state, event, session_id=session_id)
@@ -58,6 +61,8 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
     view = state.deal.to_dict()
     view["pool_units"] = state.pool_units() if state.deal.phase != "settled" else 0
     view["contributions"] = [p for p in state.deal.postings if p["to"] == "pool"]
+    # what corrections of this deal's entries changed (docs/rules.md, corrections)
+    view["corrections"] = [c for c in state.corrections if c["deal_no"] == state.deal.deal_no]
     return view
 
 

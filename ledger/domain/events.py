@@ -195,11 +195,31 @@ class SessionEnded(Event):
     postings: list[Posting] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class EntryCorrected(Event):
+    """Entries voided (and perhaps replaced) by a correction; nothing in the log is edited.
+
+    The events after version `rewound_to` up to this one are superseded: after this event the
+    ledger appends the session's tail again, decided anew from the entries as corrected, so
+    the live events (docs/rules.md, corrections) fold as if the session had been logged right.
+    """
+
+    type: ClassVar[str] = "EntryCorrected"
+    voids: list[dict[str, Any]]  # [{"version", "type", "entry"}]: the entries voided
+    replacements: list[dict[str, Any]]  # the entries put in place of the first voided one
+    reason: str
+    authorised_by: str
+    rewound_to: int  # the last version kept as it was
+    logged_as_version: int  # this event's own version in the log
+    deal_no: int | None  # the deal of the first voided entry (None: between deals)
+    changes: dict[str, int]  # what the correction changed: account -> signed units
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (SessionOpened, PlayerJoined, PlayerWithdrew, LastRoundStarted, DealStarted,
                 DeclarationMade, PenaltyImposed, CardPlayed, TrickWon, BreachDetected,
-                ReplayStarted, ReplayWaived, DealSettled, SessionEnded)
+                ReplayStarted, ReplayWaived, DealSettled, SessionEnded, EntryCorrected)
 }
 
 # (type, from_version) -> function turning a payload of that version into the next version.

@@ -26,6 +26,9 @@ def evolve(state: SessionState | None, event: ev.Event, *, session_id: str = "")
         _apply(event, state)
     _post(state, event)
     state.version += 1
+    if isinstance(event, ev.EntryCorrected):
+        # The superseded events are not folded: the version goes on from the log's.
+        state.version = event.logged_as_version
     return state
 
 
@@ -235,3 +238,11 @@ def _(e: ev.SessionEnded, state: SessionState) -> None:
     state.status = "ended"
     state.ended_method = e.method
     state.loos_owed = []
+
+
+@_apply.register
+def _(e: ev.EntryCorrected, state: SessionState) -> None:
+    state.corrections.append({
+        "version": e.logged_as_version, "voids": list(e.voids),
+        "replacements": list(e.replacements), "reason": e.reason,
+        "authorised_by": e.authorised_by, "deal_no": e.deal_no, "changes": dict(e.changes)})

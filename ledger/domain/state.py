@@ -98,6 +98,9 @@ class SessionState:
     loos_owed: list[dict[str, Any]] = field(default_factory=list)
     # how many deals ended each way ("divided", "nobody-stood", ...), for the statement
     outcomes: dict[str, int] = field(default_factory=dict)
+    # every correction: {"version", "voids", "replacements", "reason", "authorised_by",
+    # "deal_no", "changes"}
+    corrections: list[dict[str, Any]] = field(default_factory=list)
     deal: DealState | None = None
 
     def pool_units(self) -> int:

@@ -89,6 +89,7 @@ def statement(state: SessionState) -> dict[str, Any]:
             "flows_units": dict(sorted(state.pool_flows.items())),
             "what_became_of_it": _pool_fate(state, pool + nxt),
         },
+        "corrections": list(state.corrections),
         "outcomes": [{"outcome": name, "deals": count, "meaning": OUTCOMES.get(name, name)}
                      for name, count in sorted(state.outcomes.items())],
         "check": {"nets_plus_pools_units": total, "zero_sum": total == 0},

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .tables import deal_views, events, idempotency_keys, sessions
@@ -119,6 +119,12 @@ def save_deal_views(conn: Connection, session_id: str,
         if result.rowcount == 0:
             conn.execute(insert(deal_views).values(
                 session_id=session_id, deal_no=deal_no, version=version, view=view))
+
+
+def delete_deal_views_after(conn: Connection, session_id: str, deal_no: int) -> None:
+    """Drop the views of deals a correction took away (a projection, never the log)."""
+    conn.execute(delete(deal_views).where(deal_views.c.session_id == session_id,
+                                          deal_views.c.deal_no > deal_no))
 
 
 def load_deal_view(conn: Connection, session_id: str, deal_no: int) -> dict[str, Any] | None:
