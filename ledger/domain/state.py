@@ -95,6 +95,7 @@ class SessionState:
     # loos owed to the next pool: [{"player", "amount_units", "deal_no", "reason"}]
     loos_owed: list[dict[str, Any]] = field(default_factory=list)
     deal: DealState | None = None
+    members: dict[str, str] = field(default_factory=dict)  # player name -> club member id
 
     def pool_units(self) -> int:
         return self.balances.get(POOL, 0)
