@@ -126,5 +126,7 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
     for label in ("statement (JSON)", "statement (CSV)", "API docs"):
         assert label in text
     assert f"http://localhost:{port}/docs" in text
+    for role in ("ADMIN", "TREASURER", "DEALER", "AUDITOR"):
+        assert re.search(rf"^\s+{role}=loo_[0-9a-f]{{16}}_\S+", text, re.M), text
     assert "Traceback" not in text
     assert "Shutting down: Master" in text
