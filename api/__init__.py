@@ -21,6 +21,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
+from . import auth, security
 from .backend import EXTENSION
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
@@ -61,6 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _configure_logging(app)
 
     register_error_handlers(app)
+    security.install(app)
     api = LanterlooApi(app, spec_kwargs={
         "info": {"description": "Lanterloo: an event-sourced ledger for clubs that play Loo. "
                                 "Every refusal is application/problem+json."}})
@@ -74,9 +76,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # The engine on its own key too, so that whoever built the app can dispose of it.
     app.extensions["lanterloo_engine"] = engine
 
-    from . import deals, events, health, sessions, statement
+    auth.document_security(api)
+    from . import clubs, deals, events, health, sessions, statement
 
-    for module in (sessions, events, deals, statement, health):
+    for module in (sessions, events, deals, statement, clubs, health):
         api.register_blueprint(module.blp)
     return app
 

@@ -1,27 +1,16 @@
-"""Who is acting: the one hook that roles and tokens will replace.
+"""Who is acting: the member behind the request's bearer token, from its device.
 
-For now the actor is whatever the `X-Actor` header says (a dealer's or treasurer's name), or
-the configured default. Every event records it.
+Every event records the member's display name (`actor`), the member id and the token id.
+The `X-Actor` header of earlier versions is ignored: a client cannot name someone else.
 """
 
 from __future__ import annotations
 
-from flask import current_app, request
+from ledger.clubs import Actor
 
-from .errors import ApiProblem
-
-ACTOR_HEADER = "X-Actor"
-MAX_ACTOR_LENGTH = 100
+from .auth import principal
 
 
-def current_actor() -> str:
-    """The actor of this request, or a 400 problem if the header is unusable."""
-    raw = request.headers.get(ACTOR_HEADER)
-    if raw is None:
-        return str(current_app.config["DEFAULT_ACTOR"])
-    actor = raw.strip()
-    if not actor or len(actor) > MAX_ACTOR_LENGTH or not actor.isprintable():
-        raise ApiProblem(400, "malformed-request",
-                         f"{ACTOR_HEADER} must be 1 to {MAX_ACTOR_LENGTH} printable characters",
-                         rule="actor", field=ACTOR_HEADER)
-    return actor
+def current_actor() -> Actor:
+    """The actor of this request (a route behind api.auth.requires)."""
+    return principal().actor

@@ -14,8 +14,11 @@ EXTENSION = "lanterloo"
 
 
 def ledger() -> Ledger:
-    """The app's Ledger (one per app, built in create_app)."""
-    return current_app.extensions[EXTENSION]["ledger"]
+    """The caller's club's Ledger: it sees and opens only that club's sessions. Only a route
+    behind api.auth.requires has a caller; any other use fails closed."""
+    from .auth import principal
+
+    return current_app.extensions[EXTENSION]["ledger"].for_club(principal().club_id)
 
 
 def engine() -> Any:

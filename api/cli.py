@@ -1,9 +1,16 @@
-"""The `lanterloo` command: serve, migrate, demo, verify.
+"""The `lanterloo` command: serve, migrate, demo, verify, and clubs, members and tokens.
 
     lanterloo serve --demo          # migrate the SQLite default, load the demo, serve on :8000
     lanterloo migrate               # bring LOO_DATABASE_URL's schema to the latest revision
     lanterloo demo                  # load the demo session and print its statement
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
+    lanterloo club create NAME      # a new club; prints its first admin and their token
+    lanterloo member add --club C NAME
+    lanterloo token create --club C --member M --role dealer --label "tablet 2"
+    lanterloo token list --club C | lanterloo token revoke TOKEN_ID
+
+The command line is the operator's: it needs the database, not a token, and it is the only
+way to reach sessions that belong to no club (opened before clubs existed).
 """
 
 from __future__ import annotations
@@ -94,6 +101,97 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clubs(engine: Any) -> Any:
+    from ledger.clubs import Clubs
+
+    return Clubs(engine)
+
+
+def _with_clubs(args: argparse.Namespace, work: Any) -> int:
+    """Migrate, run `work(clubs)`; a refusal is one line on stderr and exit status 2."""
+    engine = _engine(args)
+    try:
+        _migrate(engine)
+        return int(work(_clubs(engine)))
+    except LedgerError as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+
+
+def _print_token(token: dict[str, Any]) -> None:
+    expires = token["expires_at"] or "never"
+    print(f"token {token['token_id']}: {token['role']} for {token['member']} "
+          f"({token['label']}), expires {expires}")
+    print(f"  {token['token']}")
+    print("  shown this once only: it is stored as a hash and cannot be shown again")
+
+
+def cmd_club_create(args: argparse.Namespace) -> int:
+    def work(clubs: Any) -> int:
+        club, member, token = clubs.create_club(args.name, admin=args.admin,
+                                                label=args.label,
+                                                expires_in_days=args.expires_in_days)
+        print(f"club {club['club_id']}: {club['name']}")
+        print(f"member {member['member_id']}: {member['name']} (admin)")
+        _print_token(token)
+        return 0
+
+    return _with_clubs(args, work)
+
+
+def cmd_member_add(args: argparse.Namespace) -> int:
+    def work(clubs: Any) -> int:
+        club_id = clubs.club(args.club)["club_id"]
+        member = clubs.add_member(club_id, args.name, guest=args.guest)
+        print(f"member {member['member_id']}: {member['name']}"
+              f"{' (guest)' if member['guest'] else ''}")
+        return 0
+
+    return _with_clubs(args, work)
+
+
+def cmd_member_list(args: argparse.Namespace) -> int:
+    def work(clubs: Any) -> int:
+        for member in clubs.members(clubs.club(args.club)["club_id"]):
+            print(f"{member['member_id']}  {member['name']}"
+                  f"{'  (guest)' if member['guest'] else ''}")
+        return 0
+
+    return _with_clubs(args, work)
+
+
+def cmd_token_create(args: argparse.Namespace) -> int:
+    def work(clubs: Any) -> int:
+        club_id = clubs.club(args.club)["club_id"]
+        _print_token(clubs.create_token(club_id, args.member, args.role, args.label,
+                                        expires_in_days=args.expires_in_days))
+        return 0
+
+    return _with_clubs(args, work)
+
+
+def cmd_token_revoke(args: argparse.Namespace) -> int:
+    def work(clubs: Any) -> int:
+        token = clubs.revoke_token(args.token_id)
+        print(f"token {token['token_id']} ({token['role']} for {token['member']}, "
+              f"{token['label']}) revoked at {token['revoked_at']}")
+        return 0
+
+    return _with_clubs(args, work)
+
+
+def cmd_token_list(args: argparse.Namespace) -> int:
+    def work(clubs: Any) -> int:
+        for t in clubs.tokens(clubs.club(args.club)["club_id"]):
+            print(f"{t['token_id']}  {t['status']:<7}  {t['role']:<9}  {t['member']}  "
+                  f"{t['label']!r}  expires {t['expires_at'] or 'never'}")
+        return 0
+
+    return _with_clubs(args, work)
+
+
 def _urls(base: str, session_id: str) -> list[tuple[str, str]]:
     return [
         ("session", f"{base}/sessions/{session_id}"),
@@ -113,12 +211,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _migrate(engine)
         print(f"database: {_describe(engine)}")
         if args.demo:
+            from .demo import DEMO_CLUB, DEMO_STAFF, demo_tokens
+
             session_id = _load_demo(engine)
             host = "localhost" if args.host in ("0.0.0.0", "127.0.0.1", "::") else args.host
             base = f"http://{host}:{args.port}"
             print("demo session loaded:")
             for label, link in _urls(base, session_id):
                 print(f"  {label:<17} {link}")
+            print(f"tokens of the {DEMO_CLUB} (new each start; the previous ones are "
+                  "revoked):")
+            for role, token in demo_tokens(_clubs(engine)).items():
+                print(f"  {role.upper()}={token}  # {DEMO_STAFF[role]}")
+            print(f'  e.g. curl -H "Authorization: Bearer $AUDITOR" '
+                  f"{base}/sessions/{session_id}/statement")
     finally:
         # The workers open their own connections after the fork.
         engine.dispose()
@@ -218,6 +324,46 @@ def build_parser() -> argparse.ArgumentParser:
                             help="check a session's projections against its event log")
     verify.add_argument("session", help="the session id")
     verify.set_defaults(func=cmd_verify)
+
+    from ledger.clubs import ROLES
+
+    club = sub.add_parser("club", help="clubs").add_subparsers(dest="club_command",
+                                                              required=True)
+    create = club.add_parser("create", parents=[common],
+                             help="a new club, its first member (admin) and their token")
+    create.add_argument("name")
+    create.add_argument("--admin", default="admin", help="the first member's display name")
+    create.add_argument("--label", default="first admin token", help="the token's device")
+    create.add_argument("--expires-in-days", type=int, default=None)
+    create.set_defaults(func=cmd_club_create)
+
+    member = sub.add_parser("member", help="a club's members").add_subparsers(
+        dest="member_command", required=True)
+    add = member.add_parser("add", parents=[common], help="add a member to a club")
+    add.add_argument("--club", required=True, help="the club's name or id")
+    add.add_argument("name", help="the display name, unique in the club whatever its case")
+    add.add_argument("--guest", action="store_true")
+    add.set_defaults(func=cmd_member_add)
+    members = member.add_parser("list", parents=[common], help="a club's members")
+    members.add_argument("--club", required=True)
+    members.set_defaults(func=cmd_member_list)
+
+    token = sub.add_parser("token", help="bearer tokens").add_subparsers(
+        dest="token_command", required=True)
+    new = token.add_parser("create", parents=[common],
+                           help="a token for a member, with a role; printed once")
+    new.add_argument("--club", required=True, help="the club's name or id")
+    new.add_argument("--member", required=True, help="the member's name or id")
+    new.add_argument("--role", required=True, choices=ROLES)
+    new.add_argument("--label", required=True, help='the device, e.g. "tablet 2"')
+    new.add_argument("--expires-in-days", type=int, default=None)
+    new.set_defaults(func=cmd_token_create)
+    revoke = token.add_parser("revoke", parents=[common], help="revoke a token by its id")
+    revoke.add_argument("token_id")
+    revoke.set_defaults(func=cmd_token_revoke)
+    listing = token.add_parser("list", parents=[common], help="a club's tokens, no secrets")
+    listing.add_argument("--club", required=True)
+    listing.set_defaults(func=cmd_token_list)
     return parser
 
 

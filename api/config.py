@@ -38,8 +38,6 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "MAX_PAGE_EVENTS": _int("LOO_MAX_PAGE_EVENTS", 1000),
         # Request bodies above this many bytes get 413 before any parsing.
         "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
-        # Who is recorded as the actor when a request names none (X-Actor header).
-        "DEFAULT_ACTOR": os.environ.get("LOO_DEFAULT_ACTOR", "anonymous"),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
         # flask-smorest / OpenAPI
         "API_TITLE": "Lanterloo",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from .auth import STATE_READERS, requires
 from .backend import check_session_id, ledger
 from .schemas import DealViewSchema
 
@@ -16,6 +17,7 @@ blp.url_value_preprocessor(check_session_id)
 
 @blp.route("/<int(signed=True):deal_no>")
 class Deal(MethodView):
+    @requires(*STATE_READERS)
     @blp.response(200, DealViewSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, session_id: str, deal_no: int):

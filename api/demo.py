@@ -4,6 +4,11 @@ Five players A-E at baxter-wray (stake 3, loo 6, single loo 3). Every event belo
 a dealer's client sends to POST /sessions/<id>/events; it goes through the same schemas and
 the same Ledger service as the API, so the statement at the end is the ledger's own.
 
+The session belongs to the demo club (DEMO_CLUB): players A-E are its members, and four
+more members hold one role each (DEMO_STAFF). The treasurer opens and ends the session, the
+dealer logs the play. `demo_tokens` issues a fresh token per role (revoking the previous
+demo tokens: a secret is shown once, so the old ones could never be printed again).
+
 Loading is idempotent: each request carries an Idempotency-Key, so loading the demo again
 returns the session already recorded instead of a second copy.
 """
@@ -14,13 +19,17 @@ import hashlib
 import json
 from typing import Any
 
+from ledger.clubs import ROLES, Actor, Clubs, NotFound
 from ledger.service import Ledger
 
 from .schemas import SessionOpenSchema, load_event
 
 DEMO_VERSION = "v1"
 DEMO_KEY = f"lanterloo-demo-{DEMO_VERSION}"
-DEMO_ACTOR = "demo"
+DEMO_CLUB = "Lanterloo demo club"
+# The member who holds each role's demo token.
+DEMO_STAFF = {"admin": "Ada", "treasurer": "Tess", "dealer": "Dan", "auditor": "Otto"}
+DEMO_TOKEN_LABEL = "demo"
 
 OPEN: dict[str, Any] = {
     "name": "Demo: Baxter-Wray's worked examples",
@@ -102,16 +111,50 @@ def _fingerprint(data: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def demo_club(clubs: Clubs) -> tuple[str, dict[str, str]]:
+    """(the demo club's id, {member name: member id}), made if missing: players A-E and the
+    staff of DEMO_STAFF."""
+    try:
+        club_id = clubs.club(DEMO_CLUB)["club_id"]
+    except NotFound:
+        club, _admin, _token = clubs.create_club(DEMO_CLUB, admin=DEMO_STAFF["admin"],
+                                                 label=DEMO_TOKEN_LABEL)
+        club_id = club["club_id"]
+    members = {}
+    for name in [*OPEN["players"], *DEMO_STAFF.values()]:
+        try:
+            members[name] = clubs.member(club_id, name)["member_id"]
+        except NotFound:
+            members[name] = clubs.add_member(club_id, name)["member_id"]
+    return club_id, members
+
+
+def demo_tokens(clubs: Clubs) -> dict[str, str]:
+    """A new bearer token for each role of the demo club; the earlier demo tokens revoked."""
+    club_id, members = demo_club(clubs)
+    for token in clubs.tokens(club_id):
+        if token["label"] == DEMO_TOKEN_LABEL and token["status"] == "active":
+            clubs.revoke_token(token["token_id"], club_id=club_id)
+    return {role: clubs.create_token(club_id, members[DEMO_STAFF[role]], role,
+                                     DEMO_TOKEN_LABEL)["token"] for role in ROLES}
+
+
 def load_demo(ledger: Ledger, *, echo: Any = None) -> str:
-    """Record the demo session (or find the one already recorded); return its id."""
+    """Record the demo session in the demo club (or find the one already recorded); return
+    its id."""
+    club_id, members = demo_club(Clubs(ledger.engine))
+    club = ledger.for_club(club_id)
+    treasurer = Actor(DEMO_STAFF["treasurer"], members[DEMO_STAFF["treasurer"]])
+    dealer = Actor(DEMO_STAFF["dealer"], members[DEMO_STAFF["dealer"]])
     command = SessionOpenSchema().load(OPEN)
-    opened = ledger.open_session(command, actor=DEMO_ACTOR, idempotency_key=DEMO_KEY,
-                                 fingerprint=_fingerprint(OPEN))
+    opened = club.open_session(command, actor=treasurer, idempotency_key=DEMO_KEY,
+                               fingerprint=_fingerprint(OPEN))
     session_id = str(opened["session_id"])
     for number, (what, events) in enumerate(DEALS, start=1):
         commands = [load_event(event, f"events.{i}") for i, event in enumerate(events)]
-        ledger.append(session_id, commands, actor=DEMO_ACTOR,
-                      idempotency_key=f"{DEMO_KEY}-{number}", fingerprint=_fingerprint(events))
+        ending = any(event["type"] == "SessionEnded" for event in events)
+        club.append(session_id, commands, actor=treasurer if ending else dealer,
+                    idempotency_key=f"{DEMO_KEY}-{number}", fingerprint=_fingerprint(events))
         if echo:
             echo(f"  {what}")
     return session_id

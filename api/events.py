@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .actor import current_actor
+from .auth import APPENDERS, RECORD_READERS, check_commands, requires
 from .backend import check_session_id, ledger, split_replay
 from .errors import ApiProblem
 from .inputs import (
@@ -33,6 +34,7 @@ blp.url_value_preprocessor(check_session_id)
 
 @blp.route("")
 class Events(MethodView):
+    @requires(*APPENDERS)
     @blp.doc(
         requestBody={
             "required": True,
@@ -43,7 +45,7 @@ class Events(MethodView):
             "content": {"application/json": {"schema": {"oneOf": [
                 *EVENT_SCHEMAS.values(), EventBatchIn]}}},
         },
-        parameters=header_params("X-Actor", "Idempotency-Key", "If-Match"),
+        parameters=header_params("Idempotency-Key", "If-Match"),
     )
     @blp.response(201, AppendResultSchema, headers={
         "ETag": {"description": "The session version after the append",
@@ -65,6 +67,7 @@ class Events(MethodView):
         body = json_object()
         commands, body_version = load_events(
             body, max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
+        check_commands(commands)
         header_version = if_match_version()
         if body_version is not None and header_version is not None \
                 and body_version != header_version:
@@ -84,6 +87,7 @@ class Events(MethodView):
             headers[REPLAYED_HEADER] = "true"
         return data, 201, headers
 
+    @requires(*RECORD_READERS)
     @blp.arguments(EventsQuery, location="query", as_kwargs=True)
     @blp.response(200, EventsPageSchema, headers={
         "Link": {"description": "rel=\"next\": the next page", "schema": {"type": "string"}}})

@@ -88,7 +88,6 @@ def fingerprint(body: Any, *extra: object) -> str:
 
 
 HEADER_DOCS = {
-    "X-Actor": "Who is acting (recorded with every event)",
     "Idempotency-Key": "Send the same key to retry safely: the first response is returned",
     "If-Match": "The session version the events build on (e.g. \"12\"); 409 if it moved",
 }

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import marshmallow as ma
 from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from ledger.domain import OpenSession
 
 from .actor import current_actor
+from .auth import OPENERS, STATE_READERS, requires
 from .backend import check_session_id, ledger, split_replay
 from .errors import ApiProblem
 from .inputs import (
@@ -18,6 +25,7 @@ from .inputs import (
     json_object,
 )
 from .schemas import (
+    PLAYER,
     AppendResultSchema,
     SessionOpenSchema,
     SessionViewSchema,
@@ -29,12 +37,35 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions",
                             "choices, the pools and every balance.")
 blp.url_value_preprocessor(check_session_id)
 
+
+class ClubSessionOpenSchema(SessionOpenSchema):
+    """Open a session of the caller's club: the players are the club's members (display
+    names in any case, or member ids); `guests` names players who are not members yet."""
+
+    players = fields.List(fields.String(**PLAYER), required=True,
+                          validate=validate.Length(min=2, max=52),
+                          metadata={"description": "Members' names (or ids) in seat order "
+                                                   "(to the left); a guest by name",
+                                    "example": ["A", "B", "C", "D", "E"]})
+    guests = fields.List(fields.String(**PLAYER), load_default=list,
+                         validate=validate.Length(max=52),
+                         metadata={"description": "Players who are not members: each becomes "
+                                                  "a guest member of the club",
+                                   "example": []})
+
+    @ma.post_load
+    def _command(self, data: dict[str, Any], **kwargs: Any) -> tuple[OpenSession, list[str]]:
+        guests = data.pop("guests")
+        return OpenSession(**data), guests
+
+
 @blp.route("")
 class Sessions(MethodView):
+    @requires(*OPENERS)
     @blp.doc(
         requestBody={"required": True,
-                     "content": {"application/json": {"schema": SessionOpenSchema}}},
-        parameters=header_params("X-Actor", "Idempotency-Key"),
+                     "content": {"application/json": {"schema": ClubSessionOpenSchema}}},
+        parameters=header_params("Idempotency-Key"),
     )
     @blp.response(201, AppendResultSchema, headers={
         "Location": {"description": "The new session", "schema": {"type": "string"}}})
@@ -55,10 +86,10 @@ class Sessions(MethodView):
                              f"money amounts are decided by the rules: remove {money!r}; "
                              "to change a rule parameter such as stake or loo_amount, send it "
                              "under \"rules\"", rule="no-client-amounts", field=money)
-        command = SessionOpenSchema().load(body)
+        command, guests = ClubSessionOpenSchema().load(body)
         key = idempotency_key()
         result = ledger().open_session(
-            command, actor=current_actor(), idempotency_key=key,
+            command, actor=current_actor(), idempotency_key=key, guests=guests,
             fingerprint=fingerprint(body) if key else None)
         data, replayed = split_replay(result)
         headers = {"Location": url_for("sessions.Session", session_id=data["session_id"]),
@@ -70,6 +101,7 @@ class Sessions(MethodView):
 
 @blp.route("/<session_id>")
 class Session(MethodView):
+    @requires(*STATE_READERS)
     @blp.response(200, SessionViewSchema, headers={
         "ETag": {"description": "The session version, for If-Match",
                  "schema": {"type": "string"}}})

@@ -8,6 +8,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from .auth import RECORD_READERS, requires
 from .backend import check_session_id, ledger
 from .schemas import StatementQuery, StatementSchema
 
@@ -34,6 +35,7 @@ def csv_filename(session_id: str) -> str:
 
 @blp.route("")
 class Statement(MethodView):
+    @requires(*RECORD_READERS)
     @blp.arguments(StatementQuery, location="query", as_kwargs=True)
     @blp.response(200, StatementSchema, description=DESCRIPTION)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE,

@@ -26,7 +26,9 @@ preload_app = False
 accesslog = os.environ.get("LOO_ACCESS_LOG", "-")
 errorlog = os.environ.get("LOO_ERROR_LOG", "-")
 loglevel = os.environ.get("LOO_LOG_LEVEL", "info").lower()
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms actor=%({x-actor}i)s'
+# Never a request header that carries a credential (Authorization, Cookie): the line names
+# the request and its outcome only. Who acted is in the event log (events.member_id/token_id).
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # Behind a reverse proxy on the same host; widen only to the proxy's address.
 forwarded_allow_ips = os.environ.get("LOO_FORWARDED_ALLOW_IPS", "127.0.0.1")
 proc_name = "lanterloo"

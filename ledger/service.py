@@ -1,9 +1,14 @@
 """The application layer: load -> decide -> append -> project -> respond, one transaction.
 
-    ledger = Ledger(make_engine())
-    opened = ledger.open_session(OpenSession(players=["A", "B", "C"]), actor="dealer")
+    ledger = Ledger(make_engine()).for_club(club_id)
+    opened = ledger.open_session(OpenSession(players=["Ann", "Bob", "Cal"]),
+                                 actor=Actor("Ann", member_id, token_id))
     ledger.append(opened["session_id"], [StartDeal(trump_card="7H")], expected_version=1,
-                  actor="dealer")
+                  actor=Actor("Ann", member_id, token_id))
+
+A club's ledger (`for_club`) reads and writes only that club's sessions: another club's
+session is not found. Its sessions are played by the club's members. `Ledger(engine)` alone
+is the operator's view (the command line): every session, seated by plain names.
 
 An append loads the session's folded state from its projection row (locked), never the
 stream, so its cost does not grow with the log. Reads come from the projections too.
@@ -22,6 +27,7 @@ from uuid import uuid4
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
     ConcurrencyConflict,
@@ -45,7 +51,8 @@ from ledger.domain.evolve import evolve
 from ledger.store import eventstore as store
 from ledger.store.db import writer
 
-__all__ = ["Ledger", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FLAG", "MAX_PAGE_LIMIT"]
+__all__ = ["Ledger", "Actor", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FLAG",
+           "MAX_PAGE_LIMIT"]
 
 REPLAY_FLAG = "idempotent_replay"
 MAX_PAGE_LIMIT = 1000
@@ -85,13 +92,21 @@ class Ledger:
 
     # -- writes ----------------------------------------------------------------------------
 
-    def open_session(self, command: OpenSession, *, actor: str,
+    def open_session(self, command: OpenSession, *, actor: str | Actor,
                      idempotency_key: str | None = None, fingerprint: str | None = None,
-                     club_id: str | None = None) -> dict[str, Any]:
-        """Open a new session; return the append response (see `append`)."""
-        club_id = club_id if club_id is not None else self.club_id
-        scope = f"open:{club_id}" if club_id else "open"
-        fingerprint = fingerprint or _fingerprint(scope, [command])
+                     guests: Sequence[str] = ()) -> dict[str, Any]:
+        """Open a new session; return the append response (see `append`).
+
+        In a club, each player is a member's name (any case) or id, or a name listed in
+        `guests`, who becomes a guest member; the session records each seat's member.
+        """
+        actor = _as_actor(actor)
+        club_id = self.club_id
+        # An idempotency key is the sender's own: the same key from another member (or
+        # another club) opens another session.
+        scope = ":".join(["open", *(p for p in (club_id, actor.member_id) if p)])
+        guests = list(guests)
+        fingerprint = fingerprint or _fingerprint(scope, [command], guests)
 
         def work() -> dict[str, Any]:
             with self._writer.begin() as conn:
@@ -99,7 +114,10 @@ class Ledger:
                         conn, scope, idempotency_key)):
                     return _replay(stored, fingerprint, idempotency_key)
                 session_id = uuid4().hex
-                state, events = execute(None, command, session_id=session_id)
+                seated = command
+                if club_id is not None:
+                    seated = _seat_members(conn, club_id, command, guests)
+                state, events = execute(None, seated, session_id=session_id)
                 views = {state.deal.deal_no: deal_view(state)} if state.deal else {}
                 now = _now()
                 store.insert_session(conn, session_id, club_id=club_id, version=state.version,
@@ -111,7 +129,7 @@ class Ledger:
         return self._guarded(work, scope=scope, key=idempotency_key, fingerprint=fingerprint)
 
     def append(self, session_id: str, commands: Sequence[Command], *,
-               expected_version: int | None = None, actor: str,
+               expected_version: int | None = None, actor: str | Actor,
                idempotency_key: str | None = None,
                fingerprint: str | None = None) -> dict[str, Any]:
         """Decide `commands` in order and append all their events, or none.
@@ -124,7 +142,8 @@ class Ledger:
         if not commands:
             raise InvalidInput("send at least one event", rule="non-empty-batch",
                                field="events")
-        scope = session_id
+        actor = _as_actor(actor)
+        scope = f"{session_id}:{actor.member_id}" if actor.member_id else session_id
         fingerprint = fingerprint or _fingerprint(scope, commands, expected_version)
         based_on: list[int] = []  # the version the batch was decided against
 
@@ -242,7 +261,7 @@ class Ledger:
 
     def _commit(self, conn: Connection, session_id: str, state: SessionState,
                 events: list[Event], views: dict[int, dict[str, Any]], *,
-                old_version: int | None, actor: str, now: datetime, scope: str,
+                old_version: int | None, actor: Actor, now: datetime, scope: str,
                 key: str | None, fingerprint: str) -> dict[str, Any]:
         """Append the events and bring every projection to the new version."""
         first_version = state.version - len(events) + 1
@@ -251,7 +270,8 @@ class Ledger:
                                   f"events from version {old_version}")
         appended = store.append_events(
             conn, session_id, first_version, [event_to_record(e) for e in events],
-            actor=actor, recorded_at=now, idempotency_key=key)
+            actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
+            recorded_at=now, idempotency_key=key)
         if old_version is not None and not store.update_session(
                 conn, session_id, old_version=old_version, version=state.version,
                 state=state.to_dict(), now=now):
@@ -289,6 +309,9 @@ class Ledger:
             if table == "events" and conflict is not None:
                 # Another writer appended this version first.
                 raise conflict() from error
+            if table == "members":
+                # A concurrent request added the same guest first: now they are a member.
+                return work()
             raise
 
     # -- reads (from the projections, never by replaying) ---------------------------------
@@ -383,6 +406,27 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _as_actor(actor: str | Actor) -> Actor:
+    return actor if isinstance(actor, Actor) else Actor(str(actor))
+
+
+def _seat_members(conn: Connection, club_id: str, command: OpenSession,
+                  guests: list[str]) -> OpenSession:
+    """The command with each player replaced by the seat name of the club member it names,
+    and the name -> member id map the session records."""
+    resolved = resolve_players(conn, club_id, list(command.players), guests, now=_now())
+    players = [resolved[p][0] for p in command.players]
+    first = command.first_dealer
+    if isinstance(first, str):
+        # A member's id or a name in another case names the same seat.
+        for sent, (seat, member) in resolved.items():
+            if first in (sent, member) or name_key(first) == name_key(sent):
+                first = seat
+                break
+    return dataclasses.replace(command, players=players, first_dealer=first,
+                               members={seat: member for seat, member in resolved.values()})
+
+
 def _not_found(session_id: str) -> SessionNotFound:
     return SessionNotFound(f"no session {session_id}", rule="session-exists",
                            field="session_id")
@@ -418,7 +462,8 @@ def _event_dict(row: Any) -> dict[str, Any]:
         event_from_record(row.type, row.schema_version, row.payload))
     return _plain({"position": row.position, "version": row.version, "type": type_,
                    "schema_version": schema_version, "payload": payload,
-                   "recorded_at": store.utc_iso(row.recorded_at), "actor": row.actor})
+                   "recorded_at": store.utc_iso(row.recorded_at), "actor": row.actor,
+                   "member_id": row.member_id, "token_id": row.token_id})
 
 
 def _fold_with_views(state: SessionState | None, events: Iterable[Event], session_id: str

@@ -26,6 +26,9 @@ class OpenSession(Command):
     unit: str = "counter"
     money_per_unit_minor: int | None = None
     currency: str | None = None
+    # The club's member behind each player's name (display name -> member id), so that one
+    # person's results join up across sessions; empty when the session has no club.
+    members: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

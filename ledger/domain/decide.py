@@ -72,9 +72,16 @@ def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event
                            field="name")
     if not _printable(c.unit):
         raise InvalidInput("unit must be printable", rule="unit", field="unit")
+    members = c.members or {}
+    if not isinstance(members, dict) or any(
+            name not in players or not isinstance(member, str) or not member
+            for name, member in members.items()):
+        raise InvalidInput("members must map players' names to member ids", rule="members",
+                           field="members")
     return [ev.SessionOpened(name=c.name, players=list(players), first_dealer=first,
                              rules=rules.to_dict(), unit=c.unit,
-                             money_per_unit_minor=c.money_per_unit_minor, currency=c.currency)]
+                             money_per_unit_minor=c.money_per_unit_minor, currency=c.currency,
+                             members={p: members[p] for p in players if p in members})]
 
 
 def _printable(text: str) -> bool:

@@ -80,6 +80,7 @@ def session_view(state: SessionState) -> dict[str, Any]:
         "money_per_unit_minor": state.money_per_unit_minor,
         "currency": state.currency,
         "seats": players,
+        "members": dict(state.members),
         "active": list(state.active),
         "deal_no": state.deal_no,
         "next_dealer": state.next_dealer,

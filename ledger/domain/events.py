@@ -54,6 +54,8 @@ class SessionOpened(Event):
     unit: str
     money_per_unit_minor: int | None
     currency: str | None
+    # player name -> the club's member id; events written before clubs read as {}
+    members: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

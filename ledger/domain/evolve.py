@@ -40,6 +40,7 @@ def _opened(e: ev.SessionOpened, session_id: str) -> SessionState:
         deals_dealt={p: 0 for p in e.players},
         balances={**{p: 0 for p in e.players}, POOL: 0, NEXT_POOL: 0},
         totals={p: {} for p in e.players},
+        members=dict(e.members or {}),
     )
 
 

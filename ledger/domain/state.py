@@ -102,6 +102,7 @@ class SessionState:
     # "deal_no", "changes"}
     corrections: list[dict[str, Any]] = field(default_factory=list)
     deal: DealState | None = None
+    members: dict[str, str] = field(default_factory=dict)  # player name -> club member id
 
     def pool_units(self) -> int:
         return self.balances.get(POOL, 0)

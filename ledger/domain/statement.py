@@ -54,7 +54,8 @@ def statement(state: SessionState) -> dict[str, Any]:
         if sum(totals.values()) != net:
             raise InvariantBroken(f"{p}: categories do not add up to the net")
         players.append({
-            "player": p, "active": p in state.active, "deals_dealt": state.deals_dealt.get(p, 0),
+            "player": p, "member_id": state.members.get(p),
+            "active": p in state.active, "deals_dealt": state.deals_dealt.get(p, 0),
             "paid_units": paid, "received_units": received,
             "paid_total_units": sum(paid.values()), "received_total_units": sum(received.values()),
             "net_units": net,

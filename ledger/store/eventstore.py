@@ -30,12 +30,17 @@ def utc_iso(moment: datetime) -> str:
 
 def append_events(conn: Connection, stream_id: str, first_version: int,
                   records: Sequence[Record], *, actor: str, recorded_at: datetime,
-                  idempotency_key: str | None) -> list[dict[str, Any]]:
-    """Insert `records` as versions first_version.. of the stream; return them as stored."""
+                  idempotency_key: str | None, member_id: str | None = None,
+                  token_id: str | None = None) -> list[dict[str, Any]]:
+    """Insert `records` as versions first_version.. of the stream; return them as stored.
+
+    `actor` is the display name of the member behind `member_id`, appending from the device
+    `token_id` (both None from the command line)."""
     rows = [
         {"stream_id": stream_id, "version": first_version + i, "type": type_,
          "schema_version": schema_version, "payload": payload, "recorded_at": recorded_at,
-         "actor": actor, "idempotency_key": idempotency_key}
+         "actor": actor, "idempotency_key": idempotency_key, "member_id": member_id,
+         "token_id": token_id}
         for i, (type_, schema_version, payload) in enumerate(records)
     ]
     result = conn.execute(
@@ -44,7 +49,8 @@ def append_events(conn: Connection, stream_id: str, first_version: int,
     return [
         {"position": position, "version": row["version"], "type": row["type"],
          "schema_version": row["schema_version"], "payload": row["payload"],
-         "recorded_at": utc_iso(recorded_at), "actor": actor}
+         "recorded_at": utc_iso(recorded_at), "actor": actor, "member_id": member_id,
+         "token_id": token_id}
         for position, row in zip(positions, rows, strict=True)
     ]
 

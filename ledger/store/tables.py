@@ -1,8 +1,13 @@
-"""The tables: the append-only event log and the projections folded from it.
+"""The tables: the append-only event log, the projections folded from it, and the clubs.
 
 The log (`events`) is the truth. `sessions` holds each session's folded state, `deal_views`
 the view of each deal as it last stood, and `idempotency_keys` the first response to each
 keyed request. Any projection can be rebuilt from the log (`Ledger.rebuild`).
+
+`clubs` own sessions, `members` and `tokens`: a token belongs to a member, carries a role and
+is stored only as the SHA-256 of its secret. Every event names the member and the token
+(device) that appended it; both are NULL for events written by the command line or before
+clubs existed.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -46,6 +52,48 @@ Position = BigInteger().with_variant(Integer(), "sqlite")
 Timestamp = DateTime(timezone=True)
 
 STREAM_ID_LENGTH = 64
+ID_LENGTH = 64  # clubs and members
+TOKEN_ID_LENGTH = 32
+NAME_LENGTH = 64
+ROLES = ("admin", "treasurer", "dealer", "auditor")
+
+clubs = Table(
+    "clubs",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("name", String(NAME_LENGTH), nullable=False),
+    Column("name_key", String(NAME_LENGTH), nullable=False, unique=True),  # casefolded name
+    Column("created_at", Timestamp, nullable=False),
+)
+
+members = Table(
+    "members",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
+    Column("name", String(NAME_LENGTH), nullable=False),  # the display name, as seated
+    # The casefolded name: display names are unique within a club whatever their case.
+    Column("name_key", String(NAME_LENGTH), nullable=False),
+    Column("guest", Boolean, nullable=False),
+    Column("created_at", Timestamp, nullable=False),
+    UniqueConstraint("club_id", "name_key"),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("id", String(TOKEN_ID_LENGTH), primary_key=True),  # the public part of the token
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False, index=True),
+    Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=False,
+           index=True),
+    Column("role", String(16), nullable=False),
+    Column("label", String(100), nullable=False),  # the device: "tablet 2"
+    Column("secret_hash", String(64), nullable=False),  # sha256 hex; the secret is never kept
+    Column("created_at", Timestamp, nullable=False),
+    Column("expires_at", Timestamp, nullable=True),
+    Column("revoked_at", Timestamp, nullable=True),
+    CheckConstraint("role IN ('admin', 'treasurer', 'dealer', 'auditor')", name="role"),
+)
 
 events = Table(
     "events",
@@ -59,8 +107,11 @@ events = Table(
     Column("schema_version", SmallInteger, nullable=False),
     Column("payload", Json, nullable=False),
     Column("recorded_at", Timestamp, nullable=False),
-    Column("actor", String(128), nullable=False),
+    Column("actor", String(128), nullable=False),  # the member's display name (or the CLI's)
     Column("idempotency_key", String(128), nullable=True),
+    Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=True,
+           index=True),
+    Column("token_id", String(TOKEN_ID_LENGTH), ForeignKey("tokens.id"), nullable=True),
     # The optimistic lock: two writers cannot both append version n to one stream.
     UniqueConstraint("stream_id", "version"),
     CheckConstraint("version >= 1", name="version_positive"),
@@ -71,7 +122,8 @@ sessions = Table(
     "sessions",
     metadata,
     Column("id", String(STREAM_ID_LENGTH), primary_key=True),
-    Column("club_id", String(64), nullable=True, index=True),
+    # No foreign key: NULL for sessions opened before clubs (reachable only from the CLI).
+    Column("club_id", String(ID_LENGTH), nullable=True, index=True),
     Column("version", Integer, nullable=False),
     Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
     Column("created_at", Timestamp, nullable=False),

@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api import create_app
+from tests.clubs import club_client
 
 PROBLEM = "application/problem+json"
 PLAYERS = ["A", "B", "C", "D", "E"]
@@ -29,8 +30,9 @@ def app(engine) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def client(app: Flask, engine) -> FlaskClient:
+    """A treasurer of a fresh club (tests/clubs.py): every request carries the token."""
+    return club_client(app, engine)
 
 
 class Table:
@@ -102,8 +104,7 @@ def assert_problem(response: Any, status: int, *, rule: str | None = None,
 
 
 def open_table(client: FlaskClient, **body: Any) -> Table:
-    response = client.post("/sessions", json={"players": PLAYERS, **body},
-                           headers={"X-Actor": "dealer"})
+    response = client.post("/sessions", json={"players": PLAYERS, **body})
     assert response.status_code == 201, response.get_json()
     return Table(client, response.get_json()["session_id"])
 

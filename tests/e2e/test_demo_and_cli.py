@@ -13,7 +13,8 @@ import urllib.request
 from pathlib import Path
 
 from api.cli import main
-from api.demo import DEALS, load_demo, statement_table
+from api.demo import DEALS, demo_tokens, load_demo, statement_table
+from ledger.clubs import Clubs
 from ledger.service import Ledger
 
 from .conftest import assert_problem
@@ -47,6 +48,8 @@ def test_loading_the_demo_twice_finds_the_same_session(engine):
 
 def test_the_demo_session_reads_over_http_like_any_other(engine, client):
     session_id = load_demo(Ledger(engine))
+    client.environ_base["HTTP_AUTHORIZATION"] = \
+        f"Bearer {demo_tokens(Clubs(engine))['treasurer']}"
     assert client.get(f"/sessions/{session_id}").get_json()["status"] == "ended"
     csv_text = client.get(f"/sessions/{session_id}/statement?format=csv").get_data(True)
     assert csv_text.startswith("player,")
@@ -123,5 +126,7 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
     for label in ("statement (JSON)", "statement (CSV)", "API docs"):
         assert label in text
     assert f"http://localhost:{port}/docs" in text
+    for role in ("ADMIN", "TREASURER", "DEALER", "AUDITOR"):
+        assert re.search(rf"^\s+{role}=loo_[0-9a-f]{{16}}_\S+", text, re.M), text
     assert "Traceback" not in text
     assert "Shutting down: Master" in text

@@ -76,7 +76,7 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
     assert set(spec["paths"]) == {
         "/sessions", "/sessions/{session_id}", "/sessions/{session_id}/events",
         "/sessions/{session_id}/deals/{deal_no}", "/sessions/{session_id}/statement",
-        "/healthz"}
+        "/healthz", "/club", "/members", "/tokens", "/tokens/{token_id}"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
@@ -115,7 +115,7 @@ def test_the_openapi_document_describes_every_client_event_and_problems(client):
     assert "application/problem+json" in conflict["content"]
     params = {p["name"] for p in spec["paths"]["/sessions/{session_id}/events"]["post"]
               ["parameters"]}
-    assert {"If-Match", "Idempotency-Key", "X-Actor"} <= params
+    assert {"If-Match", "Idempotency-Key"} <= params
 
 
 def test_the_browsable_docs_are_served(client):

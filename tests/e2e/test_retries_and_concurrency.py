@@ -107,6 +107,8 @@ def test_a_blank_idempotency_key_is_a_bad_request(declaring: Table):
                       headers={"Idempotency-Key": "   "})
 
 
-def test_the_actor_header_is_recorded_with_each_event(table: Table):
-    result = table.append(EXAMPLE_1, headers={"X-Actor": "Mrs Bell"})
-    assert {e["actor"] for e in result["appended"]} == {"Mrs Bell"}
+def test_the_member_and_device_are_recorded_with_each_event(table: Table):
+    club = table.client.club
+    result = table.append(EXAMPLE_1, headers={"X-Actor": "Mrs Bell"})  # ignored
+    assert {(e["actor"], e["member_id"], e["token_id"]) for e in result["appended"]} == {
+        ("treasurer", club.members["treasurer"], club.token_ids["treasurer"])}

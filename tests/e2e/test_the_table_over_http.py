@@ -22,7 +22,7 @@ def test_opening_a_session_answers_201_with_its_location_and_first_event(client)
     response = client.post("/sessions", json={
         "name": "Thursday", "players": PLAYERS, "preset": "blenheim",
         "rules": {"loo_limit": 30}, "first_dealer": "C", "money_per_unit_minor": 5,
-        "currency": "GBP"}, headers={"X-Actor": "treasurer"})
+        "currency": "GBP"})
     assert response.status_code == 201
     body = response.get_json()
     assert response.headers["Location"] == f"/sessions/{body['session_id']}"

@@ -9,6 +9,7 @@ from api import create_app
 from ledger.domain import statement
 from ledger.domain.events import event_to_record
 from ledger.service import Ledger
+from tests.clubs import club_client
 from tests.unit.sessions import RandomChooser, SessionShape, play_session, to_wire
 
 
@@ -34,7 +35,7 @@ def batches(steps):
 def test_a_generated_session_over_http_gives_the_same_log_projections_and_statement(
         engine, seed):
     played = play_session(RandomChooser(seed), shape=SessionShape(min_deals=15, max_deals=30))
-    client = create_app({"ENGINE": engine, "TESTING": True}).test_client()
+    client = club_client(create_app({"ENGINE": engine, "TESTING": True}), engine)
 
     opened = client.post("/sessions", json=to_wire(played.opening))
     assert opened.status_code == 201, opened.get_json()
@@ -60,5 +61,10 @@ def test_a_generated_session_over_http_gives_the_same_log_projections_and_statem
     assert version == played.state.version
     ours = client.get(f"/sessions/{sid}/statement").get_json()
     theirs = statement(played.state)
+    # Over HTTP each seat is a member of the club: the statement names them.
+    members = client.get(f"/sessions/{sid}").get_json()["members"]
+    assert set(members) == set(played.opening.players)
+    for player in theirs["players"]:
+        player["member_id"] = members.get(player["player"])
     assert {**ours, "session_id": None} == {**theirs, "session_id": None}
     assert Ledger(engine).verify(sid) == []

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import Engine, func, insert, select, text, update
 from sqlalchemy.exc import DatabaseError
 
+from ledger.clubs import Clubs
 from ledger.domain import ConcurrencyConflict, InvalidInput, LedgerError, SessionNotFound
 from ledger.domain.commands import Declare, EndSession, StartDeal
 from ledger.service import DealNotFound, IdempotencyKeyReused, Ledger
@@ -421,19 +422,34 @@ def test_a_version_taken_in_the_log_under_the_projection_becomes_a_conflict(ledg
 
 # -- clubs ---------------------------------------------------------------------------------
 
+def club(ledger: Ledger, name: str) -> str:
+    """A club whose members are the helpers' players."""
+    clubs = Clubs(ledger.engine)
+    club_id = clubs.create_club(name)[0]["club_id"]
+    for player in PLAYERS:
+        clubs.add_member(club_id, player)
+    return club_id
+
+
 def test_a_clubs_ledger_sees_only_that_clubs_sessions(ledger):
-    ours = ledger.for_club("lanterloo-whist-and-loo")
-    theirs = ledger.for_club("another-club")
+    ours = ledger.for_club(club(ledger, "lanterloo-whist-and-loo"))
+    theirs = ledger.for_club(club(ledger, "another-club"))
     session_id = ours.open_session(open_command(), actor=ACTOR)["session_id"]
+    ours.append(session_id, [turn_up_single()], actor=ACTOR)
 
     assert ours.session(session_id)["session_id"] == session_id
     assert not theirs.session_exists(session_id)
     with pytest.raises(SessionNotFound):
         theirs.append(session_id, [turn_up_single()], actor=ACTOR)
+    for read in (theirs.session, theirs.statement, theirs.statement_csv, theirs.events,
+                 theirs.rebuild, theirs.verify, lambda s: theirs.deal(s, 1)):
+        with pytest.raises(SessionNotFound):
+            read(session_id)
+    assert ours.deal(session_id, 1)["deal_no"] == 1
 
 
 def test_an_open_idempotency_key_is_scoped_to_the_club(ledger):
-    ours, theirs = ledger.for_club("a"), ledger.for_club("b")
+    ours, theirs = ledger.for_club(club(ledger, "a")), ledger.for_club(club(ledger, "b"))
     first = ours.open_session(open_command(), actor=ACTOR, idempotency_key="k",
                               fingerprint="x")
     second = theirs.open_session(open_command(), actor=ACTOR, idempotency_key="k",

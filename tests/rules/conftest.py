@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from ledger.store.migrate import upgrade
+from tests.clubs import club_client
 from tests.conftest import _admin_engine, _render
 
 from .driver import DomainTable, RestTable
@@ -36,7 +37,8 @@ def table(request, tmp_path):
     upgrade(url)
     engine = make_engine(url)
     try:
-        yield RestTable(create_app({"ENGINE": engine, "TESTING": True}).test_client())
+        app = create_app({"ENGINE": engine, "TESTING": True})
+        yield RestTable(club_client(app, engine))
     finally:
         engine.dispose()
         if admin is not None:

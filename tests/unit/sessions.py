@@ -177,6 +177,7 @@ def to_wire(command: cmd.Command) -> dict[str, Any]:
     """The JSON a client sends for `command` (POST /sessions, or an event for a session)."""
     data = {k: v for k, v in asdict(command).items() if v is not None}
     if isinstance(command, cmd.OpenSession):
+        data.pop("members", None)  # the service fills them in from the club's members
         return data
     if isinstance(command, cmd.ImposePenalty) and not command.redeal:
         data.pop("redeal")

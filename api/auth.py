@@ -1,0 +1,125 @@
+"""Who is calling, and what their role allows: bearer tokens (Flask-HTTPAuth) and roles.
+
+    @blp.route("/<session_id>")
+    class Session(MethodView):
+        @requires(*READERS)
+        @blp.response(200, SessionViewSchema)
+        def get(self, session_id): ...
+
+Every route but /healthz, /openapi.json and /docs takes `Authorization: Bearer loo_...`.
+No token, or a malformed, unknown, revoked or expired one: 401 problem+json with
+`WWW-Authenticate: Bearer`; a role without the right: 403. Both are decided before the route
+looks anything up, so neither says whether a session exists. The role table is README.md's
+"Roles" section; `tests/e2e/test_access.py` walks every route of the OpenAPI document with
+every role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from flask import g
+from flask_httpauth import HTTPTokenAuth
+from flask_smorest import Blueprint
+
+from ledger.clubs import Clubs, Principal
+from ledger.domain import Command
+from ledger.domain.commands import EndSession
+
+from .errors import ApiProblem, problem
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+REALM = "lanterloo"
+SECURITY_SCHEME = "bearerAuth"
+
+ADMIN, TREASURER, DEALER, AUDITOR = "admin", "treasurer", "dealer", "auditor"
+EVERY_ROLE = (ADMIN, TREASURER, DEALER, AUDITOR)
+# Who may do what (README.md, "Roles"):
+OPENERS = (TREASURER,)  # open a session
+APPENDERS = (TREASURER, DEALER)  # log play; a dealer may not end the session
+ENDERS = (TREASURER,)  # append SessionEnded
+STATE_READERS = EVERY_ROLE  # a session's state and its deals
+RECORD_READERS = (ADMIN, TREASURER, AUDITOR)  # the event log and the statement
+MEMBER_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's members (to seat them)
+MANAGERS = (ADMIN,)  # add members; list, create and revoke tokens
+
+auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
+# Only its decorators are used: they document a view without registering anything.
+_DOCS = Blueprint("auth-docs", __name__)
+
+
+def clubs() -> Clubs:
+    from .backend import engine
+
+    return Clubs(engine())
+
+
+@auth.verify_token
+def _verify(token: str) -> Principal | None:
+    principal = clubs().authenticate(token)
+    if principal is not None:
+        g.principal = principal
+    return principal
+
+
+@auth.get_user_roles
+def _roles(principal: Principal) -> list[str]:
+    return [principal.role]
+
+
+@auth.error_handler
+def _refused(status: int) -> Any:
+    if status == 403:
+        return problem(403, "forbidden", "this token's role may not do this",
+                       title="Not allowed for this role", rule="role",
+                       headers={"WWW-Authenticate": f'Bearer realm="{REALM}", '
+                                                    'error="insufficient_scope"'})
+    presented = auth.get_auth() is not None
+    header = f'Bearer realm="{REALM}"' + (', error="invalid_token"' if presented else "")
+    # One answer for a missing, malformed, unknown, revoked or expired token: the reply
+    # must not help anyone tell a real token id from a guess.
+    return problem(401, "unauthorized",
+                   "send a valid bearer token: Authorization: Bearer loo_...",
+                   title="Authentication required", rule="bearer-token",
+                   headers={"WWW-Authenticate": header})
+
+
+def requires(*roles: str) -> Callable[[F], F]:
+    """Only a valid token of one of `roles` gets through (401 / 403 otherwise); documents the
+    security requirement and those answers in the OpenAPI document."""
+
+    def decorate(view: F) -> F:
+        guarded = auth.login_required(role=list(roles))(view)
+        guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
+        guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
+        guarded = _DOCS.doc(security=[{SECURITY_SCHEME: []}], **{"x-roles": list(roles)})(
+            guarded)
+        return guarded  # type: ignore[no-any-return]
+
+    return decorate
+
+
+def principal() -> Principal:
+    """The caller of this request; only a route behind `requires` may ask."""
+    found = g.get("principal")
+    if found is None:
+        raise RuntimeError("no authenticated principal: the route lacks @requires")
+    return found  # type: ignore[no-any-return]
+
+
+def check_commands(commands: Iterable[Command]) -> None:
+    """Roles that may append may not append everything: only a treasurer ends a session."""
+    if principal().role not in ENDERS and any(isinstance(c, EndSession) for c in commands):
+        raise ApiProblem(403, "forbidden",
+                         f"only a {' or '.join(ENDERS)} may end the session",
+                         title="Not allowed for this role", rule="role", field="type")
+
+
+def document_security(api: Any) -> None:
+    """The bearer scheme in the OpenAPI document."""
+    api.spec.components.security_scheme(SECURITY_SCHEME, {
+        "type": "http", "scheme": "bearer", "bearerFormat": "loo_<id>_<secret>",
+        "description": "A club token: `lanterloo club create` prints the first admin's; an "
+                       "admin makes more (POST /tokens)."})

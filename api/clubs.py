@@ -1,0 +1,148 @@
+"""The caller's club: who am I, its members, its tokens.
+
+Every route works inside the caller's club only: another club's member or token answers 404
+exactly as a missing one does. A token's secret is shown once, in the 201 that creates it.
+"""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from .auth import EVERY_ROLE, MANAGERS, MEMBER_READERS, clubs, principal, requires
+from .inputs import json_object
+from .schemas import PLAYER, Open, Strict, printable
+
+blp = Blueprint("club", __name__, url_prefix="",
+                description="The caller's club: who am I, its members and its tokens.")
+
+ROLE_FIELD = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROLE)),
+                           metadata={"description": "admin, treasurer, dealer or auditor"})
+
+
+class WhoAmISchema(Open):
+    club_id = fields.String()
+    club = fields.String(metadata={"description": "The club's name"})
+    member_id = fields.String()
+    member = fields.String(metadata={"description": "The member's display name"})
+    role = fields.String()
+    token_id = fields.String()
+    token_label = fields.String(metadata={"description": "The device, e.g. tablet 2"})
+
+
+class MemberSchema(Open):
+    member_id = fields.String()
+    name = fields.String()
+    guest = fields.Boolean()
+    created_at = fields.String(metadata={"format": "date-time"})
+
+
+class MembersSchema(Open):
+    members = fields.List(fields.Nested(MemberSchema))
+
+
+class MemberInSchema(Strict):
+    name = fields.String(required=True, **PLAYER)
+    guest = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
+
+
+class TokenSchema(Open):
+    token_id = fields.String(metadata={"description": "The public id; DELETE /tokens/<id>"})
+    member_id = fields.String()
+    member = fields.String()
+    role = fields.String()
+    label = fields.String()
+    created_at = fields.String(metadata={"format": "date-time"})
+    expires_at = fields.String(allow_none=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(allow_none=True, metadata={"format": "date-time"})
+    status = fields.String(metadata={"description": "active, expired or revoked"})
+
+
+class NewTokenSchema(TokenSchema):
+    token = fields.String(metadata={"description": "The bearer token, shown this once only"})
+
+
+class TokensSchema(Open):
+    tokens = fields.List(fields.Nested(TokenSchema))
+
+
+class TokenInSchema(Strict):
+    member = fields.String(required=True, validate=[validate.Length(min=1, max=64), printable],
+                           metadata={"description": "The member's id or display name"})
+    role = ROLE_FIELD
+    label = fields.String(required=True, validate=[validate.Length(min=1, max=100), printable],
+                          metadata={"description": "The device", "example": "tablet 2"})
+    expires_in_days = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                     validate=validate.Range(min=1, max=3650))
+
+
+def _body(schema: type[Strict]) -> dict:
+    return dict(schema().load(json_object()))
+
+
+@blp.route("/club")
+class Club(MethodView):
+    @requires(*EVERY_ROLE)
+    @blp.response(200, WhoAmISchema)
+    def get(self):
+        """Who am I: the club, the member, the role and the device of this token"""
+        me = principal()
+        return {"club_id": me.club_id, "club": me.club_name, "member_id": me.member_id,
+                "member": me.member_name, "role": me.role, "token_id": me.token_id,
+                "token_label": me.token_label}
+
+
+@blp.route("/members")
+class Members(MethodView):
+    @requires(*MEMBER_READERS)
+    @blp.response(200, MembersSchema)
+    def get(self):
+        """List the club's members (guests included)"""
+        return {"members": clubs().members(principal().club_id)}
+
+    @requires(*MANAGERS)
+    @blp.doc(requestBody={"required": True,
+                          "content": {"application/json": {"schema": MemberInSchema}}})
+    @blp.response(201, MemberSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self):
+        """Add a member: a display name unique in the club whatever its case"""
+        body = _body(MemberInSchema)
+        return clubs().add_member(principal().club_id, body["name"], guest=body["guest"]), 201
+
+
+@blp.route("/tokens")
+class Tokens(MethodView):
+    @requires(*MANAGERS)
+    @blp.response(200, TokensSchema)
+    def get(self):
+        """List the club's tokens: never a secret"""
+        return {"tokens": clubs().tokens(principal().club_id)}
+
+    @requires(*MANAGERS)
+    @blp.doc(requestBody={"required": True,
+                          "content": {"application/json": {"schema": TokenInSchema}}})
+    @blp.response(201, NewTokenSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self):
+        """Create a token for a member, with a role and a label; its secret is shown once"""
+        body = _body(TokenInSchema)
+        token = clubs().create_token(principal().club_id, body["member"], body["role"],
+                                     body["label"], expires_in_days=body["expires_in_days"])
+        return token, 201
+
+
+@blp.route("/tokens/<token_id>")
+class Token(MethodView):
+    @requires(*MANAGERS)
+    @blp.response(200, TokenSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def delete(self, token_id: str):
+        """Revoke a token (it stays listed, as revoked; the events it appended keep naming it)"""
+        return clubs().revoke_token(token_id, club_id=principal().club_id)

@@ -1,0 +1,44 @@
+"""Headers every response carries, whatever route or error produced it (OWASP API Top 10).
+
+- `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`;
+- `Content-Security-Policy`: nothing may load (`default-src 'none'`) except on /docs, whose
+  Swagger UI page loads its script and styles from LOO_SWAGGER_UI_URL's origin and runs one
+  inline script that fetches /openapi.json;
+- `Cache-Control: no-store` on every response to a request that carried credentials, so no
+  cache keeps a club's data or a freshly shown token.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, request
+
+API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+
+def docs_csp(swagger_ui_url: str | None) -> str:
+    parts = urlsplit(swagger_ui_url or "")
+    origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    assets = f"'self' {origin}".strip()
+    return (f"default-src 'none'; script-src {assets} 'unsafe-inline'; "
+            f"style-src {assets} 'unsafe-inline'; img-src 'self' data: {origin}".strip()
+            + "; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+              "form-action 'none'")
+
+
+def install(app: Flask) -> None:
+    docs_path = "/" + str(app.config.get("OPENAPI_SWAGGER_UI_PATH", "/docs")).strip("/")
+    docs_policy = docs_csp(app.config.get("OPENAPI_SWAGGER_UI_URL"))
+
+    @app.after_request
+    def _security_headers(response: Response) -> Response:
+        headers = response.headers
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        on_docs = request.path.rstrip("/") == docs_path
+        headers["Content-Security-Policy"] = docs_policy if on_docs else API_CSP
+        if "Authorization" in request.headers or response.status_code == 401:
+            headers["Cache-Control"] = "no-store"
+        return response

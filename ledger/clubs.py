@@ -1,0 +1,300 @@
+"""Clubs, their members and their bearer tokens: who may act, and as whom.
+
+    clubs = Clubs(make_engine())
+    club, admin, token = clubs.create_club("Thursday Loo")      # token["token"]: shown once
+    principal = clubs.authenticate(token["token"])             # or None
+
+A token reads `loo_<public id>_<secret>`: 16 hex digits that find the row, then 256 random
+bits (secrets.token_urlsafe(32)). Only the SHA-256 of the secret is stored, compared with
+hmac.compare_digest. A token belongs to one member of one club and carries one role; it may
+expire and may be revoked, never deleted (events name the token that appended them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import uuid4
+
+from sqlalchemy import Connection, Engine
+
+from ledger.domain import InvalidInput, LedgerError
+from ledger.store import clubstore as store
+from ledger.store.db import writer
+from ledger.store.tables import ROLES
+
+__all__ = ["Actor", "Principal", "Clubs", "ROLES", "TOKEN_PREFIX", "NotFound", "name_key",
+           "resolve_players", "hash_secret"]
+
+TOKEN_PREFIX = "loo_"
+MAX_NAME = 40  # a seat name (api/schemas.py PLAYER)
+MAX_LABEL = 100
+MAX_EXPIRY_DAYS = 3650
+_TOKEN = re.compile(r"^loo_([0-9a-f]{16})_([A-Za-z0-9_-]{43,128})$")
+_NAME = re.compile(r"^[^\s@](?:.*\S)?$")
+# Compared against when the token id is unknown, so that a miss costs what a hit costs.
+_DUMMY_HASH = hashlib.sha256(b"no such token").hexdigest()
+
+
+class NotFound(LedgerError):
+    """Not in this club: another club's row is answered exactly like a missing one."""
+
+    status = 404
+    code = "not-found"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who appends: recorded with every event (`actor` is the member's display name)."""
+
+    name: str
+    member_id: str | None = None
+    token_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The bearer of a valid token: a member of one club, acting in one role from one device."""
+
+    club_id: str
+    club_name: str
+    member_id: str
+    member_name: str
+    role: str
+    token_id: str
+    token_label: str
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(self.member_name, self.member_id, self.token_id)
+
+
+def name_key(name: str) -> str:
+    """What makes two display names the same within a club: case and width folded."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+RESERVED_NAMES = frozenset({"pool", "next_pool"})  # the pools' accounts
+
+
+def check_name(name: Any, field: str = "name") -> str:
+    """A display name a member can be seated under (the domain's player-name rule, at most
+    MAX_NAME characters)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.isprintable() \
+            or not _NAME.match(name) or len(name_key(name)) > 64 \
+            or name.lower() in RESERVED_NAMES:
+        raise InvalidInput(f"{name!r} is not a usable name (1-{MAX_NAME} printable "
+                           "characters, not starting with a space or '@', not ending with a "
+                           "space, not 'pool' or 'next_pool')", rule="player-name", field=field)
+    return name
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is not None and moment.tzinfo is None:  # SQLite hands back naive UTC
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+def _iso(moment: datetime | None) -> str | None:
+    moment = _utc(moment)
+    return moment.isoformat() if moment is not None else None
+
+
+def member_dict(row: Any) -> dict[str, Any]:
+    return {"member_id": row.id, "name": row.name, "guest": bool(row.guest),
+            "created_at": _iso(row.created_at)}
+
+
+def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
+    """A token as it is listed: never its secret nor its hash."""
+    now = now or _now()
+    expires, revoked = _utc(row.expires_at), _utc(row.revoked_at)
+    status = "revoked" if revoked else "expired" if expires and expires <= now else "active"
+    return {"token_id": row.id, "member_id": row.member_id, "member": row.member_name,
+            "role": row.role, "label": row.label, "created_at": _iso(row.created_at),
+            "expires_at": _iso(expires), "revoked_at": _iso(revoked), "status": status}
+
+
+def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: list[Any],
+                    *, now: datetime) -> dict[str, str]:
+    """{the name as sent: (seat name, member id)} for each player of a new session.
+
+    A player is a member's id or display name (any case); a name listed in `guests` that is
+    no member yet becomes a guest member now, in the caller's transaction.
+    """
+    guest_keys = {name_key(g) for g in guests if isinstance(g, str)}
+    resolved: dict[str, Any] = {}
+    seated_keys: set[str] = set()
+    for i, player in enumerate(players):
+        if not isinstance(player, str):
+            raise InvalidInput("players are members' names or ids", rule="players",
+                               field=f"players.{i}")
+        row = store.find_member(conn, club_id, member_id=player) \
+            or store.find_member(conn, club_id, name_key=name_key(player))
+        if row is None and name_key(player) in guest_keys:
+            check_name(player, "players")
+            member_id = uuid4().hex
+            store.insert_member(conn, member_id=member_id, club_id=club_id, name=player,
+                                name_key=name_key(player), guest=True, now=now)
+            row = store.find_member(conn, club_id, member_id=member_id)
+        if row is None:
+            raise InvalidInput(f"player {player!r} is not a member of the club; add them as a "
+                               "member or list them under \"guests\"", rule="club-member",
+                               field=f"players.{i}", player=player)
+        resolved[player] = (row.name, row.id)
+        seated_keys.add(name_key(player))
+        seated_keys.add(row.name_key)
+    for i, guest in enumerate(guests):
+        if not isinstance(guest, str) or name_key(guest) not in seated_keys:
+            raise InvalidInput(f"guest {guest!r} is not among the players", rule="club-member",
+                               field=f"guests.{i}")
+    return resolved
+
+
+class Clubs:
+    """Clubs, members and tokens over one database. The methods taking `club_id` see only
+    that club: another club's member or token is NotFound, exactly like a missing one."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self._writer = writer(engine)
+
+    # -- clubs ------------------------------------------------------------------------------
+
+    def create_club(self, name: str, *, admin: str = "admin", label: str = "first admin token",
+                    expires_in_days: int | None = None
+                    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        """A new club, its first member and that member's admin token (with its secret)."""
+        check_name(name)
+        check_name(admin, "admin")
+        with self._writer.begin() as conn:
+            if store.find_club(conn, name_key(name)) is not None:
+                raise InvalidInput(f"a club named {name!r} exists already", rule="club-name",
+                                   field="name")
+            club_id = uuid4().hex
+            store.insert_club(conn, club_id=club_id, name=name, name_key=name_key(name),
+                              now=_now())
+            member = self._add_member(conn, club_id, admin, guest=False)
+            token = self._create_token(conn, club_id, member["member_id"], "admin", label,
+                                       expires_in_days)
+        return {"club_id": club_id, "name": name}, member, token
+
+    def club(self, id_or_name: str) -> dict[str, Any]:
+        with self.engine.connect() as conn:
+            row = store.find_club(conn, id_or_name) or store.find_club(conn,
+                                                                       name_key(id_or_name))
+        if row is None:
+            raise NotFound(f"no club {id_or_name}", rule="club-exists", field="club")
+        return {"club_id": row.id, "name": row.name}
+
+    # -- members ----------------------------------------------------------------------------
+
+    def add_member(self, club_id: str, name: str, *, guest: bool = False) -> dict[str, Any]:
+        check_name(name)
+        with self._writer.begin() as conn:
+            return self._add_member(conn, club_id, name, guest=guest)
+
+    def _add_member(self, conn: Connection, club_id: str, name: str, *,
+                    guest: bool) -> dict[str, Any]:
+        if store.find_member(conn, club_id, name_key=name_key(name)) is not None:
+            raise InvalidInput(f"the club has a member named {name!r} already (names are "
+                               "compared without regard to case)", rule="member-name-unique",
+                               field="name")
+        member_id = uuid4().hex
+        store.insert_member(conn, member_id=member_id, club_id=club_id, name=name,
+                            name_key=name_key(name), guest=guest, now=_now())
+        row = store.find_member(conn, club_id, member_id=member_id)
+        return member_dict(row)
+
+    def members(self, club_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            return [member_dict(r) for r in store.list_members(conn, club_id)]
+
+    def member(self, club_id: str, id_or_name: str, field: str = "member") -> dict[str, Any]:
+        with self.engine.connect() as conn:
+            row = store.find_member(conn, club_id, member_id=id_or_name) \
+                or store.find_member(conn, club_id, name_key=name_key(id_or_name))
+        if row is None:
+            raise NotFound(f"no member {id_or_name}", rule="member-exists", field=field)
+        return member_dict(row)
+
+    # -- tokens -----------------------------------------------------------------------------
+
+    def create_token(self, club_id: str, member: str, role: str, label: str, *,
+                     expires_in_days: int | None = None) -> dict[str, Any]:
+        """A new token for the club's member (id or name); "token" holds the secret, which
+        is returned here once and stored nowhere."""
+        member_id = self.member(club_id, member, field="member_id")["member_id"]
+        with self._writer.begin() as conn:
+            return self._create_token(conn, club_id, member_id, role, label, expires_in_days)
+
+    def _create_token(self, conn: Connection, club_id: str, member_id: str, role: str,
+                      label: str, expires_in_days: int | None) -> dict[str, Any]:
+        if role not in ROLES:
+            raise InvalidInput(f"role must be one of {', '.join(ROLES)}", rule="role",
+                               field="role")
+        if not isinstance(label, str) or not 1 <= len(label) <= MAX_LABEL \
+                or not label.isprintable():
+            raise InvalidInput(f"label must be 1 to {MAX_LABEL} printable characters",
+                               rule="token-label", field="label")
+        if expires_in_days is not None and (
+                isinstance(expires_in_days, bool) or not isinstance(expires_in_days, int)
+                or not 1 <= expires_in_days <= MAX_EXPIRY_DAYS):
+            raise InvalidInput(f"expires_in_days must be from 1 to {MAX_EXPIRY_DAYS}",
+                               rule="token-expiry", field="expires_in_days")
+        now = _now()
+        expires_at = now + timedelta(days=expires_in_days) if expires_in_days else None
+        token_id = secrets.token_hex(8)
+        secret = secrets.token_urlsafe(32)
+        store.insert_token(conn, token_id=token_id, club_id=club_id, member_id=member_id,
+                           role=role, label=label, secret_hash=hash_secret(secret), now=now,
+                           expires_at=expires_at)
+        row = store.find_token(conn, token_id)
+        return {**token_dict(row, now=now), "token": f"{TOKEN_PREFIX}{token_id}_{secret}"}
+
+    def tokens(self, club_id: str) -> list[dict[str, Any]]:
+        now = _now()
+        with self.engine.connect() as conn:
+            return [token_dict(r, now=now) for r in store.list_tokens(conn, club_id)]
+
+    def revoke_token(self, token_id: str, *, club_id: str | None = None) -> dict[str, Any]:
+        """Revoke the token (of `club_id` only, when given); revoking twice is harmless."""
+        with self._writer.begin() as conn:
+            if store.find_token(conn, token_id, club_id=club_id) is None:
+                raise NotFound(f"no token {token_id}", rule="token-exists", field="token_id")
+            store.revoke_token(conn, token_id, now=_now())
+            return token_dict(store.find_token(conn, token_id))
+
+    def authenticate(self, presented: str | None) -> Principal | None:
+        """The principal behind a bearer token, or None: malformed, unknown, wrong secret,
+        revoked or expired all read the same to the caller."""
+        match = _TOKEN.match(presented or "")
+        if match is None:
+            return None
+        token_id, secret = match.groups()
+        with self.engine.connect() as conn:
+            row = store.token_for_authentication(conn, token_id)
+        stored = row.secret_hash if row is not None else _DUMMY_HASH
+        if not hmac.compare_digest(stored, hash_secret(secret)) or row is None:
+            return None
+        now = _now()
+        expires = _utc(row.expires_at)
+        if row.revoked_at is not None or (expires is not None and expires <= now):
+            return None
+        return Principal(club_id=row.club_id, club_name=row.club_name,
+                         member_id=row.member_id, member_name=row.member_name, role=row.role,
+                         token_id=row.id, token_label=row.label)

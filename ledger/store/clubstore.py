@@ -1,0 +1,97 @@
+"""Reading and writing clubs, members and tokens, one statement at a time.
+
+Like the event store, every function takes a Connection inside the caller's transaction.
+Every lookup of a member or a token takes the club it must belong to: another club's row is
+simply not found.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, insert, or_, select, update
+
+from .tables import clubs, members, tokens
+
+
+def insert_club(conn: Connection, *, club_id: str, name: str, name_key: str,
+                now: datetime) -> None:
+    conn.execute(insert(clubs).values(id=club_id, name=name, name_key=name_key,
+                                      created_at=now))
+
+
+def find_club(conn: Connection, id_or_name_key: str) -> Row[Any] | None:
+    """The club with this id, else the one with this casefolded name."""
+    return conn.execute(select(clubs).where(or_(clubs.c.id == id_or_name_key,
+                                                clubs.c.name_key == id_or_name_key))
+                        .order_by((clubs.c.id == id_or_name_key).desc())).first()
+
+
+def insert_member(conn: Connection, *, member_id: str, club_id: str, name: str, name_key: str,
+                  guest: bool, now: datetime) -> None:
+    conn.execute(insert(members).values(id=member_id, club_id=club_id, name=name,
+                                        name_key=name_key, guest=guest, created_at=now))
+
+
+def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
+                name_key: str | None = None) -> Row[Any] | None:
+    """The club's member with this id or this casefolded name (another club's: None)."""
+    query = select(members).where(members.c.club_id == club_id)
+    if member_id is not None:
+        query = query.where(members.c.id == member_id)
+    elif name_key is not None:
+        query = query.where(members.c.name_key == name_key)
+    else:
+        return None
+    return conn.execute(query).first()
+
+
+def list_members(conn: Connection, club_id: str) -> list[Row[Any]]:
+    return list(conn.execute(select(members).where(members.c.club_id == club_id)
+                             .order_by(members.c.name_key)))
+
+
+def insert_token(conn: Connection, *, token_id: str, club_id: str, member_id: str, role: str,
+                 label: str, secret_hash: str, now: datetime,
+                 expires_at: datetime | None) -> None:
+    conn.execute(insert(tokens).values(
+        id=token_id, club_id=club_id, member_id=member_id, role=role, label=label,
+        secret_hash=secret_hash, created_at=now, expires_at=expires_at, revoked_at=None))
+
+
+_TOKEN_COLUMNS = (tokens.c.id, tokens.c.club_id, tokens.c.member_id, tokens.c.role,
+                  tokens.c.label, tokens.c.created_at, tokens.c.expires_at,
+                  tokens.c.revoked_at, members.c.name.label("member_name"))
+
+
+def find_token(conn: Connection, token_id: str, *, club_id: str | None = None
+               ) -> Row[Any] | None:
+    """The token (without its hash), with its member's name; None if not in `club_id`."""
+    query = select(*_TOKEN_COLUMNS).join(members, members.c.id == tokens.c.member_id) \
+        .where(tokens.c.id == token_id)
+    if club_id is not None:
+        query = query.where(tokens.c.club_id == club_id)
+    return conn.execute(query).first()
+
+
+def token_for_authentication(conn: Connection, token_id: str) -> Row[Any] | None:
+    """Everything a request needs to know about its bearer: the token, its hash, its member
+    and its club, in one query."""
+    return conn.execute(
+        select(*_TOKEN_COLUMNS, tokens.c.secret_hash, clubs.c.name.label("club_name"))
+        .join(members, members.c.id == tokens.c.member_id)
+        .join(clubs, clubs.c.id == tokens.c.club_id)
+        .where(tokens.c.id == token_id)).first()
+
+
+def list_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:
+    return list(conn.execute(
+        select(*_TOKEN_COLUMNS).join(members, members.c.id == tokens.c.member_id)
+        .where(tokens.c.club_id == club_id).order_by(tokens.c.created_at, tokens.c.id)))
+
+
+def revoke_token(conn: Connection, token_id: str, *, now: datetime) -> None:
+    """Revoke the token if it is not revoked yet (the first revocation's time stays)."""
+    conn.execute(update(tokens).where(tokens.c.id == token_id, tokens.c.revoked_at.is_(None))
+                 .values(revoked_at=now))

@@ -1,0 +1,80 @@
+"""Clubs and tokens for the tests: every HTTP test talks as a member of a club.
+
+    client = club_client(app, engine)             # a treasurer of a fresh club
+    client = club_client(app, engine, role="dealer", club=other)
+
+`club_client` gives Flask's test client the token in `environ_base`, so every request sends
+`Authorization: Bearer ...` without the tests saying so. The tests of the table seat
+whatever names they like: the client lists the players of POST /sessions as `guests` (the
+way a treasurer seats people who are not members yet) unless the body names its own
+guests. The access tests use the plain test client and their own tokens.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import Engine
+
+from ledger.clubs import ROLES, Clubs
+
+
+@dataclass
+class Club:
+    """A club with one member per role and one token each (the secrets kept for the test)."""
+
+    club_id: str
+    name: str
+    tokens: dict[str, str] = field(default_factory=dict)  # role -> bearer token
+    token_ids: dict[str, str] = field(default_factory=dict)  # role -> token id
+    members: dict[str, str] = field(default_factory=dict)  # role -> member id
+
+    def headers(self, role: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[role]}"}
+
+
+def make_club(engine: Engine, name: str | None = None) -> Club:
+    """A new club; its members admin, treasurer, dealer and auditor, each with a token of
+    that role."""
+    clubs = Clubs(engine)
+    info, admin, token = clubs.create_club(name or f"club {secrets.token_hex(4)}",
+                                           admin="admin", label="test admin")
+    club = Club(info["club_id"], info["name"])
+    club.tokens["admin"], club.token_ids["admin"] = token["token"], token["token_id"]
+    club.members["admin"] = admin["member_id"]
+    for role in ROLES:
+        if role == "admin":
+            continue
+        member = clubs.add_member(club.club_id, role)
+        issued = clubs.create_token(club.club_id, member["member_id"], role, f"test {role}")
+        club.tokens[role], club.token_ids[role] = issued["token"], issued["token_id"]
+        club.members[role] = member["member_id"]
+    return club
+
+
+class ClubClient(FlaskClient):
+    """Seats any player of POST /sessions as a guest, unless the body lists guests."""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        if path.split("?")[0].rstrip("/") == "/sessions" and isinstance(body, dict) \
+                and "guests" not in body and isinstance(body.get("players"), list) \
+                and all(isinstance(p, str) for p in body["players"]):
+            kwargs["json"] = {**body, "guests": list(dict.fromkeys(body["players"]))}
+        return super().open(*args, **kwargs)
+
+
+def club_client(app: Flask, engine: Engine, *, role: str = "treasurer",
+                club: Club | None = None) -> FlaskClient:
+    """A test client sending a token of `role` of `club` (a new club if None)."""
+    club = club or make_club(engine)
+    app.test_client_class = ClubClient
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {club.tokens[role]}"
+    client.club = club  # type: ignore[attr-defined]
+    return client

@@ -1,0 +1,293 @@
+"""Who may do what: every route of the OpenAPI document, walked with every kind of caller.
+
+The table EXPECT holds, for every operation, the status each role of the club gets. A route
+added to the app without a line here fails `test_every_route_has_an_expectation`, so no new
+route can be forgotten. The walk also sends no token, a malformed one, a wrong secret, a
+revoked and an expired token (401 everywhere but the public routes), and each role of
+another club: on a route that names one of our club's objects (session, token) that is a
+404 whose body is the body for an object that does not exist at all.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy import func, select, update
+
+from ledger.clubs import Actor, Clubs
+from ledger.domain import OpenSession
+from ledger.domain.commands import StartDeal
+from ledger.service import Ledger
+from ledger.store.tables import events, sessions, tokens
+from tests.clubs import Club, make_club
+
+from .conftest import PROBLEM
+
+ROLES = ("admin", "treasurer", "dealer", "auditor")
+BAD_CREDENTIALS = ("none", "malformed", "wrong-secret", "basic", "revoked", "expired")
+MISSING_SESSION = "0" * 32
+MISSING_TOKEN = "0" * 16
+
+
+def allowed(*roles: str, ok: int = 200) -> dict[str, int]:
+    return {role: ok if role in roles else 403 for role in ROLES}
+
+
+ALL = ROLES
+# (method, OpenAPI path) -> {role: status}; None marks a public route (200 for anyone).
+EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
+    ("post", "/sessions"): allowed("treasurer", ok=201),
+    ("get", "/sessions/{session_id}"): allowed(*ALL),
+    ("post", "/sessions/{session_id}/events"): allowed("treasurer", "dealer", ok=201),
+    ("get", "/sessions/{session_id}/events"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/deals/{deal_no}"): allowed(*ALL),
+    ("get", "/sessions/{session_id}/statement"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/club"): allowed(*ALL),
+    ("get", "/members"): allowed("admin", "treasurer", "auditor"),
+    ("post", "/members"): allowed("admin", ok=201),
+    ("get", "/tokens"): allowed("admin"),
+    ("post", "/tokens"): allowed("admin", ok=201),
+    ("delete", "/tokens/{token_id}"): allowed("admin"),
+    ("get", "/healthz"): None,
+}
+# Served beside the document, not in it.
+PUBLIC_EXTRAS = [("get", "/openapi.json"), ("get", "/docs")]
+# Routes naming one object of the club: another club gets 404 there, never 403-then-200.
+OBJECT_PARAMS = ("session_id", "token_id")
+
+
+@dataclass
+class World:
+    engine: Any
+    client: FlaskClient
+    ours: Club
+    theirs: Club
+    bad: dict[str, str]  # credential kind -> Authorization header value ("" for none)
+    counter: int = 0
+    setup_version: int = 0
+
+    def fresh_session(self) -> str:
+        """A session of our club with deal 1 (the turn-up single) played."""
+        ledger = Ledger(self.engine).for_club(self.ours.club_id)
+        actor = Actor("treasurer", self.ours.members["treasurer"])
+        sid = ledger.open_session(OpenSession(players=["treasurer", "dealer", "auditor"]),
+                                  actor=actor)["session_id"]
+        result = ledger.append(sid, [StartDeal(trump_card="7H", face_up={
+            "treasurer": "5C", "dealer": "9H", "auditor": "KS"})], actor=actor)
+        self.setup_version = result["version"]
+        return sid
+
+    def fresh_token(self) -> str:
+        return Clubs(self.engine).create_token(self.ours.club_id, "dealer", "dealer",
+                                               "victim")["token_id"]
+
+    def unique(self) -> str:
+        self.counter += 1
+        return f"walker {self.counter}"
+
+
+@pytest.fixture
+def world(app, engine) -> World:
+    ours, theirs = make_club(engine, "Our club"), make_club(engine, "Their club")
+    clubs = Clubs(engine)
+    revoked = clubs.create_token(ours.club_id, "treasurer", "treasurer", "old phone")
+    clubs.revoke_token(revoked["token_id"])
+    expired = clubs.create_token(ours.club_id, "treasurer", "treasurer", "lent tablet",
+                                 expires_in_days=1)
+    with engine.begin() as conn:
+        conn.execute(update(tokens).where(tokens.c.id == expired["token_id"])
+                     .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    real_id = ours.token_ids["treasurer"]
+    bad = {
+        "none": "",
+        "malformed": "Bearer not-a-lanterloo-token",
+        "wrong-secret": f"Bearer loo_{real_id}_{'x' * 43}",
+        "basic": "Basic dHJlYXN1cmVyOnNlY3JldA==",
+        "revoked": f"Bearer {revoked['token']}",
+        "expired": f"Bearer {expired['token']}",
+    }
+    return World(engine, app.test_client(), ours, theirs, bad)
+
+
+def request_for(world: World, method: str, path: str, *, missing: bool = False
+                ) -> tuple[str, Any, dict[str, str]]:
+    """(url, json body, the ids put in the path) for one call of the operation."""
+    ids: dict[str, str] = {}
+    if "{session_id}" in path:
+        ids["session_id"] = MISSING_SESSION if missing else world.fresh_session()
+    if "{token_id}" in path:
+        ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
+    url = path.replace("{deal_no}", "1")
+    for name, value in ids.items():
+        url = url.replace("{" + name + "}", value)
+    body = None
+    if method == "post":
+        body = {
+            "/sessions": {"players": ["treasurer", "dealer", "Guest"], "guests": ["Guest"]},
+            "/sessions/{session_id}/events": {"type": "DealStarted", "trump_card": "3C"},
+            "/members": {"name": world.unique()},
+            "/tokens": {"member": "dealer", "role": "dealer", "label": "walk"},
+        }[path]
+    return url, body, ids
+
+
+def call(world: World, method: str, url: str, body: Any, authorization: str) -> Any:
+    headers = {"Authorization": authorization} if authorization else {}
+    return world.client.open(url, method=method.upper(), json=body, headers=headers)
+
+
+def spec_operations(client: FlaskClient) -> set[tuple[str, str]]:
+    spec = client.get("/openapi.json").get_json()
+    return {(method, path) for path, item in spec["paths"].items() for method in item
+            if method in ("get", "post", "put", "patch", "delete")}
+
+
+def assert_common_headers(response: Any, authenticated: bool) -> None:
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+    if authenticated:
+        assert response.headers["Cache-Control"] == "no-store"
+
+
+def masked(response: Any, *ids: str) -> dict[str, Any]:
+    text = response.get_data(as_text=True)
+    for value in ids:
+        text = text.replace(value, "<id>")
+    return json.loads(text)
+
+
+def test_every_route_has_an_expectation(client):
+    operations = spec_operations(client)
+    assert operations, "the OpenAPI document lists no operation"
+    missing = operations - set(EXPECT)
+    assert not missing, f"routes with no line in EXPECT (decide who may call them): {missing}"
+    assert set(EXPECT) - operations == set(), "EXPECT names routes the app does not have"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_role_gets_what_the_table_says_on_every_route(world, role):
+    for (method, path), expected in sorted(EXPECT.items()):
+        url, body, _ = request_for(world, method, path)
+        response = call(world, method, url, body, f"Bearer {world.ours.tokens[role]}")
+        want = 200 if expected is None else expected[role]
+        assert response.status_code == want, (role, method, url, response.get_data(True))
+        assert_common_headers(response, authenticated=True)
+        if want == 403:
+            problem = response.get_json()
+            assert response.mimetype == PROBLEM and problem["rule"] == "role"
+            # A 403 is decided before anything is looked up: it says nothing of the object.
+            missing_url, missing_body, _ = request_for(world, method, path, missing=True)
+            again = call(world, method, missing_url, missing_body,
+                         f"Bearer {world.ours.tokens[role]}")
+            assert again.status_code == 403
+            assert {**problem, "instance": None} == {**again.get_json(), "instance": None}
+
+
+@pytest.mark.parametrize("kind", BAD_CREDENTIALS)
+def test_no_valid_token_is_401_with_a_bearer_challenge_on_every_private_route(world, kind):
+    bodies = set()
+    for (method, path), expected in sorted(EXPECT.items()) + [(op, None) for op in
+                                                              PUBLIC_EXTRAS]:
+        url, body, _ = request_for(world, method, path)
+        response = call(world, method, url, body, world.bad[kind])
+        if expected is None:
+            assert response.status_code == 200, (kind, url)
+            continue
+        assert response.status_code == 401, (kind, method, url, response.get_data(True))
+        assert response.mimetype == PROBLEM
+        assert response.headers["WWW-Authenticate"].startswith("Bearer ")
+        assert response.headers["Cache-Control"] == "no-store"
+        assert_common_headers(response, authenticated=False)
+        problem = response.get_json()
+        bodies.add((problem["type"], problem["title"], problem["detail"]))
+    # Missing, malformed, unknown, revoked, expired: one answer, so none can be told apart.
+    assert len(bodies) == 1, bodies
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_another_clubs_token_never_reaches_our_objects(world, role):
+    for (method, path), expected in sorted(EXPECT.items()):
+        if expected is None:
+            continue
+        url, body, ids = request_for(world, method, path)
+        response = call(world, method, url, body, f"Bearer {world.theirs.tokens[role]}")
+        if not any(p in path for p in ("{session_id}", "{token_id}")):
+            # Collection routes answer for the caller's own club.
+            assert response.status_code == expected[role], (role, method, url)
+            assert world.ours.club_id not in response.get_data(as_text=True)
+            continue
+        if expected[role] == 403:
+            assert response.status_code == 403, (role, method, url)
+            continue
+        assert response.status_code == 404, (role, method, url, response.get_data(True))
+        # Exactly what a session (or token) that does not exist answers.
+        missing_url, missing_body, missing_ids = request_for(world, method, path,
+                                                             missing=True)
+        nowhere = call(world, method, missing_url, missing_body,
+                       f"Bearer {world.theirs.tokens[role]}")
+        assert nowhere.status_code == 404
+        assert masked(response, *ids.values()) == masked(nowhere, *missing_ids.values())
+        assert nowhere.headers.get("Content-Type") == response.headers.get("Content-Type")
+    # and no event of theirs landed in a session of ours
+    with world.engine.connect() as conn:
+        landed = conn.scalar(select(func.count()).select_from(events).join(
+            sessions, sessions.c.id == events.c.stream_id).where(
+            sessions.c.club_id == world.ours.club_id,
+            events.c.member_id.in_(list(world.theirs.members.values()))))
+    assert landed == 0
+
+
+def test_a_dealer_logs_play_but_may_not_end_the_session(world):
+    sid = world.fresh_session()
+    dealer = f"Bearer {world.ours.tokens['dealer']}"
+    treasurer = f"Bearer {world.ours.tokens['treasurer']}"
+    end = {"type": "SessionEnded", "method": "single"}
+    refused = call(world, "post", f"/sessions/{sid}/events", end, dealer)
+    assert refused.status_code == 403 and refused.get_json()["rule"] == "role"
+    batch = {"events": [{"type": "DealStarted", "trump_card": "3C"}, end]}
+    assert call(world, "post", f"/sessions/{sid}/events", batch, dealer).status_code == 403
+    assert Ledger(world.engine).session(sid)["version"] == world.setup_version
+    ended = call(world, "post", f"/sessions/{sid}/events", end, treasurer)
+    assert ended.status_code in (201, 409), ended.get_json()  # the rules may still refuse
+    assert ended.status_code != 403
+
+
+def test_sessions_without_a_club_are_reachable_by_no_token(world):
+    """Sessions from before clubs (club_id NULL) are the command line's only."""
+    sid = Ledger(world.engine).open_session(OpenSession(players=["A", "B", "C"]),
+                                            actor="cli")["session_id"]
+    for role in ROLES:
+        response = call(world, "get", f"/sessions/{sid}", None,
+                        f"Bearer {world.ours.tokens[role]}")
+        assert response.status_code == 404
+
+
+def test_the_docs_page_has_a_policy_that_lets_swagger_ui_load(client):
+    response = client.get("/docs")
+    assert response.status_code == 200
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self' https://cdn.jsdelivr.net" in policy
+    assert "connect-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert re.search(r"cdn\.jsdelivr\.net", response.get_data(as_text=True))
+
+
+def test_the_openapi_document_names_the_bearer_scheme_and_each_routes_roles(client):
+    spec = client.get("/openapi.json").get_json()
+    assert spec["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+    for (method, path), expected in EXPECT.items():
+        operation = spec["paths"][path][method]
+        if expected is None:
+            assert "security" not in operation
+            continue
+        assert operation["security"] == [{"bearerAuth": []}]
+        assert sorted(operation["x-roles"]) == sorted(r for r, s in expected.items()
+                                                      if s != 403)
+        assert {"401", "403"} <= set(operation["responses"])

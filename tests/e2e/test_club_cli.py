@@ -1,0 +1,104 @@
+"""`lanterloo club create`, `member add`, `token create | list | revoke`, and the demo's
+tokens printed by `serve --demo`."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from api import create_app
+from api.cli import main
+from api.demo import DEMO_STAFF, demo_tokens, load_demo
+from ledger.clubs import Clubs
+from ledger.service import Ledger
+from ledger.store.db import make_engine
+
+TOKEN = re.compile(r"^\s+(loo_[0-9a-f]{16}_\S+)$", re.M)
+
+
+@pytest.fixture
+def http(database_url):
+    engine = make_engine(database_url)
+    yield create_app({"ENGINE": engine, "TESTING": True}).test_client()
+    engine.dispose()
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def me(http, token: str):
+    return http.get("/club", headers={"Authorization": f"Bearer {token}"})
+
+
+def test_club_create_prints_the_first_admin_and_a_working_token(database_url, http, capsys):
+    status, out, _ = run(capsys, "club", "create", "Thursday Loo", "--admin", "Mrs Bell",
+                         "--database-url", database_url)
+    assert status == 0, out
+    token = TOKEN.search(out).group(1)
+    assert "member" in out and "Mrs Bell (admin)" in out and "shown this once" in out
+    answer = me(http, token).get_json()
+    assert (answer["club"], answer["member"], answer["role"]) == (
+        "Thursday Loo", "Mrs Bell", "admin")
+
+    status, _, err = run(capsys, "club", "create", "THURSDAY LOO", "--database-url",
+                         database_url)
+    assert status == 2 and "exists already" in err
+
+
+def test_token_create_list_and_revoke(database_url, http, capsys):
+    run(capsys, "club", "create", "Thursday Loo", "--database-url", database_url)
+    status, out, _ = run(capsys, "member", "add", "--club", "thursday loo", "Dan",
+                         "--database-url", database_url)
+    assert status == 0 and "Dan" in out
+    status, out, _ = run(capsys, "token", "create", "--club", "Thursday Loo", "--member", "dan",
+                         "--role", "dealer", "--label", "tablet 2", "--expires-in-days", "7",
+                         "--database-url", database_url)
+    assert status == 0, out
+    token = TOKEN.search(out).group(1)
+    token_id = token.split("_")[1]
+    assert me(http, token).get_json()["token_label"] == "tablet 2"
+
+    status, out, _ = run(capsys, "token", "list", "--club", "Thursday Loo", "--database-url",
+                         database_url)
+    assert status == 0 and token_id in out and "active" in out
+    assert token.rsplit("_", 1)[1] not in out
+
+    status, out, _ = run(capsys, "token", "revoke", token_id, "--database-url", database_url)
+    assert status == 0 and "revoked" in out
+    assert me(http, token).status_code == 401
+    _, out, _ = run(capsys, "token", "list", "--club", "Thursday Loo", "--database-url",
+                    database_url)
+    assert re.search(rf"{token_id}\s+revoked", out)
+
+
+def test_the_cli_refuses_what_the_api_refuses(database_url, capsys):
+    run(capsys, "club", "create", "Thursday Loo", "--database-url", database_url)
+    for argv in (["token", "create", "--club", "Nope", "--member", "admin", "--role", "dealer",
+                  "--label", "x"],
+                 ["token", "create", "--club", "Thursday Loo", "--member", "nobody", "--role",
+                  "dealer", "--label", "x"],
+                 ["token", "revoke", "0" * 16]):
+        status, _, err = run(capsys, *argv, "--database-url", database_url)
+        assert status == 2 and err.startswith("error: "), (argv, err)
+
+
+def test_the_demo_tokens_each_act_in_their_role(engine, app, capsys):
+    session_id = load_demo(Ledger(engine))
+    tokens = demo_tokens(Clubs(engine))
+    client = app.test_client()
+    for role, token in tokens.items():
+        answer = me(client, token).get_json()
+        assert (answer["role"], answer["member"]) == (role, DEMO_STAFF[role])
+    auditor = {"Authorization": f"Bearer {tokens['auditor']}"}
+    assert client.get(f"/sessions/{session_id}/statement", headers=auditor).status_code == 200
+    log = client.get(f"/sessions/{session_id}/events?limit=1000", headers=auditor).get_json()
+    assert {e["actor"] for e in log["events"]} == {DEMO_STAFF["treasurer"],
+                                                     DEMO_STAFF["dealer"]}
+    # Starting again revokes the previous demo tokens.
+    fresh = demo_tokens(Clubs(engine))
+    assert me(client, tokens["dealer"]).status_code == 401
+    assert me(client, fresh["dealer"]).status_code == 200
