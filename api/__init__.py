@@ -77,9 +77,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["lanterloo_engine"] = engine
 
     auth.document_security(api)
-    from . import clubs, deals, events, health, sessions, statement
+    from . import clubs, corrections, deals, events, health, sessions, statement
 
-    for module in (sessions, events, deals, statement, clubs, health):
+    for module in (sessions, events, corrections, deals, statement, clubs, health):
         api.register_blueprint(module.blp)
     return app
 

@@ -44,6 +44,8 @@ STATE_READERS = EVERY_ROLE  # a session's state and its deals
 RECORD_READERS = (ADMIN, TREASURER, AUDITOR)  # the event log and the statement
 MEMBER_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's members (to seat them)
 MANAGERS = (ADMIN,)  # add members; list, create and revoke tokens
+CORRECTORS = (TREASURER,)  # void or replace any entry
+UNDOERS = (TREASURER, DEALER)  # undo the last entry (a dealer: only his own)
 
 auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
 # Only its decorators are used: they document a view without registering anything.

@@ -73,6 +73,13 @@ class IdempotencyKeyReused(LedgerError):
                          rule="idempotency-key-reuse", field="Idempotency-Key")
 
 
+class Forbidden(LedgerError):
+    """The caller's role or membership does not allow this on the object."""
+
+    status = 403
+    code = "forbidden"
+
+
 class DealNotFound(LedgerError):
     status = 404
     code = "not-found"
@@ -191,7 +198,7 @@ class Ledger:
                              conflict=conflict)
 
     def correct(self, session_id: str, *, voids: Sequence[int],
-                replacements: Sequence[Command] = (), reason: str, actor: str,
+                replacements: Sequence[Command] = (), reason: str, actor: str | Actor,
                 expected_version: int | None = None, idempotency_key: str | None = None,
                 fingerprint: str | None = None) -> dict[str, Any]:
         """Void entries (by version) and put `replacements` in place of the first; append the
@@ -199,20 +206,29 @@ class Ledger:
 
         Returns the append response (see `append`). Reads the whole log: corrections are rare.
         """
-        return self._restate(session_id, lambda log: list(voids), replacements=replacements,
+        return self._restate(session_id, lambda log, by: list(voids), replacements=replacements,
                              reason=reason, actor=actor, expected_version=expected_version,
                              idempotency_key=idempotency_key, fingerprint=fingerprint,
                              scope_body=["correct", list(voids), reason])
 
-    def undo(self, session_id: str, *, reason: str, actor: str,
-             expected_version: int | None = None, idempotency_key: str | None = None,
+    def undo(self, session_id: str, *, reason: str, actor: str | Actor,
+             own_entry_only: bool = False, expected_version: int | None = None,
+             idempotency_key: str | None = None,
              fingerprint: str | None = None) -> dict[str, Any]:
-        """Void the last entry a client made (a correction event, never a deletion)."""
-        def last(log: list[tuple[int, Event]]) -> list[int]:
+        """Void the last entry a client made (a correction event, never a deletion).
+
+        `own_entry_only` (a dealer's undo): refuse unless the actor's member appended it.
+        """
+        member = _as_actor(actor).member_id
+
+        def last(log: list[tuple[int, Event]], appended_by: dict[int, str | None]) -> list[int]:
             version = last_entry(log)
             if version is None:
                 raise InvalidInput("there is no entry to undo", rule="undo",
                                    field="session_id")
+            if own_entry_only and appended_by.get(version) != member:
+                raise Forbidden("the last entry was made by someone else; a treasurer "
+                                "corrects it", rule="undo-own-entry")
             return [version]
 
         return self._restate(session_id, last, replacements=(), reason=reason, actor=actor,
@@ -220,11 +236,13 @@ class Ledger:
                              idempotency_key=idempotency_key, fingerprint=fingerprint,
                              scope_body=["undo", reason])
 
-    def _restate(self, session_id: str, choose: Callable[[list[tuple[int, Event]]], list[int]],
-                 *, replacements: Sequence[Command], reason: str, actor: str,
+    def _restate(self, session_id: str,
+                 choose: Callable[[list[tuple[int, Event]], dict[int, str | None]], list[int]],
+                 *, replacements: Sequence[Command], reason: str, actor: str | Actor,
                  expected_version: int | None, idempotency_key: str | None,
                  fingerprint: str | None, scope_body: list[Any]) -> dict[str, Any]:
-        scope = session_id
+        actor = _as_actor(actor)
+        scope = f"{session_id}:{actor.member_id}" if actor.member_id else session_id
         fingerprint = fingerprint or _fingerprint(scope, replacements, expected_version,
                                                   *scope_body)
 
@@ -239,10 +257,12 @@ class Ledger:
                     return _replay(stored, fingerprint, idempotency_key)
                 if expected_version is not None and expected_version != row.version:
                     raise ConcurrencyConflict(row.version, expected_version)
-                log = _versioned(store.stream(conn, session_id))
-                state, events = correct(log, voids=choose(log), replacements=replacements,
-                                        reason=reason, authorised_by=actor,
-                                        session_id=session_id)
+                rows = list(store.stream(conn, session_id))
+                log = _versioned(rows)
+                appended_by = {row.version: row.member_id for row in rows}
+                state, events = correct(log, voids=choose(log, appended_by),
+                                        replacements=replacements, reason=reason,
+                                        authorised_by=actor.name, session_id=session_id)
                 new_log = log + [(row.version + 1 + i, e) for i, e in enumerate(events)]
                 _, views = _fold_with_views(
                     None, (e for _, e in live_events(new_log)), session_id)

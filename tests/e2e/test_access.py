@@ -47,6 +47,10 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/sessions/{session_id}/events"): allowed("treasurer", "dealer", ok=201),
     ("get", "/sessions/{session_id}/events"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/deals/{deal_no}"): allowed(*ALL),
+    ("post", "/sessions/{session_id}/corrections"): allowed("treasurer", ok=201),
+    # a dealer may undo only his own entry (tests/e2e/test_corrections.py): the walk's last
+    # entry is the dealer's
+    ("post", "/sessions/{session_id}/undo"): allowed("treasurer", "dealer", ok=201),
     ("get", "/sessions/{session_id}/statement"): allowed("admin", "treasurer", "auditor"),
     ("get", "/club"): allowed(*ALL),
     ("get", "/members"): allowed("admin", "treasurer", "auditor"),
@@ -123,6 +127,10 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         ids["session_id"] = MISSING_SESSION if missing else world.fresh_session()
     if "{token_id}" in path:
         ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
+    if path.endswith("/undo") and not missing:  # the last entry, the dealer's own
+        Ledger(world.engine).for_club(world.ours.club_id).append(
+            ids["session_id"], [StartDeal(trump_card="3C")],
+            actor=Actor("dealer", world.ours.members["dealer"]))
     url = path.replace("{deal_no}", "1")
     for name, value in ids.items():
         url = url.replace("{" + name + "}", value)
@@ -131,6 +139,8 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         body = {
             "/sessions": {"players": ["treasurer", "dealer", "Guest"], "guests": ["Guest"]},
             "/sessions/{session_id}/events": {"type": "DealStarted", "trump_card": "3C"},
+            "/sessions/{session_id}/corrections": {"voids": [2], "reason": "walk"},
+            "/sessions/{session_id}/undo": {"reason": "walk"},
             "/members": {"name": world.unique()},
             "/tokens": {"member": "dealer", "role": "dealer", "label": "walk"},
         }[path]
