@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import marshmallow as ma
 from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .actor import current_actor
 from .backend import check_session_id, ledger, split_replay
-from .errors import ApiProblem
+from .errors import ApiProblem, first_message
 from .inputs import (
     REPLAYED_HEADER,
     etag,
@@ -55,7 +56,16 @@ class Sessions(MethodView):
                              f"money amounts are decided by the rules: remove {money!r}; "
                              "to change a rule parameter such as stake or loo_amount, send it "
                              "under \"rules\"", rule="no-client-amounts", field=money)
-        command = SessionOpenSchema().load(body)
+        try:
+            command = SessionOpenSchema().load(body)
+        except ma.ValidationError as error:
+            # A rule parameter of the wrong type is refused here, named as the rules name it.
+            field, message = first_message(error.messages)
+            if field.startswith("rules."):
+                raise ApiProblem(422, "validation-failed", f"{field}: {message}",
+                                 rule="rule-parameter", field=field,
+                                 errors=error.messages) from None
+            raise
         key = idempotency_key()
         result = ledger().open_session(
             command, actor=current_actor(), idempotency_key=key,
