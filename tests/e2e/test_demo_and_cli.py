@@ -50,8 +50,10 @@ def test_the_demo_session_reads_over_http_like_any_other(engine, client):
     assert client.get(f"/sessions/{session_id}").get_json()["status"] == "ended"
     csv_text = client.get(f"/sessions/{session_id}/statement?format=csv").get_data(True)
     assert csv_text.startswith("player,")
+    version = client.get(f"/sessions/{session_id}").get_json()["version"]
     refused = client.post(f"/sessions/{session_id}/events",
-                          json={"type": "DealStarted", "trump_card": "7H"})
+                          json={"type": "DealStarted", "trump_card": "7H"},
+                          headers={"If-Match": f'"{version}"'})
     assert_problem(refused, 409, rule="session-open")
 
 
