@@ -16,6 +16,7 @@ blp.url_value_preprocessor(check_session_id)
 
 @blp.route("/<int(signed=True):deal_no>")
 class Deal(MethodView):
+    @blp.doc(operationId="getDeal")
     @blp.response(200, DealViewSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, session_id: str, deal_no: int):

@@ -23,6 +23,7 @@ from .inputs import (
     json_object,
     precondition_required,
     prefers_minimal,
+    session_links,
 )
 from .schemas import (
     EVENT_SCHEMAS,
@@ -53,6 +54,9 @@ def minimal(data: dict[str, Any]) -> dict[str, Any]:
 @blp.route("")
 class Events(MethodView):
     @blp.doc(
+        operationId="appendEvents",
+        responses={201: {"links": session_links(
+            "$response.body#/session_id", deal_no="$response.body#/session/deal_no")}},
         requestBody={
             "required": True,
             "description": "One event, or a batch `{\"events\": [...], \"expected_version\": "
@@ -126,6 +130,7 @@ class Events(MethodView):
             headers["Preference-Applied"] = MINIMAL
         return data, 201, headers
 
+    @blp.doc(operationId="readEvents")
     @blp.arguments(EventsQuery, location="query", as_kwargs=True)
     @blp.response(200, EventsPageSchema, headers={
         "Link": {"description": "rel=\"next\": the next page", "schema": {"type": "string"}}})

@@ -164,6 +164,27 @@ def header_params(*names: str) -> list[dict[str, Any]]:
              "description": HEADER_DOCS[n]} for n in names]
 
 
+def _link(operation: str, **parameters: str) -> dict[str, Any]:
+    return {"operationId": operation, "parameters": parameters}
+
+
+def session_links(session_id: str, *, deal_no: str | None = None,
+                  etag_header: bool = True) -> dict[str, Any]:
+    """OpenAPI links from a response naming a session to the session's own routes (what a
+    client, or a stateful test, can do next with it)."""
+    links = {
+        "GetSession": _link("getSession", session_id=session_id),
+        "ReadEvents": _link("readEvents", session_id=session_id),
+        "GetStatement": _link("getStatement", session_id=session_id),
+        "AppendEvents": _link("appendEvents", session_id=session_id,
+                              **({"header.If-Match": "$response.header.ETag"}
+                                 if etag_header else {})),
+    }
+    if deal_no is not None:
+        links["GetDeal"] = _link("getDeal", session_id=session_id, deal_no=deal_no)
+    return links
+
+
 def etag(version: int) -> str:
     """The ETag of a session at `version`: what If-Match sends back."""
     return f'"{version}"'

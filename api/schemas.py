@@ -736,7 +736,14 @@ class HealthSchema(Open):
 
 
 class ProblemSchema(ma.Schema):
-    """application/problem+json (RFC 9457), with the ledger's own members."""
+    """application/problem+json (RFC 9457), with the ledger's own members.
+
+    A problem type may carry members of its own (RFC 9457 §3.2): the schema does not forbid
+    others than these.
+    """
+
+    class Meta:
+        unknown = ma.EXCLUDE
 
     type = fields.String(metadata={"example": "urn:lanterloo:problem:out-of-turn"})
     title = fields.String()
@@ -747,4 +754,7 @@ class ProblemSchema(ma.Schema):
     field = fields.String(metadata={"description": "The field at fault"})
     errors = fields.Dict(metadata={"description": "Validation messages per field"})
     current_version = fields.Integer(metadata={"description": "On 409: the session's version"})
+    expected_version = fields.Integer(metadata={"description": "On 409: the version the "
+                                                               "request named"})
     accepted = fields.List(fields.String(), metadata={"description": "Accepted event types"})
+    choices = fields.List(fields.String(), metadata={"description": "The legal declarations"})

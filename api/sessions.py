@@ -17,6 +17,7 @@ from .inputs import (
     header_params,
     idempotency_key,
     json_object,
+    session_links,
 )
 from .schemas import (
     AppendResultSchema,
@@ -33,12 +34,19 @@ blp.url_value_preprocessor(check_session_id)
 @blp.route("")
 class Sessions(MethodView):
     @blp.doc(
+        operationId="openSession",
         requestBody={"required": True,
                      "content": {"application/json": {"schema": SessionOpenSchema}}},
         parameters=header_params("X-Actor", "Idempotency-Key"),
+        responses={201: {"links": session_links("$response.body#/session_id")}},
     )
     @blp.response(201, AppendResultSchema, headers={
-        "Location": {"description": "The new session", "schema": {"type": "string"}}})
+        "Location": {"description": "The new session", "schema": {"type": "string"}},
+        "ETag": {"description": "The session version, for the If-Match of the first append",
+                 "schema": {"type": "string"}},
+        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
+                                               "earlier request with the same Idempotency-Key",
+                                "schema": {"type": "string", "enum": ["true"]}}})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -80,6 +88,9 @@ class Sessions(MethodView):
 
 @blp.route("/<session_id>")
 class Session(MethodView):
+    @blp.doc(operationId="getSession",
+             responses={200: {"links": session_links("$response.body#/session_id",
+                                                       deal_no="$response.body#/deal_no")}})
     @blp.response(200, SessionViewSchema, headers={
         "ETag": {"description": "The session version, for If-Match",
                  "schema": {"type": "string"}}})
