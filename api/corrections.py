@@ -15,6 +15,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
+from ledger.domain import SessionNotFound
+
 from .actor import current_actor
 from .auth import CORRECTORS, DEALER, UNDOERS, principal, requires
 from .backend import check_session_id, ledger, split_replay
@@ -26,6 +28,7 @@ from .inputs import (
     idempotency_key,
     if_match_version,
     json_object,
+    precondition_required,
 )
 from .schemas import AppendResultSchema, Strict, load_events, printable
 
@@ -52,6 +55,17 @@ class CorrectionIn(Strict):
 class UndoIn(Strict):
     reason = fields.String(load_default="undone at the table",
                            validate=[validate.Length(min=1, max=500), printable])
+
+
+def _precondition(session_id: str) -> tuple[str | None, int | None]:
+    """(Idempotency-Key, If-Match version): a correction, like an append, is never blind."""
+    key, expected = idempotency_key(), if_match_version()
+    if key is None and expected is None:
+        if not ledger().session_exists(session_id):
+            raise SessionNotFound(f"no session {session_id}", rule="session-exists",
+                                  field="session_id")
+        raise precondition_required()
+    return key, expected
 
 
 def _respond(result: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -85,8 +99,7 @@ class Corrections(MethodView):
             replacements, _ = load_events(
                 {"events": body["replacements"]},
                 max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
-        key = idempotency_key()
-        expected = if_match_version()
+        key, expected = _precondition(session_id)
         result = ledger().correct(
             session_id, voids=body["voids"], replacements=replacements,
             reason=body["reason"], actor=current_actor(), expected_version=expected,
@@ -110,8 +123,7 @@ class Undo(MethodView):
         Voids the last entry a client made, as a correction event (never a deletion). A dealer
         may undo only an entry he made himself.
         """
-        key = idempotency_key()
-        expected = if_match_version()
+        key, expected = _precondition(session_id)
         result = ledger().undo(
             session_id, reason=body["reason"], actor=current_actor(),
             own_entry_only=principal().role == DEALER, expected_version=expected,

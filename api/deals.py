@@ -18,6 +18,7 @@ blp.url_value_preprocessor(check_session_id)
 @blp.route("/<int(signed=True):deal_no>")
 class Deal(MethodView):
     @requires(*STATE_READERS)
+    @blp.doc(operationId="getDeal")
     @blp.response(200, DealViewSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, session_id: str, deal_no: int):

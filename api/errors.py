@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from http import HTTPStatus
 from typing import Any
 
@@ -37,6 +38,7 @@ TITLES: dict[str, str] = {
     "money-from-client": "Money amounts are decided by the rules",
     "unknown-event-type": "Unknown event type",
     "idempotency-key-reuse": "Idempotency key used for another request",
+    "precondition-required": "Say which version the events build on",
     "internal-error": "Internal error",
 }
 
@@ -71,11 +73,16 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None,
         body["instance"] = request.path
     except RuntimeError:  # outside a request (never in practice)
         pass
-    response = Response(json.dumps(body, ensure_ascii=False, default=str), status=status,
-                        mimetype=PROBLEM_MIMETYPE)
+    text = _SURROGATE.sub("\ufffd", json.dumps(body, ensure_ascii=False, default=str))
+    response = Response(text, status=status, mimetype=PROBLEM_MIMETYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+# A lone surrogate (a request's \ud800, echoed in a detail or a field name) cannot be
+# encoded as UTF-8: a problem shows U+FFFD in its place rather than failing to render.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _phrase(status: int) -> str:

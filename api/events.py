@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
+
+from ledger.domain import SessionNotFound
 
 from .actor import current_actor
 from .auth import APPENDERS, RECORD_READERS, check_commands, requires
@@ -18,6 +22,9 @@ from .inputs import (
     idempotency_key,
     if_match_version,
     json_object,
+    precondition_required,
+    prefers_minimal,
+    session_links,
 )
 from .schemas import (
     EVENT_SCHEMAS,
@@ -32,30 +39,55 @@ blp = Blueprint("events", __name__, url_prefix="/sessions/<session_id>/events",
                 description="Log what happens at the table; read the session's events.")
 blp.url_value_preprocessor(check_session_id)
 
+MINIMAL = "return=minimal"
+
+
+def minimal(data: dict[str, Any]) -> dict[str, Any]:
+    """The lean form of an append's answer (Prefer: return=minimal): what a client needs to
+    carry on (the version for its next If-Match, the positions to read the log from), without
+    the payloads and the session view. Derived from the full answer, so that an idempotent
+    replay of a stored full answer has the same lean form."""
+    return {"session_id": data["session_id"], "version": data["version"],
+            "appended": [{"position": e["position"], "version": e["version"], "type": e["type"]}
+                         for e in data["appended"]]}
+
+
 @blp.route("")
 class Events(MethodView):
     @requires(*APPENDERS)
     @blp.doc(
+        operationId="appendEvents",
+        responses={201: {"links": session_links(
+            "$response.body#/session_id", deal_no="$response.body#/session/deal_no")}},
         requestBody={
             "required": True,
             "description": "One event, or a batch `{\"events\": [...], \"expected_version\": "
                            "12}` appended all or nothing. The expected version may also be "
-                           "sent as the header `If-Match: \"12\"`. No event carries an amount: "
-                           "the rules decide every amount.",
+                           "sent as the header `If-Match: \"12\"`; an append that names no "
+                           "version and sends no Idempotency-Key is refused with 428. No "
+                           "event carries an amount: the rules decide every amount.",
             "content": {"application/json": {"schema": {"oneOf": [
                 *EVENT_SCHEMAS.values(), EventBatchIn]}}},
         },
-        parameters=header_params("Idempotency-Key", "If-Match"),
+        parameters=header_params("Idempotency-Key", "If-Match", "Prefer"),
     )
     @blp.response(201, AppendResultSchema, headers={
         "ETag": {"description": "The session version after the append",
-                 "schema": {"type": "string"}}})
+                 "schema": {"type": "string"}},
+        "Preference-Applied": {"description": "return=minimal when the lean form was sent",
+                               "schema": {"type": "string", "enum": [MINIMAL]}},
+        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
+                                               "earlier request with the same Idempotency-Key",
+                                "schema": {"type": "string", "enum": ["true"]}}})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(428, response="PRECONDITION_REQUIRED",
+                      description="Neither If-Match (nor expected_version) nor an "
+                                  "Idempotency-Key: a blind write is refused")
     def post(self, session_id: str):
         """Append events
 
@@ -63,6 +95,12 @@ class Events(MethodView):
         "card": "QH"}`. The ledger checks it against the rules and appends it together with
         what the rules draw from it (a trick won, a deal settled, a breach detected);
         a refused event appends nothing, and a refused event in a batch appends none of it.
+
+        Every append says what it builds on: `If-Match` with the session's version (its ETag)
+        or `expected_version` in a batch (409 if the session moved on), or an
+        `Idempotency-Key` (a retry returns the first answer). With neither it is a 428.
+        `Prefer: return=minimal` answers with the version and the appended events' positions,
+        versions and types only (`Preference-Applied: return=minimal`).
         """
         body = json_object()
         commands, body_version = load_events(
@@ -77,17 +115,26 @@ class Events(MethodView):
                              field="expected_version")
         expected_version = body_version if body_version is not None else header_version
         key = idempotency_key()
+        if expected_version is None and key is None:
+            if not ledger().session_exists(session_id):
+                raise SessionNotFound(f"no session {session_id}", rule="session-exists",
+                                      field="session_id")
+            raise precondition_required()
         result = ledger().append(
             session_id, commands, expected_version=expected_version, actor=current_actor(),
             idempotency_key=key,
             fingerprint=fingerprint(body, expected_version) if key else None)
         data, replayed = split_replay(result)
-        headers = {"ETag": etag(int(data["version"]))}
+        headers = {"ETag": etag(int(data["version"])), "Vary": "Prefer"}
         if replayed:
             headers[REPLAYED_HEADER] = "true"
+        if prefers_minimal():
+            data = minimal(data)
+            headers["Preference-Applied"] = MINIMAL
         return data, 201, headers
 
     @requires(*RECORD_READERS)
+    @blp.doc(operationId="readEvents")
     @blp.arguments(EventsQuery, location="query", as_kwargs=True)
     @blp.response(200, EventsPageSchema, headers={
         "Link": {"description": "rel=\"next\": the next page", "schema": {"type": "string"}}})

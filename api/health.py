@@ -20,6 +20,7 @@ blp = Blueprint("health", __name__, url_prefix="/healthz",
 
 @blp.route("")
 class Health(MethodView):
+    @blp.doc(operationId="health")
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self):

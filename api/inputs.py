@@ -1,4 +1,5 @@
-"""Request inputs: a JSON object body, If-Match, Idempotency-Key and its fingerprint, ETags."""
+"""Request inputs: a JSON object body, If-Match, Idempotency-Key and its fingerprint, Prefer,
+ETags."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_IDEMPOTENCY_KEY_LENGTH = 128  # the store's column
 
 _ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
+# What If-Match may hold, as the OpenAPI document states it: one session version (12, "12" or
+# W/"12") or *. Anything else, an empty value included, is a 400.
+IF_MATCH_PATTERN = r'^\s*(?:\*|(?:W/)?"?[0-9]{1,18}"?)\s*$'
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _refuse_constant(name: str) -> Any:
@@ -39,7 +44,28 @@ def json_object() -> dict[str, Any]:
         raise ApiProblem(400, "malformed-request",
                          f"the body must be a JSON object, not {_json_kind(body)}",
                          rule="json-object")
+    if _has_lone_surrogate(body):
+        raise ApiProblem(400, "malformed-request",
+                         "the body is not valid Unicode: a string or a member name holds a "
+                         "lone surrogate escape such as \\ud800", rule="json")
     return body
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a lone UTF-16 surrogate (JSON's "\\ud800" without its pair) is anywhere in
+    `value`: such text cannot be stored, compared or echoed as UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _json_kind(value: object) -> str:
@@ -67,6 +93,19 @@ def if_match_version() -> int | None:
     return int(match.group(1))
 
 
+def precondition_required() -> ApiProblem:
+    """428 (RFC 6585) for an append that names no version and carries no Idempotency-Key:
+    a blind write, which could silently build on a state its sender never saw."""
+    return ApiProblem(
+        428, "precondition-required",
+        "an append must say what it builds on: send If-Match with the session version it "
+        "builds on (the ETag of GET /sessions/<id>, e.g. If-Match: \"12\"; or "
+        "\"expected_version\" in a batch body), so that a write made in the meantime is a 409 "
+        "instead of a lost update; or send an Idempotency-Key (a fresh one per request), so "
+        "that a retry is answered once and never appended twice",
+        rule="precondition-required", field="If-Match")
+
+
 def idempotency_key() -> str | None:
     raw = request.headers.get(IDEMPOTENCY_HEADER)
     if raw is None:
@@ -87,16 +126,61 @@ def fingerprint(body: Any, *extra: object) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def prefers_minimal() -> bool:
+    """Whether the request says `Prefer: return=minimal` (RFC 7240)."""
+    for header in request.headers.getlist("Prefer"):
+        for preference in header.split(","):
+            token = preference.split(";", 1)[0].strip()
+            name, _, value = token.partition("=")
+            if name.strip().lower() == "return" and \
+                    value.strip().strip('"').lower() == "minimal":
+                return True
+    return False
+
+
 HEADER_DOCS = {
-    "Idempotency-Key": "Send the same key to retry safely: the first response is returned",
-    "If-Match": "The session version the events build on (e.g. \"12\"); 409 if it moved",
+    "Idempotency-Key": "Send the same key to retry safely: the first response is returned "
+                       "and nothing is appended again",
+    "If-Match": "The session version the events build on (its ETag, e.g. \"12\"); 409 if "
+                "it moved. An append needs If-Match (or expected_version in a batch body) "
+                "or an Idempotency-Key, else 428. `*` names no version",
+    "Prefer": "return=minimal (RFC 7240): answer with the session id, the version and the "
+              "position, version and type of each event appended, instead of every event and "
+              "the whole session",
+}
+
+HEADER_SCHEMAS: dict[str, dict[str, Any]] = {
+    "Idempotency-Key": {"type": "string", "minLength": 1, "maxLength": 128},
+    "If-Match": {"type": "string", "pattern": IF_MATCH_PATTERN, "example": '"12"'},
+    "Prefer": {"type": "string", "example": "return=minimal"},
 }
 
 
 def header_params(*names: str) -> list[dict[str, Any]]:
     """OpenAPI parameters documenting the request headers `names`."""
-    return [{"in": "header", "name": n, "required": False, "schema": {"type": "string"},
+    return [{"in": "header", "name": n, "required": False, "schema": HEADER_SCHEMAS[n],
              "description": HEADER_DOCS[n]} for n in names]
+
+
+def _link(operation: str, **parameters: str) -> dict[str, Any]:
+    return {"operationId": operation, "parameters": parameters}
+
+
+def session_links(session_id: str, *, deal_no: str | None = None,
+                  etag_header: bool = True) -> dict[str, Any]:
+    """OpenAPI links from a response naming a session to the session's own routes (what a
+    client, or a stateful test, can do next with it)."""
+    links = {
+        "GetSession": _link("getSession", session_id=session_id),
+        "ReadEvents": _link("readEvents", session_id=session_id),
+        "GetStatement": _link("getStatement", session_id=session_id),
+        "AppendEvents": _link("appendEvents", session_id=session_id,
+                              **({"header.If-Match": "$response.header.ETag"}
+                                 if etag_header else {})),
+    }
+    if deal_no is not None:
+        links["GetDeal"] = _link("getDeal", session_id=session_id, deal_no=deal_no)
+    return links
 
 
 def etag(version: int) -> str:

@@ -1,8 +1,10 @@
 """Marshmallow schemas: what the API accepts (each builds a domain command) and what it returns.
 
-Request schemas refuse unknown fields (`unknown = RAISE`) and never accept an amount of money:
-the rules decide every amount. Response schemas document the shape and pass through any
-member the domain adds later, so the OpenAPI document grows with the code, not instead of it.
+Request schemas refuse unknown fields (`unknown = RAISE`), take integers and booleans only as
+JSON integers and booleans (never 1 for true, 52.0 or "52" for 52), and never accept an amount
+of money: the rules decide every amount. Response schemas declare every member the service
+returns and pass through any member the domain adds later (their OpenAPI schemas never say
+`additionalProperties: false`), so a generated client keeps working when the ledger grows.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from typing import Any, ClassVar
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ledger.domain import CLIENT_TYPES, PRESETS, Command, OpenSession
+from ledger.domain import CLIENT_TYPES, PRESETS, Command, OpenSession, Rules
 from ledger.domain import commands as cmd
+from ledger.domain import rules as domain_rules
+from ledger.domain.decide import DECLARATIONS, END_METHODS, MAX_PLAYERS
+from ledger.domain.play import OFFENCE_OF_RULE
 
 from .errors import ApiProblem
 
@@ -28,9 +33,17 @@ def printable(value: str) -> bool:
 
 PLAYER = {"validate": [validate.Length(min=1, max=40), printable],
           "metadata": {"description": "A player's name as seated", "example": "C"}}
-CARD = {"validate": [validate.Length(min=1, max=8), printable],
-        "metadata": {"description": "A card: rank then suit, e.g. QH, 10S, 7♥, AC",
-                     "example": "QH"}}
+
+# A card as ledger.domain.cards.parse_card reads it: a rank (2-10, J, Q, K, A; T for 10 and
+# 1 for the ace), then a suit (C, D, H, S or ♣ ♦ ♥ ♠), in either case. The parser also strips
+# surrounding spaces; the API does not take them. A test keeps the two in agreement.
+CARD_PATTERN = r"^(?:10|[2-9TtJjQqKkAa1])[CDHScdhs♣♦♥♠]$"
+CARD = {"validate": [validate.Regexp(CARD_PATTERN, error="{input!r} is not a card: a rank "
+                                     "(2-10, J, Q, K, A; T for 10, 1 for the ace) then a suit "
+                                     "(C, D, H, S or ♣ ♦ ♥ ♠), e.g. QH, 10S, 7♥")],
+        "metadata": {"description": "A card: rank (2-10, J, Q, K, A; aliases T for 10 and 1 "
+                                    "for the ace) then suit (C, D, H, S or ♣ ♦ ♥ ♠), in either "
+                                    "case, e.g. QH, 10S, 7♥, ac", "example": "QH"}}
 
 # Keys that carry an amount of money; a client that sends one is told the rules decide it.
 MONEY_FIELDS = frozenset({
@@ -58,7 +71,14 @@ class Strict(ma.Schema):
 
 
 class Open(ma.Schema):
-    """A response schema that keeps members it does not declare."""
+    """A response schema that keeps members it does not declare.
+
+    `unknown = EXCLUDE` only shapes the OpenAPI document (apispec then writes no
+    `additionalProperties`, so undeclared members are allowed): dumping never drops a member.
+    """
+
+    class Meta:
+        unknown = ma.EXCLUDE
 
     @ma.post_dump(pass_original=True)
     def _keep_undeclared(self, data: dict[str, Any], original: Any, **kwargs: Any) -> Any:
@@ -77,12 +97,83 @@ class Timestamp(fields.Field):
         return value
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean and nothing else: 1, 0, "true" and "yes" are refused.
+
+    (marshmallow's own Boolean compares by equality, and 1 == True in Python.)
+    """
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def _strict_int(**kwargs: Any) -> fields.Integer:
+    """A JSON integer and nothing else: 52.0, "52" and true are refused."""
     return fields.Integer(strict=True, **kwargs)
 
 
 def _strict_bool(**kwargs: Any) -> fields.Boolean:
-    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+    return StrictBoolean(**kwargs)
+
+
+def _unique(values: list[Any]) -> bool:
+    if len(set(values)) != len(values):
+        raise ma.ValidationError("player names must be distinct")
+    return True
+
+
+# ---------------------------------------------------------------- rule parameters
+
+# The choices of each rule parameter that is a name (ledger/domain/rules.py).
+RULE_CHOICES: dict[str, tuple[Any, ...]] = {
+    "loo": domain_rules.LOO_KINDS,
+    "fresh_pool": domain_rules.FRESH_POOLS,
+    "lead_rule": domain_rules.LEAD_RULES,
+    "trump_after_trick": domain_rules.TRUMP_AFTER_TRICK,
+    "deal_out_of_turn": domain_rules.DEAL_OUT_OF_TURN,
+    "penalties": domain_rules.PENALTY_TABLES,
+    "variant": domain_rules.VARIANTS,
+    "pack": domain_rules.PACKS,
+}
+MAX_UNITS = 10**9
+
+
+def _annotation(name: str) -> str:
+    return str(Rules.__dataclass_fields__[name].type).replace(" ", "")
+
+
+def _rule_field(name: str, *, request: bool) -> fields.Field:
+    """The field of one rule parameter, typed from the Rules dataclass: a JSON integer for
+    `int`, a JSON boolean for `bool`, one of the choices for a name; null where it may be."""
+    annotation = _annotation(name)
+    # Null where the type allows it, or where a preset leaves it for the rules to fill in
+    # (single_loo: null is "the preset's default").
+    nullable = annotation.endswith("|None") or any(
+        params.get(name, 0) is None for params in PRESETS.values())
+    base = annotation.removesuffix("|None")
+    options: dict[str, Any] = {"allow_none": nullable}
+    if name in RULE_CHOICES:
+        options["validate"] = validate.OneOf(list(RULE_CHOICES[name]))
+    if base == "int":
+        if request and name not in RULE_CHOICES:
+            options["validate"] = validate.Range(min=0, max=MAX_UNITS)
+        return _strict_int(**options) if request else fields.Integer(**options)
+    if base == "bool":
+        return _strict_bool(**options) if request else fields.Boolean(**options)
+    if base == "str":
+        return fields.String(**options)
+    raise TypeError(f"rule parameter {name} has a type the API cannot describe: {annotation}")
+
+
+RuleOverridesIn = Strict.from_dict(
+    {name: _rule_field(name, request=True) for name in domain_rules.OVERRIDABLE},
+    name="RuleOverridesIn")
+RuleOverridesIn.__doc__ = ("Single rule parameters a club overrides; each of its type (an "
+                           "integer, a boolean or one of the names), null where the "
+                           "parameter may be empty. Ranges beyond the type (a stake divisible "
+                           "by 3, a loo the kind of loo needs) are checked by the rules.")
 
 
 # ---------------------------------------------------------------- opening a session
@@ -94,17 +185,18 @@ class SessionOpenSchema(Strict):
     name = fields.String(load_default="", validate=[validate.Length(max=200), printable],
                          metadata={"example": "Thursday table"})
     players = fields.List(fields.String(**PLAYER), required=True,
-                          validate=validate.Length(min=2, max=52),
-                          metadata={"description": "Names in seat order (to the left)",
+                          validate=[validate.Length(min=2, max=MAX_PLAYERS), _unique],
+                          metadata={"description": "Distinct names in seat order (to the left)",
+                                    "uniqueItems": True,
                                     "example": ["A", "B", "C", "D", "E"]})
     preset = fields.String(load_default=None, allow_none=True,
                            validate=validate.OneOf(list(PRESETS)),
                            metadata={"description": "Rule preset; baxter-wray by default",
                                      "example": "baxter-wray"})
-    rules = fields.Dict(keys=fields.String(), load_default=dict,
-                        metadata={"description": "Overrides of single rule parameters, e.g. "
-                                                 "{\"loo_amount\": 9, \"pack\": 32}",
-                                  "example": {}})
+    rules = fields.Nested(RuleOverridesIn, load_default=dict,
+                          metadata={"description": "Overrides of single rule parameters, e.g. "
+                                                   "{\"loo_amount\": 9, \"pack\": 32}",
+                                    "example": {}})
     first_dealer = fields.String(load_default=None, allow_none=True, validate=printable,
                                  metadata={"description": "Who deals first (the first knave); "
                                                           "the first player by default"})
@@ -172,7 +264,7 @@ class DeclarationMadeIn(EventIn):
     player = fields.String(required=True, **PLAYER)
     declaration = fields.String(
         required=True,
-        validate=validate.OneOf(["play", "throw_up", "take_miss", "play_miss_for_pool"]))
+        validate=validate.OneOf(list(DECLARATIONS)))
 
 
 class CardPlayedIn(EventIn):
@@ -251,9 +343,7 @@ class SessionEndedIn(EventIn):
 
     command = cmd.EndSession
     type = _type("SessionEnded")
-    method = fields.String(required=True,
-                           validate=validate.OneOf(["single", "divide-pool",
-                                                    "release-last-loos"]))
+    method = fields.String(required=True, validate=validate.OneOf(list(END_METHODS)))
 
 
 EVENT_SCHEMAS: dict[str, type[EventIn]] = {
@@ -376,79 +466,284 @@ class StatementQuery(ma.Schema):
 
 # ---------------------------------------------------------------- responses
 
+BREACH_RULES = list(OFFENCE_OF_RULE)
+PHASES = ["declaring", "playing", "review", "replaying", "redeal", "settled"]
+
+
+def _players_to(values: fields.Field, **kwargs: Any) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=values, **kwargs)
+
 
 class RecordedEventSchema(Open):
-    position = fields.Integer(metadata={"description": "Global position in the store"})
-    version = fields.Integer(metadata={"description": "The session's version after it"})
-    type = fields.String()
+    position = fields.Integer(required=True,
+                              metadata={"description": "Global position in the store"})
+    version = fields.Integer(required=True,
+                             metadata={"description": "The session's version after it"})
+    type = fields.String(required=True)
     schema_version = fields.Integer()
-    payload = fields.Dict()
+    payload = fields.Dict(metadata={"description": "The event's fields (a BreachDetected "
+                                                   "event's are the BreachDetected schema)"})
     recorded_at = Timestamp(metadata={"type": "string", "format": "date-time"})
     actor = fields.String()
 
 
+RulesSchema = Open.from_dict(
+    {"preset": fields.String(required=True, validate=validate.OneOf(list(PRESETS))),
+     **{name: _rule_field(name, request=False) for name in domain_rules.OVERRIDABLE}},
+    name="RulesSchema")
+RulesSchema.__doc__ = "The effective rules of a session, whole (see the rule presets)."
+
+
+class ExpectedActionSchema(Open):
+    """One thing the table may log next; which members appear depends on `type`."""
+
+    type = fields.String(required=True, metadata={"description": "The event type to send"})
+    player = fields.String(allow_none=True, metadata={"description": "Whose turn it is"})
+    choices = fields.List(fields.String(validate=validate.OneOf(list(DECLARATIONS))),
+                          metadata={"description": "The legal declarations"})
+    dealer = fields.String(allow_none=True)
+    kind = fields.String(validate=validate.OneOf(["single", "hand"]))
+    fresh = fields.Boolean()
+    needs = fields.List(fields.String(), metadata={"description": "The fields to send"})
+    methods = fields.List(fields.String(validate=validate.OneOf(list(END_METHODS))))
+    trick = fields.Integer()
+    winners = fields.List(fields.String(),
+                          metadata={"description": "Quick entry: who may win the trick"})
+    offences = fields.List(fields.String(),
+                           metadata={"description": "The offences of the penalty table"})
+    by = fields.List(fields.String(), metadata={"description": "Who may ask for a replay"})
+
+
+class ExpectedSchema(Open):
+    """Whose turn it is and the legal choices."""
+
+    phase = fields.String(required=True, metadata={"description": "between-deals, ended or "
+                                                                  "the deal's phase"})
+    round_even = fields.Boolean(metadata={"description": "Between deals: everyone has dealt "
+                                                         "equally often"})
+    actions = fields.List(fields.Nested(ExpectedActionSchema), required=True)
+
+
+class DealSummarySchema(Open):
+    deal_no = fields.Integer(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    dealer = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["single", "hand"]))
+    trump_card = fields.String(required=True)
+
+
+class LooOwedSchema(Open):
+    player = fields.String(required=True)
+    amount_units = fields.Integer(required=True)
+    deal_no = fields.Integer(allow_none=True)
+    reason = fields.String()
+
+
 class SessionViewSchema(Open):
-    session_id = fields.String()
-    name = fields.String()
-    version = fields.Integer(metadata={"description": "Events recorded so far; the ETag"})
-    status = fields.String(metadata={"description": "open | ended"})
-    rules = fields.Dict(metadata={"description": "The effective rules, whole"})
-    unit = fields.String()
-    money_per_unit_minor = fields.Integer(allow_none=True)
-    currency = fields.String(allow_none=True)
-    seats = fields.List(fields.String())
-    active = fields.List(fields.String())
-    deal_no = fields.Integer()
-    next_dealer = fields.String(allow_none=True)
-    pool_units = fields.Integer()
-    next_pool_units = fields.Integer()
-    loos_owed = fields.List(fields.Dict())
-    balances = fields.Dict(keys=fields.String(), values=fields.Integer())
-    expected = fields.Raw(metadata={"description": "Whose turn it is and the legal choices"})
-    deal = fields.Dict(allow_none=True)
+    session_id = fields.String(required=True)
+    name = fields.String(required=True)
+    version = fields.Integer(required=True,
+                             metadata={"description": "Events recorded so far; the ETag"})
+    status = fields.String(required=True, validate=validate.OneOf(["open", "ended"]))
+    ended_method = fields.String(required=True, allow_none=True,
+                                 validate=validate.OneOf(list(END_METHODS)),
+                                 metadata={"description": "How the session ended; null while "
+                                                          "it is open"})
+    rules = fields.Nested(RulesSchema, required=True)
+    unit = fields.String(required=True)
+    money_per_unit_minor = fields.Integer(required=True, allow_none=True)
+    currency = fields.String(required=True, allow_none=True)
+    seats = fields.List(fields.String(), required=True,
+                        metadata={"description": "Every player ever seated, in seat order"})
+    active = fields.List(fields.String(), required=True,
+                         metadata={"description": "The players still in the game"})
+    deal_no = fields.Integer(required=True, metadata={"description": "The last deal dealt"})
+    next_dealer = fields.String(required=True, allow_none=True)
+    deals_dealt = _players_to(fields.Integer(), required=True,
+                              metadata={"description": "How many deals each player dealt"})
+    pool_units = fields.Integer(required=True)
+    next_pool_units = fields.Integer(required=True)
+    loos_owed = fields.List(fields.Nested(LooOwedSchema), required=True)
+    balances = _players_to(fields.Integer(), required=True)
+    expected = fields.Nested(ExpectedSchema, required=True)
+    deal = fields.Nested(DealSummarySchema, required=True, allow_none=True,
+                         metadata={"description": "The current (or last) deal; null before "
+                                                  "the first"})
 
 
 class AppendResultSchema(Open):
-    session_id = fields.String()
-    version = fields.Integer()
-    appended = fields.List(fields.Nested(RecordedEventSchema))
-    session = fields.Nested(SessionViewSchema)
+    """What an append (or opening a session) returns.
+
+    In full (the default): every event appended, with its payload, and the session view.
+    With `Prefer: return=minimal` on an append: the session id, the version, and the position,
+    version and type of each event appended; no payloads and no `session`.
+    """
+
+    session_id = fields.String(required=True)
+    version = fields.Integer(required=True,
+                             metadata={"description": "The session version after the append"})
+    appended = fields.List(fields.Nested(RecordedEventSchema), required=True)
+    session = fields.Nested(SessionViewSchema,
+                            metadata={"description": "The session after the append (absent "
+                                                     "with Prefer: return=minimal)"})
+
+
+class PostingSchema(Open):
+    """A balanced movement of units: from one account to another, for a reason."""
+
+    from_ = fields.String(data_key="from", attribute="from", required=True)
+    to = fields.String(required=True)
+    amount_units = fields.Integer(required=True)
+    reason = fields.String(required=True)
+    deal_no = fields.Integer(allow_none=True)
+    loo = fields.Boolean()
+
+
+class BreachDetectedSchema(Open):
+    """A breach of the laws of play that the cards prove (the BreachDetected event's payload,
+    and an entry of a deal's breaches). The ledger imposes its penalty by itself."""
+
+    deal_no = fields.Integer(required=True)
+    player = fields.String(required=True)
+    rule = fields.String(required=True, validate=validate.OneOf(BREACH_RULES),
+                         metadata={"description": "The law broken"})
+    trick = fields.Integer(required=True)
+    card = fields.String(required=True, metadata={"description": "The card played"})
+    held = fields.List(fields.String(), required=True,
+                       metadata={"description": "The cards that show the breach"})
+    detail = fields.String(required=True)
+    replay = fields.Boolean(required=True,
+                            metadata={"description": "Whether the hand may be replayed"})
+
+
+class StandingSchema(Open):
+    player = fields.String(required=True)
+    hand = fields.String(required=True, validate=validate.OneOf(["own", "miss",
+                                                                  "miss-for-pool"]))
+
+
+class TrickSchema(Open):
+    trick = fields.Integer(required=True)
+    winner = fields.String(required=True)
+    cards = fields.List(fields.List(fields.String()), required=True,
+                        metadata={"description": "[player, card] in the order played; empty "
+                                                 "on quick entry"})
 
 
 class DealViewSchema(Open):
-    deal_no = fields.Integer()
-    dealer = fields.String()
-    kind = fields.String(metadata={"description": "single (the turn-up single) or hand"})
-    trump_card = fields.String()
-    phase = fields.String()
-    declarations = fields.Dict()
-    standing = fields.List(fields.Dict())
-    tricks = fields.List(fields.Dict())
-    penalties = fields.List(fields.Dict())
-    breaches = fields.List(fields.Dict())
-    postings = fields.List(fields.Dict())
-    settlement = fields.Dict(allow_none=True)
-    pool_units = fields.Integer()
+    deal_no = fields.Integer(required=True)
+    dealer = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["single", "hand"]),
+                         metadata={"description": "single (the turn-up single) or hand"})
+    trump_card = fields.String(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    dealt = fields.List(fields.String(), required=True,
+                        metadata={"description": "Dealt to, from the dealer's left"})
+    fresh = fields.Boolean(required=True)
+    forced = fields.String(required=True, allow_none=True)
+    miss = fields.Boolean(required=True)
+    face_up = _players_to(fields.String(), required=True)
+    redeals = fields.Integer(required=True)
+    declarations = _players_to(fields.String(validate=validate.OneOf(list(DECLARATIONS))),
+                               required=True)
+    standing = fields.List(fields.Nested(StandingSchema), required=True)
+    entry = fields.String(required=True, allow_none=True,
+                          validate=validate.OneOf(["cards", "quick"]))
+    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    current_trick = fields.List(fields.List(fields.String()), required=True)
+    first_play = fields.List(fields.Nested(TrickSchema), required=True, allow_none=True,
+                             metadata={"description": "The tricks as first played, kept when "
+                                                      "the hand is replayed"})
+    hands = _players_to(fields.List(fields.String()), required=True)
+    replay = fields.String(required=True, allow_none=True)
+    replay_asked_by = fields.String(required=True, allow_none=True)
+    pool_at_play_units = fields.Integer(required=True, allow_none=True)
+    penalties = fields.List(fields.Dict(), required=True)
+    breaches = fields.List(fields.Nested(BreachDetectedSchema), required=True)
+    postings = fields.List(fields.Nested(PostingSchema), required=True)
+    contributions = fields.List(fields.Nested(PostingSchema), required=True,
+                                metadata={"description": "The postings into the pool"})
+    settlement = fields.Dict(required=True, allow_none=True)
+    pool_units = fields.Integer(required=True)
+
+
+class StatementPlayerSchema(Open):
+    player = fields.String(required=True)
+    active = fields.Boolean(required=True)
+    deals_dealt = fields.Integer(required=True)
+    paid_units = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    received_units = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    paid_total_units = fields.Integer(required=True)
+    received_total_units = fields.Integer(required=True)
+    net_units = fields.Integer(required=True)
+    net_money_minor = fields.Integer(required=True, allow_none=True)
+
+
+class StatementPoolSchema(Open):
+    current_pool_units = fields.Integer(required=True)
+    next_pool_units = fields.Integer(required=True)
+    loos_owed = fields.List(fields.Nested(LooOwedSchema), required=True)
+    flows_units = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    what_became_of_it = fields.String(required=True)
+
+
+class StatementCheckSchema(Open):
+    nets_plus_pools_units = fields.Integer(required=True)
+    zero_sum = fields.Boolean(required=True)
+
+
+class TransferSchema(Open):
+    from_ = fields.String(data_key="from", attribute="from", required=True)
+    to = fields.String(required=True)
+    amount_units = fields.Integer(required=True)
+    amount_money_minor = fields.Integer(required=True, allow_none=True)
+
+
+class StatementSettlementSchema(Open):
+    final = fields.Boolean(required=True)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
 
 
 class StatementSchema(Open):
-    session_id = fields.String()
+    session_id = fields.String(required=True)
+    name = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "ended"]))
+    ended_method = fields.String(required=True, allow_none=True,
+                                 validate=validate.OneOf(list(END_METHODS)))
+    preset = fields.String(required=True)
+    unit = fields.String(required=True)
+    money_per_unit_minor = fields.Integer(required=True, allow_none=True)
+    currency = fields.String(required=True, allow_none=True)
+    deals = fields.Integer(required=True)
+    players = fields.List(fields.Nested(StatementPlayerSchema), required=True)
+    pool = fields.Nested(StatementPoolSchema, required=True)
+    check = fields.Nested(StatementCheckSchema, required=True)
+    settlement = fields.Nested(StatementSettlementSchema, required=True)
 
 
 class EventsPageSchema(Open):
-    events = fields.List(fields.Nested(RecordedEventSchema))
-    next_after = fields.Integer(allow_none=True,
+    events = fields.List(fields.Nested(RecordedEventSchema), required=True)
+    next_after = fields.Integer(required=True, allow_none=True,
                                 metadata={"description": "Pass as ?after= for the next page"})
-    next = fields.String(allow_none=True, metadata={"description": "URL of the next page"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "URL of the next page"})
 
 
 class HealthSchema(Open):
-    status = fields.String(metadata={"example": "ok"})
-    database = fields.String(metadata={"example": "ok"})
+    status = fields.String(required=True, metadata={"example": "ok"})
+    database = fields.String(required=True, metadata={"example": "ok"})
 
 
 class ProblemSchema(ma.Schema):
-    """application/problem+json (RFC 9457), with the ledger's own members."""
+    """application/problem+json (RFC 9457), with the ledger's own members.
+
+    A problem type may carry members of its own (RFC 9457 §3.2): the schema does not forbid
+    others than these.
+    """
+
+    class Meta:
+        unknown = ma.EXCLUDE
 
     type = fields.String(metadata={"example": "urn:lanterloo:problem:out-of-turn"})
     title = fields.String()
@@ -459,4 +754,7 @@ class ProblemSchema(ma.Schema):
     field = fields.String(metadata={"description": "The field at fault"})
     errors = fields.Dict(metadata={"description": "Validation messages per field"})
     current_version = fields.Integer(metadata={"description": "On 409: the session's version"})
+    expected_version = fields.Integer(metadata={"description": "On 409: the version the "
+                                                               "request named"})
     accepted = fields.List(fields.String(), metadata={"description": "Accepted event types"})
+    choices = fields.List(fields.String(), metadata={"description": "The legal declarations"})

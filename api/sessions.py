@@ -15,7 +15,7 @@ from ledger.domain import OpenSession
 from .actor import current_actor
 from .auth import OPENERS, STATE_READERS, requires
 from .backend import check_session_id, ledger, split_replay
-from .errors import ApiProblem
+from .errors import ApiProblem, first_message
 from .inputs import (
     REPLAYED_HEADER,
     etag,
@@ -23,6 +23,7 @@ from .inputs import (
     header_params,
     idempotency_key,
     json_object,
+    session_links,
 )
 from .schemas import (
     PLAYER,
@@ -63,12 +64,19 @@ class ClubSessionOpenSchema(SessionOpenSchema):
 class Sessions(MethodView):
     @requires(*OPENERS)
     @blp.doc(
+        operationId="openSession",
         requestBody={"required": True,
                      "content": {"application/json": {"schema": ClubSessionOpenSchema}}},
         parameters=header_params("Idempotency-Key"),
+        responses={201: {"links": session_links("$response.body#/session_id")}},
     )
     @blp.response(201, AppendResultSchema, headers={
-        "Location": {"description": "The new session", "schema": {"type": "string"}}})
+        "Location": {"description": "The new session", "schema": {"type": "string"}},
+        "ETag": {"description": "The session version, for the If-Match of the first append",
+                 "schema": {"type": "string"}},
+        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
+                                               "earlier request with the same Idempotency-Key",
+                                "schema": {"type": "string", "enum": ["true"]}}})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -86,7 +94,16 @@ class Sessions(MethodView):
                              f"money amounts are decided by the rules: remove {money!r}; "
                              "to change a rule parameter such as stake or loo_amount, send it "
                              "under \"rules\"", rule="no-client-amounts", field=money)
-        command, guests = ClubSessionOpenSchema().load(body)
+        try:
+            command, guests = ClubSessionOpenSchema().load(body)
+        except ma.ValidationError as error:
+            # A rule parameter of the wrong type is refused here, named as the rules name it.
+            field, message = first_message(error.messages)
+            if field.startswith("rules."):
+                raise ApiProblem(422, "validation-failed", f"{field}: {message}",
+                                 rule="rule-parameter", field=field,
+                                 errors=error.messages) from None
+            raise
         key = idempotency_key()
         result = ledger().open_session(
             command, actor=current_actor(), idempotency_key=key, guests=guests,
@@ -102,6 +119,9 @@ class Sessions(MethodView):
 @blp.route("/<session_id>")
 class Session(MethodView):
     @requires(*STATE_READERS)
+    @blp.doc(operationId="getSession",
+             responses={200: {"links": session_links("$response.body#/session_id",
+                                                       deal_no="$response.body#/deal_no")}})
     @blp.response(200, SessionViewSchema, headers={
         "ETag": {"description": "The session version, for If-Match",
                  "schema": {"type": "string"}}})

@@ -36,6 +36,7 @@ def csv_filename(session_id: str) -> str:
 @blp.route("")
 class Statement(MethodView):
     @requires(*RECORD_READERS)
+    @blp.doc(operationId="getStatement")
     @blp.arguments(StatementQuery, location="query", as_kwargs=True)
     @blp.response(200, StatementSchema, description=DESCRIPTION)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE,

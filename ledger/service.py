@@ -404,14 +404,29 @@ class Ledger:
         return _plain(state.to_dict()), {n: _plain(v) for n, v in views.items()}
 
     def verify(self, session_id: str) -> list[str]:
-        """Where the stored projections differ from a rebuild; [] when they agree."""
-        state, views = self.rebuild(session_id)
+        """Where the log is broken or the stored projections differ from a rebuild; [] when
+        the log is whole and they agree.
+
+        The log is whole when its versions are 1..N with no gap and its global positions
+        increase with the version: an event deleted or moved behind the store's back (by a
+        DBA with the append-only triggers disabled, say) is reported as the first gap.
+        """
+        with self.engine.connect() as conn:
+            if store.load_session(conn, session_id, club_id=self.club_id) is None:
+                raise _not_found(session_id)
+            differences = _log_gaps(store.version_positions(conn, session_id))
+        try:
+            state, views = self.rebuild(session_id)
+        except Exception as error:
+            if not differences:
+                raise
+            # A log with a hole may not fold at all: the hole is the finding.
+            return [*differences, f"rebuild: the log does not fold ({error})"]
         with self.engine.connect() as conn:
             row = store.load_session(conn, session_id)
             assert row is not None
             stored_views = store.load_deal_views(conn, session_id)
             log_version = store.stream_version(conn, session_id)
-        differences = []
         if row.version != log_version:
             differences.append(f"sessions.version: stored {row.version}, log {log_version}")
         differences += _diff("state", row.state, state)
@@ -502,6 +517,22 @@ def _fold_with_views(state: SessionState | None, events: Iterable[Event], sessio
     if state is not None and state.deal is not None and touched:
         views[state.deal.deal_no] = deal_view(state)
     return state, views
+
+
+def _log_gaps(versions: list[tuple[int, int]]) -> list[str]:
+    """The first break in a stream's (version, position) pairs, in version order."""
+    expected, last_position = 1, None
+    for version, position in versions:
+        if version != expected:
+            missing = (f"version {expected} is missing" if version == expected + 1 else
+                       f"versions {expected} to {version - 1} are missing")
+            return [f"events: {missing} (the log goes from version {expected - 1} to "
+                    f"{version}; {len(versions)} events for versions 1..{versions[-1][0]})"]
+        if last_position is not None and position <= last_position:
+            return [f"events: version {version} is at position {position}, not after version "
+                    f"{version - 1}'s position {last_position}"]
+        expected, last_position = version + 1, position
+    return []
 
 
 def _diff(path: str, stored: Any, rebuilt: Any) -> list[str]:

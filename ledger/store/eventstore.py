@@ -74,6 +74,14 @@ def stream(conn: Connection, stream_id: str, *, batch_size: int = 1000) -> Itera
         after = rows[-1].position
 
 
+def version_positions(conn: Connection, stream_id: str) -> list[tuple[int, int]]:
+    """(version, position) of every event of the stream, in version order (for verify)."""
+    rows = conn.execute(select(events.c.version, events.c.position)
+                        .where(events.c.stream_id == stream_id)
+                        .order_by(events.c.version))
+    return [(int(version), int(position)) for version, position in rows]
+
+
 def stream_version(conn: Connection, stream_id: str) -> int:
     """The highest version in the log for the stream (0 if none)."""
     return conn.scalar(select(func.coalesce(func.max(events.c.version), 0))

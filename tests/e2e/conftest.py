@@ -46,7 +46,13 @@ class Table:
     def url(self) -> str:
         return f"/sessions/{self.sid}"
 
-    def post(self, body: Any, **kwargs: Any) -> Any:
+    def post(self, body: Any, *, blind: bool = False, **kwargs: Any) -> Any:
+        """POST `body` as JSON. Unless the request already says what it builds on (If-Match,
+        an Idempotency-Key or expected_version in the body) it is sent with If-Match: the
+        session's current version, as a client does; `blind=True` sends it as it is."""
+        kwargs["headers"] = dict(kwargs.get("headers") or {})
+        if not blind:
+            add_precondition(self, body, kwargs["headers"])
         return self.client.post(f"{self.url}/events", json=body, **kwargs)
 
     def append(self, body: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -80,12 +86,25 @@ class Table:
         nothing was appended."""
         before = self.version()
         if raw:
+            kwargs["headers"] = dict(kwargs.get("headers") or {})
+            add_precondition(self, None, kwargs["headers"])
             response = self.client.post(f"{self.url}/events", data=body, **kwargs)
         else:
             response = self.post(body, **kwargs)
         problem = assert_problem(response, status, rule=rule, mentions=mentions)
         assert self.version() == before, "a refused request appended events"
         return problem
+
+
+def add_precondition(table: Table, body: Any, headers: dict[str, str]) -> None:
+    """Send If-Match with the current version, unless the request already names a version
+    or carries an Idempotency-Key."""
+    named = {name.lower() for name in headers}
+    if "if-match" in named or "idempotency-key" in named:
+        return
+    if isinstance(body, dict) and "expected_version" in body:
+        return
+    headers["If-Match"] = f'"{table.version()}"'
 
 
 def assert_problem(response: Any, status: int, *, rule: str | None = None,

@@ -53,8 +53,10 @@ def test_the_demo_session_reads_over_http_like_any_other(engine, client):
     assert client.get(f"/sessions/{session_id}").get_json()["status"] == "ended"
     csv_text = client.get(f"/sessions/{session_id}/statement?format=csv").get_data(True)
     assert csv_text.startswith("player,")
+    version = client.get(f"/sessions/{session_id}").get_json()["version"]
     refused = client.post(f"/sessions/{session_id}/events",
-                          json={"type": "DealStarted", "trump_card": "7H"})
+                          json={"type": "DealStarted", "trump_card": "7H"},
+                          headers={"If-Match": f'"{version}"'})
     assert_problem(refused, 409, rule="session-open")
 
 
@@ -130,3 +132,66 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
         assert re.search(rf"^\s+{role}=loo_[0-9a-f]{{16}}_\S+", text, re.M), text
     assert "Traceback" not in text
     assert "Shutting down: Master" in text
+
+
+def _as_a_dba(engine, statement: str, **params) -> None:
+    """Change the log behind the store's back, as a DBA would: the append-only triggers
+    (migrations/versions/0001_initial_schema.py) dropped on SQLite, disabled on PostgreSQL."""
+    from sqlalchemy import text
+
+    with engine.begin() as conn:
+        if engine.dialect.name == "sqlite":
+            conn.execute(text("DROP TRIGGER IF EXISTS events_no_delete"))
+            conn.execute(text("DROP TRIGGER IF EXISTS events_no_update"))
+        else:
+            conn.execute(text("ALTER TABLE events DISABLE TRIGGER USER"))
+        conn.execute(text(statement), params)
+        if engine.dialect.name != "sqlite":
+            conn.execute(text("ALTER TABLE events ENABLE TRIGGER USER"))
+
+
+def test_verify_reports_an_event_deleted_from_the_middle_of_a_stream(engine, database_url,
+                                                                      capsys):
+    ledger = Ledger(engine)
+    session_id = load_demo(ledger)
+    assert ledger.verify(session_id) == []
+    _as_a_dba(engine, "DELETE FROM events WHERE stream_id = :s AND version = 10", s=session_id)
+
+    differences = ledger.verify(session_id)
+    assert differences and "version 10 is missing" in differences[0], differences
+    assert main(["verify", "--database-url", database_url, session_id]) == 1
+    out = capsys.readouterr().out
+    assert "version 10 is missing" in out and "differ" in out
+
+
+def test_verify_reports_the_first_of_several_missing_versions(engine, database_url, capsys):
+    ledger = Ledger(engine)
+    session_id = load_demo(ledger)
+    _as_a_dba(engine, "DELETE FROM events WHERE stream_id = :s AND version IN (3, 4, 20)",
+              s=session_id)
+    differences = ledger.verify(session_id)
+    assert "versions 3 to 4 are missing" in differences[0], differences
+    assert main(["verify", "--database-url", database_url, session_id]) == 1
+
+
+def test_verify_reports_an_event_moved_out_of_position_order(engine, database_url, capsys):
+    ledger = Ledger(engine)
+    session_id = load_demo(ledger)
+    _as_a_dba(engine, "UPDATE events SET position = (SELECT max(position) + 100 FROM events) "
+                      "WHERE stream_id = :s AND version = 5", s=session_id)
+    differences = ledger.verify(session_id)
+    assert differences and "version 6 is at position" in differences[0], differences
+    assert main(["verify", "--database-url", database_url, session_id]) == 1
+    assert "version 6" in capsys.readouterr().out
+
+
+def test_verify_reports_the_last_event_deleted_as_a_projection_ahead_of_the_log(
+        engine, database_url):
+    ledger = Ledger(engine)
+    session_id = load_demo(ledger)
+    version = ledger.session(session_id)["version"]
+    _as_a_dba(engine, "DELETE FROM events WHERE stream_id = :s AND version = :v",
+              s=session_id, v=version)
+    differences = ledger.verify(session_id)
+    assert f"sessions.version: stored {version}, log {version - 1}" in differences
+    assert main(["verify", "--database-url", database_url, session_id]) == 1

@@ -57,7 +57,8 @@ def test_random_json_bodies_are_refused_without_appending(playing: Table, body):
 def test_random_bytes_are_refused_without_appending(declaring: Table, raw, content_type):
     before = declaring.version()
     response = declaring.client.post(f"{declaring.url}/events", data=raw,
-                                     content_type=content_type or None)
+                                     content_type=content_type or None,
+                                     headers={"If-Match": f'"{before}"'})
     if response.status_code == 201:
         return
     assert 400 <= response.status_code < 500, response.get_data(as_text=True)

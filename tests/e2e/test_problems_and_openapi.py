@@ -145,3 +145,192 @@ def test_the_health_check_is_a_503_problem_when_the_database_is_unreachable(tmp_
         response = app.test_client().get("/healthz")
     assert_problem(response, 503, rule="database")
     app.extensions["lanterloo_engine"].dispose()
+
+
+# ---------------------------------------------------------------- unreadable text
+
+
+SURROGATE_KEY = ('{"type": "DeclarationMade", "player": "C", "declaration": "play", '
+                 '"\\ud800": 1}')
+
+
+def test_a_lone_surrogate_in_a_member_name_is_a_bad_request_not_a_500(declaring):
+    assert "\\ud800" in SURROGATE_KEY  # sent as JSON text with the escape, as a client would
+    problem = declaring.refused(SURROGATE_KEY, 400, rule="json", raw=True,
+                                content_type="application/json", mentions=("surrogate",))
+    assert problem["type"].endswith(":malformed-request")
+
+
+def test_a_lone_surrogate_in_a_value_or_a_session_body_is_a_bad_request(client, declaring):
+    declaring.refused('{"type": "PenaltyImposed", "player": "C", "offence": "x\\udfff"}', 400,
+                      rule="json", raw=True, content_type="application/json")
+    for body in ('{"players": ["A", "B"], "\\ud800": 1}', '{"players": ["A", "\\ud83d"]}',
+                 '{"players": ["A", "B"], "rules": {"\\udc00": 1}}'):
+        response = client.post("/sessions", data=body, content_type="application/json")
+        assert_problem(response, 400, rule="json")
+
+
+def test_a_paired_surrogate_escape_is_an_ordinary_character(declaring):
+    # "\ud83c\udca1" is one character (a playing card), not a lone surrogate: a schema refusal.
+    problem = declaring.refused('{"type": "CardPlayed", "player": "C", '
+                                '"card": "\\ud83c\\udca1"}', 422, rule="schema", raw=True,
+                                content_type="application/json")
+    assert problem["field"] == "card"
+
+
+def test_a_problem_that_echoes_a_lone_surrogate_still_renders_as_utf8(app):
+    from api.errors import problem
+
+    with app.test_request_context("/x"):
+        response = problem(422, "validation-failed", "bad \ud800 name", field="\udc00")
+    text = response.get_data().decode("utf-8")
+    body = json.loads(text)
+    assert body["detail"] == "bad \ufffd name" and body["field"] == "\ufffd"
+    assert response.mimetype == "application/problem+json"
+
+
+# ---------------------------------------------------------------- the document as a contract
+
+
+def _spec(client):
+    return client.get("/openapi.json").get_json()
+
+
+def test_the_document_says_players_are_distinct_and_refuses_them_at_the_schema(client):
+    players = _spec(client)["components"]["schemas"]["SessionOpen"]["properties"]["players"]
+    assert players["uniqueItems"] is True
+    problem = assert_problem(client.post("/sessions", json={"players": ["A", "B", "A"]}), 422,
+                             rule="schema", mentions=("distinct",))
+    assert problem["field"] == "players"
+
+
+def test_the_card_pattern_of_the_document_and_the_parser_agree(client):
+    import itertools
+    import re
+
+    from ledger.domain import InvalidInput
+    from ledger.domain.cards import RANK_ALIASES, RANKS_52, SUIT_SYMBOLS, SUITS, parse_card
+
+    schemas = _spec(client)["components"]["schemas"]
+    pattern = schemas["CardPlayedIn"]["properties"]["card"]["pattern"]
+    assert schemas["DealStartedIn"]["properties"]["trump_card"]["pattern"] == pattern
+    assert schemas["DealStartedIn"]["properties"]["face_up"]["additionalProperties"][
+        "pattern"] == pattern
+    ranks = [*RANKS_52, *RANK_ALIASES]
+    suits = [*SUITS, *SUIT_SYMBOLS]
+    # Every rank and suit the parser knows, in either case, matches; and whatever matches
+    # (over those characters and some that are not cards), the parser accepts.
+    for rank, suit in itertools.product(ranks, suits):
+        for text in {rank + suit, (rank + suit).lower()}:
+            assert re.fullmatch(pattern, text), text
+    alphabet = sorted({*"".join(ranks + suits), *"".join(ranks + suits).lower(), "0", "X",
+                       "B", "1", "ſ", " "})
+    for size in (2, 3):
+        for chars in itertools.product(alphabet, repeat=size):
+            text = "".join(chars)
+            if re.fullmatch(pattern, text):
+                assert parse_card(text) in {r + s for r in RANKS_52 for s in SUITS}, text
+            elif text == text.strip():
+                # The parser is allowed to be kinder (it strips spaces), never stricter.
+                try:
+                    parse_card(text)
+                except InvalidInput:
+                    pass
+
+
+def test_the_if_match_pattern_of_the_document_is_what_the_api_accepts(client, declaring):
+    import re
+
+    params = _spec(client)["paths"]["/sessions/{session_id}/events"]["post"]["parameters"]
+    pattern = next(p for p in params if p["name"] == "If-Match")["schema"]["pattern"]
+    for good in ('"12"', "12", 'W/"12"', "*", ' "3" '):
+        assert re.match(pattern, good), good
+    for bad in ("", "   ", "yesterday", '"1.0"', '"-1"', '"12", "13"'):
+        assert not re.match(pattern, bad), bad
+        declaring.refused({"type": "DeclarationMade", "player": "C", "declaration": "play"},
+                          400, rule="if-match", headers={"If-Match": bad})
+
+
+def test_the_breach_rules_are_an_enum_in_the_document(client):
+    from ledger.domain.play import OFFENCE_OF_RULE
+
+    breach = _spec(client)["components"]["schemas"]["BreachDetected"]
+    assert breach["properties"]["rule"]["enum"] == list(OFFENCE_OF_RULE) == [
+        "lead-ace-of-trumps", "lead-highest-trump", "lead-a-trump", "lead-highest-card",
+        "trump-after-trick", "revoke", "not-heading", "not-trumping-to-head"]
+    deal = _spec(client)["components"]["schemas"]["DealView"]
+    assert deal["properties"]["breaches"]["items"]["$ref"].endswith("/BreachDetected")
+
+
+def test_the_document_lists_428_and_prefer_on_appends(client):
+    post = _spec(client)["paths"]["/sessions/{session_id}/events"]["post"]
+    assert "428" in post["responses"]
+    assert {p["name"] for p in post["parameters"]} >= {"Prefer", "If-Match",
+                                                       "Idempotency-Key"}
+    assert "Preference-Applied" in post["responses"]["201"]["headers"]
+    assert "428" not in _spec(client)["paths"]["/sessions"]["post"]["responses"]
+
+
+def _undeclared(value, schema, spec, path="$"):
+    """Members of `value` that `schema` (resolved in `spec`) does not declare, recursively."""
+    while "$ref" in schema or "anyOf" in schema:
+        if "anyOf" in schema:  # a nullable reference: {"anyOf": [{"$ref": ...}, null object]}
+            if value is None:
+                return []
+            schema = next(s for s in schema["anyOf"] if "$ref" in s)
+            continue
+        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    assert schema.get("additionalProperties") is not False, path
+    out = []
+    if isinstance(value, dict) and "properties" in schema:
+        for key, item in value.items():
+            if key not in schema["properties"]:
+                out.append(f"{path}.{key}")
+            else:
+                out += _undeclared(item, schema["properties"][key], spec, f"{path}.{key}")
+        missing = set(schema.get("required", [])) - set(value)
+        assert not missing, (path, missing)
+    elif isinstance(value, dict) and isinstance(schema.get("additionalProperties"), dict):
+        for key, item in value.items():
+            out += _undeclared(item, schema["additionalProperties"], spec, f"{path}.{key}")
+    elif isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            out += _undeclared(item, schema["items"], spec, f"{path}[{i}]")
+    return out
+
+
+def test_every_member_the_responses_return_is_declared(engine, client):
+    from api.demo import load_demo
+    from ledger.service import Ledger
+
+    spec = _spec(client)
+    sid = load_demo(Ledger(engine))
+    paths = spec["paths"]
+    view = spec["components"]["schemas"]["SessionView"]
+    assert {"ended_method", "deals_dealt"} <= set(view["properties"]) <= set(view["required"])
+
+    def declared(path, method, status, response):
+        content = paths[path][method]["responses"][status]["content"]["application/json"]
+        return _undeclared(response.get_json(), content["schema"], spec)
+
+    assert declared("/sessions/{session_id}", "get", "200",
+                    client.get(f"/sessions/{sid}")) == []
+    for n in range(1, 7):
+        assert declared("/sessions/{session_id}/deals/{deal_no}", "get", "200",
+                        client.get(f"/sessions/{sid}/deals/{n}")) == []
+    assert declared("/sessions/{session_id}/statement", "get", "200",
+                    client.get(f"/sessions/{sid}/statement")) == []
+    assert declared("/sessions/{session_id}/events", "get", "200",
+                    client.get(f"/sessions/{sid}/events")) == []
+    opened = client.post("/sessions", json={"players": ["A", "B", "C"]})
+    assert declared("/sessions", "post", "201", opened) == []
+    new = opened.get_json()["session_id"]
+    appended = client.post(f"/sessions/{new}/events", json={
+        "type": "DealStarted", "trump_card": "7H", "face_up": {"A": "2C", "B": "3C", "C": "4C"}},
+        headers={"If-Match": '"1"'})
+    assert declared("/sessions/{session_id}/events", "post", "201", appended) == []
+    lean = client.post(f"/sessions/{new}/events", json={"type": "DealStarted",
+                                                        "trump_card": "8S"},
+                       headers={"If-Match": appended.headers["ETag"],
+                                "Prefer": "return=minimal"})
+    assert declared("/sessions/{session_id}/events", "post", "201", lean) == []

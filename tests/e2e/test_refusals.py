@@ -42,14 +42,33 @@ def test_a_card_played_before_the_declarations_are_over_is_refused(declaring: Ta
 # ---------------------------------------------------------------- cards
 
 
-def test_a_card_with_a_rank_that_does_not_exist_is_refused(playing: Table):
-    playing.refused({"type": "CardPlayed", "player": "C", "card": "1X"}, 422,
-                    rule="card-in-pack", mentions=("1X",))
+def test_a_card_with_a_rank_that_does_not_exist_is_refused_by_the_schema(playing: Table):
+    problem = playing.refused({"type": "CardPlayed", "player": "C", "card": "11H"}, 422,
+                              rule="schema", mentions=("11H", "not a card"))
+    assert problem["field"] == "card"
 
 
-def test_a_card_with_a_suit_that_does_not_exist_is_refused(playing: Table):
-    playing.refused({"type": "CardPlayed", "player": "C", "card": "5Q"}, 422,
-                    rule="card-in-pack", mentions=("5Q",))
+def test_a_card_with_a_suit_that_does_not_exist_is_refused_by_the_schema(playing: Table):
+    problem = playing.refused({"type": "CardPlayed", "player": "C", "card": "5Q"}, 422,
+                              rule="schema", mentions=("5Q",))
+    assert problem["field"] == "card"
+
+
+def test_a_face_up_card_that_is_not_a_card_is_refused_naming_the_player(table: Table):
+    problem = table.refused({"type": "DealStarted", "trump_card": "7H",
+                             "face_up": {"A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2X"}},
+                            422, rule="schema", mentions=("2X",))
+    assert problem["field"] == "face_up.E.value"
+
+
+def test_the_card_aliases_the_parser_takes_are_accepted(playing: Table):
+    # 1 for the ace, T for ten, lower case, and the suit symbols.
+    result = playing.append({"events": [
+        {"type": "CardPlayed", "player": "C", "card": "1h"},
+        {"type": "CardPlayed", "player": "D", "card": "T♥"},
+        {"type": "CardPlayed", "player": "E", "card": "6♥"}]})
+    cards = [e["payload"]["card"] for e in result["appended"] if e["type"] == "CardPlayed"]
+    assert cards == ["AH", "10H", "6H"]
 
 
 def test_a_two_is_refused_when_the_session_plays_with_the_piquet_pack(client):

@@ -98,8 +98,108 @@ def test_an_if_match_that_is_not_a_version_is_a_bad_request(declaring: Table):
     declaring.refused(DECLARE_C, 400, rule="if-match", headers={"If-Match": "yesterday"})
 
 
-def test_if_match_star_appends_whatever_the_version(declaring: Table):
-    declaring.append(DECLARE_C, headers={"If-Match": "*"})
+def test_if_match_star_names_no_version_so_alone_it_is_a_blind_write(declaring: Table):
+    problem = declaring.refused(DECLARE_C, 428, rule="precondition-required",
+                                headers={"If-Match": "*"})
+    assert problem["field"] == "If-Match"
+    declaring.append(DECLARE_C, headers={"If-Match": "*", "Idempotency-Key": "star-1"})
+
+
+def test_an_empty_if_match_is_a_bad_request(declaring: Table):
+    declaring.refused(DECLARE_C, 400, rule="if-match", headers={"If-Match": ""})
+
+
+# ---------------------------------------------------------------- blind writes (428)
+
+
+def test_an_append_naming_no_version_and_no_idempotency_key_is_precondition_required(
+        declaring: Table):
+    problem = declaring.refused(DECLARE_C, 428, rule="precondition-required", blind=True,
+                                mentions=("If-Match", "Idempotency-Key", "expected_version"))
+    assert problem["type"].endswith(":precondition-required")
+    assert problem["field"] == "If-Match"
+
+
+def test_a_blind_batch_is_precondition_required_and_appends_none_of_it(declaring: Table):
+    declaring.refused({"events": [DECLARE_C, {"type": "DeclarationMade", "player": "D",
+                                              "declaration": "play"}]}, 428,
+                      rule="precondition-required", blind=True)
+
+
+def test_each_way_of_naming_what_an_append_builds_on_is_accepted(declaring: Table):
+    version = declaring.version()
+    declaring.append(DECLARE_C, headers={"If-Match": f'"{version}"'}, blind=True)
+    version = declaring.version()
+    declaring.append({"events": [{"type": "DeclarationMade", "player": "D",
+                                  "declaration": "play"}], "expected_version": version},
+                     blind=True)
+    declaring.append({"type": "DeclarationMade", "player": "E", "declaration": "play"},
+                     headers={"Idempotency-Key": "e-plays"}, blind=True)
+
+
+def test_a_blind_write_to_an_unknown_session_is_not_found(client):
+    response = client.post("/sessions/no-such-session/events",
+                           json={"type": "DealStarted", "trump_card": "7H"})
+    assert_problem(response, 404, rule="session-exists")
+
+
+def test_opening_a_session_needs_no_precondition(client):
+    response = client.post("/sessions", json={"players": PLAYERS})
+    assert response.status_code == 201
+
+
+# ---------------------------------------------------------------- Prefer: return=minimal
+
+
+def test_prefer_return_minimal_answers_with_the_version_and_the_positions_only(
+        declaring: Table):
+    version = declaring.version()
+    response = declaring.post(DECLARE_C, headers={"Prefer": "return=minimal",
+                                                  "If-Match": f'"{version}"'})
+    assert response.status_code == 201
+    assert response.headers["Preference-Applied"] == "return=minimal"
+    assert "Prefer" in response.headers["Vary"]
+    body = response.get_json()
+    assert set(body) == {"session_id", "version", "appended"}
+    assert body["session_id"] == declaring.sid and body["version"] == version + 1
+    assert body["appended"] == [{"position": body["appended"][0]["position"],
+                                 "version": version + 1, "type": "DeclarationMade"}]
+    assert response.headers["ETag"] == f'"{version + 1}"'
+    log = declaring.client.get(f"{declaring.url}/events?after=0&limit=1000").get_json()
+    assert log["events"][-1]["position"] == body["appended"][0]["position"]
+
+
+def test_without_prefer_the_answer_is_full_and_no_preference_is_applied(declaring: Table):
+    response = declaring.post(DECLARE_C, headers={"Prefer": "return=representation"})
+    assert response.status_code == 201
+    assert "Preference-Applied" not in response.headers
+    assert {"appended", "session"} <= set(response.get_json())
+    assert "payload" in response.get_json()["appended"][0]
+
+
+def test_an_idempotent_replay_with_prefer_minimal_is_the_minimal_form_of_the_first_answer(
+        declaring: Table):
+    headers = {"Idempotency-Key": "lean-1"}
+    first = declaring.post(DECLARE_C, headers=headers)
+    version = declaring.version()
+    again = declaring.post(DECLARE_C, headers={**headers, "Prefer": "return=minimal"})
+    assert again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["Preference-Applied"] == "return=minimal"
+    full = first.get_json()
+    assert again.get_json() == {
+        "session_id": full["session_id"], "version": full["version"],
+        "appended": [{k: e[k] for k in ("position", "version", "type")}
+                     for e in full["appended"]]}
+    # ...and a full replay after a minimal first answer is still the full answer.
+    third = declaring.post(DECLARE_C, headers=headers)
+    assert third.get_json() == full
+    assert declaring.version() == version
+
+
+def test_prefer_minimal_on_a_refused_append_is_still_a_problem(declaring: Table):
+    declaring.refused({"type": "DeclarationMade", "player": "D", "declaration": "play"}, 409,
+                      rule="declare-in-turn", headers={"Prefer": "return=minimal"})
 
 
 def test_a_blank_idempotency_key_is_a_bad_request(declaring: Table):

@@ -44,7 +44,8 @@ def test_a_generated_session_over_http_gives_the_same_log_projections_and_statem
     assert played.steps[0].command == played.opening
     for batch in batches(played.steps[1:]):
         if not batch[0].accepted:
-            resp = client.post(f"/sessions/{sid}/events", json=batch[0].wire())
+            resp = client.post(f"/sessions/{sid}/events", json=batch[0].wire(),
+                               headers={"If-Match": f'"{version}"'})
             assert 400 <= resp.status_code < 500, resp.get_json()
             assert resp.mimetype == "application/problem+json"
             assert client.get(f"/sessions/{sid}").get_json()["version"] == version

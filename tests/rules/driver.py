@@ -97,8 +97,10 @@ class RestTable:
         return self.batch([{"type": type_, **fields}])
 
     def batch(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # Every append names the version it builds on, as a client must (else 428).
         before = self.session()["version"]
-        resp = self.client.post(f"/sessions/{self.sid}/events", json={"events": items})
+        resp = self.client.post(f"/sessions/{self.sid}/events",
+                                json={"events": items, "expected_version": before})
         if resp.status_code >= 400:
             assert self.session()["version"] == before, "a refused batch appended events"
         data = self._check(resp)
