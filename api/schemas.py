@@ -118,7 +118,7 @@ def _strict_bool(**kwargs: Any) -> fields.Boolean:
     return StrictBoolean(**kwargs)
 
 
-def _unique(values: list[Any]) -> bool:
+def distinct(values: list[Any]) -> bool:
     if len(set(values)) != len(values):
         raise ma.ValidationError("player names must be distinct")
     return True
@@ -185,7 +185,7 @@ class SessionOpenSchema(Strict):
     name = fields.String(load_default="", validate=[validate.Length(max=200), printable],
                          metadata={"example": "Thursday table"})
     players = fields.List(fields.String(**PLAYER), required=True,
-                          validate=[validate.Length(min=2, max=MAX_PLAYERS), _unique],
+                          validate=[validate.Length(min=2, max=MAX_PLAYERS), distinct],
                           metadata={"description": "Distinct names in seat order (to the left)",
                                     "uniqueItems": True,
                                     "example": ["A", "B", "C", "D", "E"]})
@@ -485,6 +485,10 @@ class RecordedEventSchema(Open):
                                                    "event's are the BreachDetected schema)"})
     recorded_at = Timestamp(metadata={"type": "string", "format": "date-time"})
     actor = fields.String()
+    member_id = fields.String(allow_none=True,
+                              metadata={"description": "The member who appended it"})
+    token_id = fields.String(allow_none=True,
+                             metadata={"description": "The token (device) it came from"})
 
 
 RulesSchema = Open.from_dict(
@@ -555,6 +559,8 @@ class SessionViewSchema(Open):
     currency = fields.String(required=True, allow_none=True)
     seats = fields.List(fields.String(), required=True,
                         metadata={"description": "Every player ever seated, in seat order"})
+    members = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                          metadata={"description": "Each seated player's member id"})
     active = fields.List(fields.String(), required=True,
                          metadata={"description": "The players still in the game"})
     deal_no = fields.Integer(required=True, metadata={"description": "The last deal dealt"})
@@ -665,6 +671,11 @@ class DealViewSchema(Open):
                                 metadata={"description": "The postings into the pool"})
     settlement = fields.Dict(required=True, allow_none=True)
     pool_units = fields.Integer(required=True)
+    abandoned = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                            metadata={"description": "Players who threw up after the lead: "
+                                                     "the first trick each plays no card to"})
+    corrections = fields.List(fields.Nested(lambda: CorrectionSchema()), required=True,
+                              metadata={"description": "Corrections of this deal's entries"})
 
 
 class StatementPlayerSchema(Open):
@@ -677,6 +688,28 @@ class StatementPlayerSchema(Open):
     received_total_units = fields.Integer(required=True)
     net_units = fields.Integer(required=True)
     net_money_minor = fields.Integer(required=True, allow_none=True)
+    member_id = fields.String(required=True, allow_none=True,
+                              metadata={"description": "The club member in this seat"})
+
+
+class CorrectionSchema(Open):
+    """A correction: the entries it voided and put in their place, why, by whom, and what it
+    changed (account -> signed units)."""
+
+    version = fields.Integer(required=True, metadata={"description": "The correction's own "
+                                                                     "version in the log"})
+    voids = fields.List(fields.Dict(), required=True)
+    replacements = fields.List(fields.Dict(), required=True)
+    reason = fields.String(required=True)
+    authorised_by = fields.String(required=True)
+    deal_no = fields.Integer(required=True, allow_none=True)
+    changes = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+
+
+class OutcomeSchema(Open):
+    outcome = fields.String(required=True)
+    deals = fields.Integer(required=True)
+    meaning = fields.String(required=True)
 
 
 class StatementPoolSchema(Open):
@@ -701,6 +734,9 @@ class TransferSchema(Open):
 
 class StatementSettlementSchema(Open):
     final = fields.Boolean(required=True)
+    provisional = fields.Boolean(required=True, metadata={
+        "description": "true until the session ends; the pool is then a party owed what it "
+                       "holds"})
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
 
 
@@ -720,6 +756,9 @@ class StatementSchema(Open):
     pool = fields.Nested(StatementPoolSchema, required=True)
     check = fields.Nested(StatementCheckSchema, required=True)
     settlement = fields.Nested(StatementSettlementSchema, required=True)
+    corrections = fields.List(fields.Nested(CorrectionSchema), required=True)
+    outcomes = fields.List(fields.Nested(OutcomeSchema), required=True,
+                           metadata={"description": "How many deals ended each way"})
 
 
 class EventsPageSchema(Open):

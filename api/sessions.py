@@ -26,10 +26,12 @@ from .inputs import (
     session_links,
 )
 from .schemas import (
+    MAX_PLAYERS,
     PLAYER,
     AppendResultSchema,
     SessionOpenSchema,
     SessionViewSchema,
+    distinct,
     money_field_in,
 )
 
@@ -44,9 +46,10 @@ class ClubSessionOpenSchema(SessionOpenSchema):
     names in any case, or member ids); `guests` names players who are not members yet."""
 
     players = fields.List(fields.String(**PLAYER), required=True,
-                          validate=validate.Length(min=2, max=52),
+                          validate=[validate.Length(min=2, max=MAX_PLAYERS), distinct],
                           metadata={"description": "Members' names (or ids) in seat order "
-                                                   "(to the left); a guest by name",
+                                                   "(to the left), each once; a guest by name",
+                                    "uniqueItems": True,
                                     "example": ["A", "B", "C", "D", "E"]})
     guests = fields.List(fields.String(**PLAYER), load_default=list,
                          validate=validate.Length(max=52),

@@ -149,6 +149,9 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
 
 def call(world: World, method: str, url: str, body: Any, authorization: str) -> Any:
     headers = {"Authorization": authorization} if authorization else {}
+    if method == "post":  # an append is never blind (428): each call is its own request
+        world.counter += 1
+        headers["Idempotency-Key"] = f"walk-{world.counter}"
     return world.client.open(url, method=method.upper(), json=body, headers=headers)
 
 

@@ -39,6 +39,7 @@ from api.backend import EXTENSION
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
+from tests.clubs import make_club
 
 SLOW = bool(os.environ.get("LANTERLOO_SLOW"))  # as tests/unit/test_properties.py reads it
 EXAMPLES = 300 if SLOW else 15
@@ -47,7 +48,8 @@ STEPS = 25 if SLOW else 12
 
 # Every check that applies to this API. Left out: positive_data_acceptance (a request the
 # schema allows may still be refused by the rules of Loo: out of turn, a card already played),
-# ignored_auth and object_level_authorization (no authentication yet), max_response_time.
+# ignored_auth and object_level_authorization (tests/e2e/test_access.py walks every route with
+# every role, bad tokens and another club's), max_response_time.
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, response_headers_conformance, use_after_free,
           ensure_resource_availability, missing_required_header, unsupported_method]
@@ -68,6 +70,12 @@ class FreshDatabases:
         self.template = directory / "template.db"
         upgrade(f"sqlite:///{self.template}")
         self.engines: list = []
+        # Every scenario talks as the treasurer of one club (its token is in every copy).
+        first = self.engine()
+        club = make_club(first, "contract club")
+        self.headers = club.headers("treasurer")
+        first.dispose()  # everything written to the file before it is copied
+        shutil.copyfile(self.directory / "scenario-0.db", self.template)
 
     def engine(self):
         path = self.directory / f"scenario-{len(self.engines)}.db"
@@ -96,13 +104,25 @@ def databases(tmp_path) -> Iterator[FreshDatabases]:
 
 
 @pytest.fixture
+def auth(databases) -> dict[str, str]:
+    return databases.headers
+
+
+@pytest.fixture
 def app(databases):
     return create_app({"ENGINE": databases.engine(), "TESTING": True})
 
 
 @pytest.fixture
-def api_schema(app) -> schemathesis.schemas.BaseSchema:
-    return schemathesis.openapi.from_wsgi("/openapi.json", app)
+def api_schema(app, auth) -> schemathesis.schemas.BaseSchema:
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+
+    @schema.hook("map_headers")
+    def authorised(context, headers):
+        # every request as the club's treasurer (the roles are walked in test_access.py)
+        return {**(headers or {}), **auth}
+
+    return schema
 
 
 def _operations(schema) -> list:
@@ -156,6 +176,7 @@ def _playable(api_schema) -> None:
                     if k not in ("rules", "first_dealer", "money_per_unit_minor", "currency")}
             # Names the rules accept; an ante preset, so a first deal needs only a trump card.
             body["players"] = [f"P{i}" for i in range(max(2, min(count, 9)))]
+            body["guests"] = list(body["players"])  # not members of the club yet
             body["preset"] = "enquire-within"
         return body
 
