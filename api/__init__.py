@@ -77,9 +77,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["lanterloo_engine"] = engine
 
     auth.document_security(api)
-    from . import clubs, corrections, deals, events, health, sessions, statement
+    from . import clubs, corrections, deals, events, health, sessions, statement, verify
 
-    for module in (sessions, events, corrections, deals, statement, clubs, health):
+    for module in (sessions, events, corrections, deals, statement, verify, clubs, health):
         api.register_blueprint(module.blp)
     return app
 

@@ -489,6 +489,8 @@ class RecordedEventSchema(Open):
                               metadata={"description": "The member who appended it"})
     token_id = fields.String(allow_none=True,
                              metadata={"description": "The token (device) it came from"})
+    hash = fields.String(allow_none=True, metadata={
+        "description": "SHA-256 of the event chained to the one before it (docs/operations.md)"})
 
 
 RulesSchema = Open.from_dict(
@@ -692,6 +694,23 @@ class StatementPlayerSchema(Open):
                               metadata={"description": "The club member in this seat"})
 
 
+class LogPinSchema(Open):
+    version = fields.Integer(required=True)
+    chain_head = fields.String(required=True, allow_none=True)
+    chain_format = fields.String(required=True)
+
+
+class VerifySchema(Open):
+    session_id = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
+    chain_head = fields.String(required=True, allow_none=True)
+    chain_format = fields.String(required=True)
+    problems = fields.List(fields.String(), required=True, metadata={
+        "description": "What is wrong: the first broken link of the chain, a gap in the "
+                       "versions, a projection that differs from the log"})
+
+
 class CorrectionSchema(Open):
     """A correction: the entries it voided and put in their place, why, by whom, and what it
     changed (account -> signed units)."""
@@ -757,6 +776,9 @@ class StatementSchema(Open):
     check = fields.Nested(StatementCheckSchema, required=True)
     settlement = fields.Nested(StatementSettlementSchema, required=True)
     corrections = fields.List(fields.Nested(CorrectionSchema), required=True)
+    log = fields.Nested(LogPinSchema, required=True, allow_none=True, metadata={
+        "description": "The log the statement was drawn from: its version and the head of "
+                       "its hash chain"})
     outcomes = fields.List(fields.Nested(OutcomeSchema), required=True,
                            metadata={"description": "How many deals ended each way"})
 

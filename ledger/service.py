@@ -49,6 +49,7 @@ from ledger.domain import (
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
 from ledger.store import eventstore as store
+from ledger.store.chain import CHAIN_FORMAT, GENESIS, first_broken_link
 from ledger.store.db import writer
 
 __all__ = ["Ledger", "Actor", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FLAG",
@@ -186,7 +187,8 @@ class Ledger:
                     return self._respond(session_id, state, [], replay=False)
                 return self._commit(conn, session_id, state, events, views,
                                     old_version=row.version, actor=actor, now=_now(),
-                                    scope=scope, key=idempotency_key, fingerprint=fingerprint)
+                                    scope=scope, key=idempotency_key, fingerprint=fingerprint,
+                                    prev_hash=row.head_hash)
 
         def conflict() -> ConcurrencyConflict:
             with self.engine.connect() as conn:
@@ -269,7 +271,8 @@ class Ledger:
                 store.delete_deal_views_after(conn, session_id, state.deal_no)
                 return self._commit(conn, session_id, state, events, views,
                                     old_version=row.version, actor=actor, now=_now(),
-                                    scope=scope, key=idempotency_key, fingerprint=fingerprint)
+                                    scope=scope, key=idempotency_key, fingerprint=fingerprint,
+                                    prev_hash=row.head_hash)
 
         def conflict() -> ConcurrencyConflict:
             with self.engine.connect() as conn:
@@ -282,7 +285,8 @@ class Ledger:
     def _commit(self, conn: Connection, session_id: str, state: SessionState,
                 events: list[Event], views: dict[int, dict[str, Any]], *,
                 old_version: int | None, actor: Actor, now: datetime, scope: str,
-                key: str | None, fingerprint: str) -> dict[str, Any]:
+                key: str | None, fingerprint: str,
+                prev_hash: str | None = None) -> dict[str, Any]:
         """Append the events and bring every projection to the new version."""
         first_version = state.version - len(events) + 1
         if old_version is not None and first_version != old_version + 1:
@@ -291,10 +295,14 @@ class Ledger:
         appended = store.append_events(
             conn, session_id, first_version, [event_to_record(e) for e in events],
             actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
-            recorded_at=now, idempotency_key=key)
-        if old_version is not None and not store.update_session(
+            recorded_at=now, idempotency_key=key, prev_hash=prev_hash or GENESIS)
+        head = appended[-1]["hash"]
+        if old_version is None:  # just inserted at this version: only the chain head
+            store.update_session(conn, session_id, old_version=state.version,
+                                 version=state.version, state=None, now=now, head_hash=head)
+        elif not store.update_session(
                 conn, session_id, old_version=old_version, version=state.version,
-                state=state.to_dict(), now=now):
+                state=state.to_dict(), now=now, head_hash=head):
             row = store.load_session(conn, session_id)
             raise ConcurrencyConflict(row.version if row else 0, old_version)
         store.save_deal_views(conn, session_id, {
@@ -358,10 +366,13 @@ class Ledger:
         return view
 
     def statement(self, session_id: str) -> dict[str, Any]:
-        return _plain(statement(self._state(session_id)))
+        """The statement, pinned to the log it was drawn from (its version and chain head)."""
+        row = self._row(session_id)
+        return _plain(statement(SessionState.from_dict(row.state), _pin(row)))
 
     def statement_csv(self, session_id: str) -> str:
-        return statement_csv(self._state(session_id))
+        row = self._row(session_id)
+        return statement_csv(SessionState.from_dict(row.state), _pin(row))
 
     def events(self, session_id: str, after_position: int = 0,
                limit: int = 100) -> dict[str, Any]:
@@ -384,11 +395,14 @@ class Ledger:
         return {"events": page, "next_after": page[-1]["position"] if more else None}
 
     def _state(self, session_id: str) -> SessionState:
+        return SessionState.from_dict(self._row(session_id).state)
+
+    def _row(self, session_id: str) -> Any:
         with self.engine.connect() as conn:
             row = store.load_session(conn, session_id, club_id=self.club_id)
         if row is None:
             raise _not_found(session_id)
-        return SessionState.from_dict(row.state)
+        return row
 
     # -- rebuild and verify ---------------------------------------------------------------
 
@@ -403,6 +417,16 @@ class Ledger:
             raise InvariantBroken(f"session {session_id} has a projection but no events")
         return _plain(state.to_dict()), {n: _plain(v) for n, v in views.items()}
 
+    def verify_report(self, session_id: str) -> dict[str, Any]:
+        """What `verify` finds, as the API reports it: ok, the chain head, every problem."""
+        problems = self.verify(session_id)
+        with self.engine.connect() as conn:
+            row = store.load_session(conn, session_id, club_id=self.club_id)
+        assert row is not None
+        return {"session_id": session_id, "ok": not problems, "version": row.version,
+                "chain_head": row.head_hash, "chain_format": CHAIN_FORMAT,
+                "problems": problems}
+
     def verify(self, session_id: str) -> list[str]:
         """Where the log is broken or the stored projections differ from a rebuild; [] when
         the log is whole and they agree.
@@ -412,9 +436,18 @@ class Ledger:
         DBA with the append-only triggers disabled, say) is reported as the first gap.
         """
         with self.engine.connect() as conn:
-            if store.load_session(conn, session_id, club_id=self.club_id) is None:
+            head_row = store.load_session(conn, session_id, club_id=self.club_id)
+            if head_row is None:
                 raise _not_found(session_id)
             differences = _log_gaps(store.version_positions(conn, session_id))
+            head, broken = first_broken_link(
+                row._mapping for row in store.stream_by_version(conn, session_id))
+        if broken:
+            differences.append(f"chain: {broken}")
+        elif head_row.head_hash not in (None, head) or (head_row.head_hash is None
+                                                        and head != GENESIS):
+            differences.append(f"chain head: sessions.head_hash is {head_row.head_hash}, the "
+                               f"log's is {head}")
         try:
             state, views = self.rebuild(session_id)
         except Exception as error:
@@ -479,6 +512,11 @@ def _fingerprint(scope: str, commands: Iterable[Command], *extra: object) -> str
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _pin(row: Any) -> dict[str, Any]:
+    """What pins a statement to its log: the version and the hash chain's head there."""
+    return {"version": row.version, "chain_head": row.head_hash, "chain_format": CHAIN_FORMAT}
+
+
 def _versioned(rows: Iterable[Any]) -> list[tuple[int, Event]]:
     """The stream's events with their versions, as the domain reads a log."""
     return [(row.version, event_from_record(row.type, row.schema_version, row.payload))
@@ -498,7 +536,7 @@ def _event_dict(row: Any) -> dict[str, Any]:
     return _plain({"position": row.position, "version": row.version, "type": type_,
                    "schema_version": schema_version, "payload": payload,
                    "recorded_at": store.utc_iso(row.recorded_at), "actor": row.actor,
-                   "member_id": row.member_id, "token_id": row.token_id})
+                   "member_id": row.member_id, "token_id": row.token_id, "hash": row.hash})
 
 
 def _fold_with_views(state: SessionState | None, events: Iterable[Event], session_id: str

@@ -43,7 +43,10 @@ def _transfers(balances: dict[str, int]) -> list[dict[str, Any]]:
     return out
 
 
-def statement(state: SessionState) -> dict[str, Any]:
+def statement(state: SessionState, log: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The settlement statement; `log` ({"version", "chain_head", "chain_format"}, from the
+    store) pins the log the statement was drawn from: a later change to it no longer matches.
+    """
     per_unit = state.money_per_unit_minor
     players = []
     for p in state.seats:
@@ -94,6 +97,7 @@ def statement(state: SessionState) -> dict[str, Any]:
         "outcomes": [{"outcome": name, "deals": count, "meaning": OUTCOMES.get(name, name)}
                      for name, count in sorted(state.outcomes.items())],
         "check": {"nets_plus_pools_units": total, "zero_sum": total == 0},
+        "log": log,
         # Provisional until the session ends: the pool is then one of the parties.
         "settlement": {"final": state.status == "ended" and pool + nxt == 0,
                        "provisional": state.status != "ended", "transfers": transfers},
@@ -152,8 +156,8 @@ class _SafeWriter:
         self._w.writerow([safe_cell(v) for v in row])
 
 
-def statement_csv(state: SessionState) -> str:
-    data = statement(state)
+def statement_csv(state: SessionState, log: dict[str, Any] | None = None) -> str:
+    data = statement(state, log)
     paid = sorted({k for x in data["players"] for k in x["paid_units"]})
     received = sorted({k for x in data["players"] for k in x["received_units"]})
     buf = io.StringIO()
@@ -171,6 +175,8 @@ def statement_csv(state: SessionState) -> str:
                 pool["next_pool_units"], pool["what_became_of_it"]])
     w.writerow(["check", "nets_plus_pools_units", data["check"]["nets_plus_pools_units"],
                 "zero_sum", data["check"]["zero_sum"]])
+    if log:
+        w.writerow(["log", "version", log["version"], "chain_head", log["chain_head"]])
     w.writerow([])
     w.writerow(["from", "to", "amount_units", "amount_money_minor"])
     for t in data["settlement"]["transfers"]:

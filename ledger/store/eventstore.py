@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .chain import GENESIS, link
 from .tables import deal_views, events, idempotency_keys, sessions
 
 Record = tuple[str, int, dict[str, Any]]  # (type, schema_version, payload)
@@ -31,18 +32,21 @@ def utc_iso(moment: datetime) -> str:
 def append_events(conn: Connection, stream_id: str, first_version: int,
                   records: Sequence[Record], *, actor: str, recorded_at: datetime,
                   idempotency_key: str | None, member_id: str | None = None,
-                  token_id: str | None = None) -> list[dict[str, Any]]:
-    """Insert `records` as versions first_version.. of the stream; return them as stored.
+                  token_id: str | None = None, prev_hash: str = GENESIS
+                  ) -> list[dict[str, Any]]:
+    """Insert `records` as versions first_version.. of the stream, each chained to the one
+    before it (`prev_hash`: the hash of version first_version - 1); return them as stored.
 
     `actor` is the display name of the member behind `member_id`, appending from the device
     `token_id` (both None from the command line)."""
-    rows = [
-        {"stream_id": stream_id, "version": first_version + i, "type": type_,
-         "schema_version": schema_version, "payload": payload, "recorded_at": recorded_at,
-         "actor": actor, "idempotency_key": idempotency_key, "member_id": member_id,
-         "token_id": token_id}
-        for i, (type_, schema_version, payload) in enumerate(records)
-    ]
+    rows = []
+    for i, (type_, schema_version, payload) in enumerate(records):
+        row = {"stream_id": stream_id, "version": first_version + i, "type": type_,
+               "schema_version": schema_version, "payload": payload,
+               "recorded_at": recorded_at, "actor": actor, "idempotency_key": idempotency_key,
+               "member_id": member_id, "token_id": token_id}
+        row["hash"] = prev_hash = link(row, prev_hash)
+        rows.append(row)
     result = conn.execute(
         insert(events).returning(events.c.position, sort_by_parameter_order=True), rows)
     positions = result.scalars().all()
@@ -50,7 +54,7 @@ def append_events(conn: Connection, stream_id: str, first_version: int,
         {"position": position, "version": row["version"], "type": row["type"],
          "schema_version": row["schema_version"], "payload": row["payload"],
          "recorded_at": utc_iso(recorded_at), "actor": actor, "member_id": member_id,
-         "token_id": token_id}
+         "token_id": token_id, "hash": row["hash"]}
         for position, row in zip(positions, rows, strict=True)
     ]
 
@@ -82,6 +86,16 @@ def version_positions(conn: Connection, stream_id: str) -> list[tuple[int, int]]
     return [(int(version), int(position)) for version, position in rows]
 
 
+def stream_by_version(conn: Connection, stream_id: str) -> Iterator[Row[Any]]:
+    """Every event of the stream in version order (for the hash chain), in batches."""
+    after = 0
+    while rows := list(conn.execute(
+            select(events).where(events.c.stream_id == stream_id, events.c.version > after)
+            .order_by(events.c.version).limit(1000))):
+        yield from rows
+        after = rows[-1].version
+
+
 def stream_version(conn: Connection, stream_id: str) -> int:
     """The highest version in the log for the stream (0 if none)."""
     return conn.scalar(select(func.coalesce(func.max(events.c.version), 0))
@@ -93,7 +107,8 @@ def stream_version(conn: Connection, stream_id: str) -> int:
 def load_session(conn: Connection, session_id: str, *, club_id: str | None = None,
                  for_update: bool = False) -> Row[Any] | None:
     """The session's row (id, club_id, version, state), locked for the transaction if asked."""
-    query = select(sessions.c.id, sessions.c.club_id, sessions.c.version, sessions.c.state) \
+    query = select(sessions.c.id, sessions.c.club_id, sessions.c.version, sessions.c.state,
+                   sessions.c.head_hash) \
         .where(sessions.c.id == session_id)
     if club_id is not None:
         query = query.where(sessions.c.club_id == club_id)
@@ -111,12 +126,16 @@ def insert_session(conn: Connection, session_id: str, *, club_id: str | None, ve
 
 
 def update_session(conn: Connection, session_id: str, *, old_version: int, version: int,
-                   state: dict[str, Any], now: datetime) -> bool:
-    """Move the snapshot from old_version to version; False if someone else moved it."""
+                   state: dict[str, Any] | None, now: datetime, head_hash: str) -> bool:
+    """Move the snapshot from old_version to version (`state` None: only the chain head, at
+    the same version); False if someone else moved it."""
+    values: dict[str, Any] = {"version": version, "updated_at": now, "head_hash": head_hash}
+    if state is not None:
+        values["state"] = state
     result = conn.execute(
         update(sessions)
         .where(sessions.c.id == session_id, sessions.c.version == old_version)
-        .values(version=version, state=state, updated_at=now))
+        .values(**values))
     return result.rowcount == 1
 
 

@@ -112,6 +112,8 @@ events = Table(
     Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=True,
            index=True),
     Column("token_id", String(TOKEN_ID_LENGTH), ForeignKey("tokens.id"), nullable=True),
+    # SHA-256 of the event chained to the one before it in its session (ledger/store/chain.py)
+    Column("hash", String(64), nullable=True),
     # The optimistic lock: two writers cannot both append version n to one stream.
     UniqueConstraint("stream_id", "version"),
     CheckConstraint("version >= 1", name="version_positive"),
@@ -126,6 +128,7 @@ sessions = Table(
     Column("club_id", String(ID_LENGTH), nullable=True, index=True),
     Column("version", Integer, nullable=False),
     Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
+    Column("head_hash", String(64), nullable=True),  # the hash of the event at `version`
     Column("created_at", Timestamp, nullable=False),
     Column("updated_at", Timestamp, nullable=False),
 )

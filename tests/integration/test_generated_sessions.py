@@ -67,5 +67,7 @@ def test_a_generated_session_over_http_gives_the_same_log_projections_and_statem
     assert set(members) == set(played.opening.players)
     for player in theirs["players"]:
         player["member_id"] = members.get(player["player"])
-    assert {**ours, "session_id": None} == {**theirs, "session_id": None}
+    # and the store pins it to the log it was drawn from: the version and the chain head
+    assert ours["log"]["version"] == played.state.version and len(ours["log"]["chain_head"]) == 64
+    assert {**ours, "session_id": None, "log": None} == {**theirs, "session_id": None}
     assert Ledger(engine).verify(sid) == []

@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import DatabaseError
 
+from ledger.store.chain import GENESIS, link
 from ledger.store.db import make_engine
 from ledger.store.migrate import check, current, upgrade
+from ledger.store.tables import events
 
-HEAD = "0002"
+HEAD = "0003"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
@@ -82,6 +84,11 @@ def test_0002_keeps_old_sessions_without_a_club_and_the_log_append_only(blank_da
             assert conn.execute(text("SELECT club_id FROM sessions")).scalar_one() is None
             row = conn.execute(text("SELECT actor, member_id, token_id FROM events")).one()
             assert tuple(row) == ("old", None, None)
+            # 0003 chained the events already stored, and the session's head is the last one's
+            stored = conn.execute(select(events)).one()._mapping  # typed as the app reads
+            assert stored["hash"] == link(stored, GENESIS)
+            head = conn.execute(text("SELECT head_hash FROM sessions")).scalar_one()
+            assert head == stored["hash"]
         with pytest.raises(DatabaseError), engine.begin() as conn:
             conn.execute(text("UPDATE events SET actor = 'someone else'"))
         with pytest.raises(DatabaseError), engine.begin() as conn:

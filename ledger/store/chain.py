@@ -1,0 +1,71 @@
+"""The tamper-evident log: each event's hash chains it to the one before it in its session.
+
+    hash(event) = SHA-256 of the canonical form (below) of the event and the previous hash
+
+The canonical form is JSON with the keys sorted, no spaces, UTF-8, no NaN: an object with
+`chain` (this format's name, "lanterloo/1"), `prev` (the previous event's hash; 64 zeros for
+a session's first event), and the event as stored: `stream_id`, `version`, `type`,
+`schema_version`, `payload`, `recorded_at` (ISO 8601 in UTC, as `utc_iso` writes it),
+`actor`, `member_id`, `token_id`, `idempotency_key`. The global position is left out: it is
+the store's, and a copy of the log into another database may renumber it.
+
+Any change to a stored event (its payload, who appended it, when), a deletion, a reordering
+or an insertion breaks the chain at that event, and `verify` names the first broken link.
+A rewrite of every later hash is caught against a chain head printed earlier: the statement
+carries the head, so a printed statement pins the log as it was (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+CHAIN_FORMAT = "lanterloo/1"
+GENESIS = "0" * 64
+HASHED = ("stream_id", "version", "type", "schema_version", "payload", "recorded_at", "actor",
+          "member_id", "token_id", "idempotency_key")
+
+
+def _utc_iso(moment: Any) -> Any:
+    from .eventstore import utc_iso
+
+    return utc_iso(moment) if isinstance(moment, datetime) else moment
+
+
+def canonical(event: Mapping[str, Any], prev: str) -> bytes:
+    """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`."""
+    body = {name: event.get(name) for name in HASHED}
+    body["recorded_at"] = _utc_iso(body["recorded_at"])
+    body["chain"], body["prev"] = CHAIN_FORMAT, prev
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def link(event: Mapping[str, Any], prev: str) -> str:
+    """The hash of `event` chained after `prev`."""
+    return hashlib.sha256(canonical(event, prev)).hexdigest()
+
+
+def first_broken_link(rows: Iterable[Mapping[str, Any]]) -> tuple[str, str | None]:
+    """(the chain head recomputed, a description of the first broken link or None).
+
+    `rows` are a session's stored events in version order, each with its stored `hash`.
+    """
+    prev = GENESIS
+    expected_version = 1
+    for row in rows:
+        if row["version"] != expected_version:
+            return prev, (f"version {expected_version} is missing: the event after version "
+                          f"{expected_version - 1} is version {row['version']} "
+                          f"(position {row['position']})")
+        computed = link(row, prev)
+        if row.get("hash") != computed:
+            return prev, (f"version {row['version']} (position {row['position']}, "
+                          f"{row['type']}): its stored hash does not match its content and "
+                          f"the hash before it; the log was altered at or before this event")
+        prev = computed
+        expected_version += 1
+    return prev, None
