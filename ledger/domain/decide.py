@@ -24,14 +24,37 @@ from .play import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play, trick
 from .rules import Rules, build_rules
 from .seating import from_left_of
 from .state import DealState, SessionState
+from .vocabulary import (
+    DealKind,
+    DealOutOfTurn,
+    Declaration,
+    Destination,
+    EndMethod,
+    Entry,
+    Forced,
+    Forfeits,
+    FreshPool,
+    Hand,
+    KeptInPool,
+    LooKind,
+    Outcome,
+    PenaltyAmount,
+    PenaltyKind,
+    Phase,
+    Reason,
+    RedealRule,
+    Replay,
+    Stage,
+    Status,
+)
 
-DECLARATIONS = ("play", "throw_up", "take_miss", "play_miss_for_pool")
-END_METHODS = ("single", "divide-pool", "release-last-loos")
+DECLARATIONS = tuple(Declaration)
+END_METHODS = tuple(EndMethod)
 RESERVED_NAMES = {POOL, NEXT_POOL}
 NAME_RE = re.compile(r"^[^\s@][^\n\r\t]{0,63}$")
 MAX_PLAYERS = 16
 # A penalty loo owed to the next pool whose amount is fixed when the deal is settled.
-DEFERRED_LOO = "next_pool-at-settlement"
+DEFERRED_LOO = Destination.NEXT_POOL_AT_SETTLEMENT
 
 
 # ---------------------------------------------------------------- opening a session
@@ -107,7 +130,7 @@ def _check_capacity(dealt: int, pack: int, *, miss: bool, cards_each: int = 3) -
 
 
 def decide(state: SessionState, c: cmd.Command) -> list[ev.Event]:
-    if state.status == "ended":
+    if state.status == Status.ENDED:
         raise OutOfTurn("the session has ended; nothing more can be recorded",
                         rule="session-open")
     handler = _HANDLERS.get(type(c))
@@ -125,7 +148,7 @@ def _known(state: SessionState, player: object, field: str = "player") -> str:
 
 def _open_deal(state: SessionState, what: str) -> DealState:
     deal = state.deal
-    if deal is None or deal.phase == "settled":
+    if deal is None or deal.phase == Phase.SETTLED:
         raise OutOfTurn(f"no deal is in progress: deal first ({what})", rule="deal-in-progress")
     return deal
 
@@ -143,7 +166,7 @@ def _between_deals(state: SessionState, what: str) -> None:
 def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
     r = s.rules
     deal = s.deal
-    redeal = deal is not None and deal.phase == "redeal"
+    redeal = deal is not None and deal.phase == Phase.REDEAL
     if not redeal:
         _between_deals(s, "a new deal starts")
     trump_card = parse_card(c.trump_card, r.pack, field="trump_card")
@@ -154,18 +177,18 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
             raise OutOfTurn(f"after a misdeal the same dealer, {dealer}, deals again",
                             rule="redeal-same-dealer", field="dealer")
         kind, dealt, fresh, deal_no = deal.kind, deal.dealt, deal.fresh, deal.deal_no
-        base_forced = deal.forced if deal.forced != "club-law" else None
+        base_forced = deal.forced if deal.forced != Forced.CLUB_LAW else None
         # The misdealt hand is void: a Blenheim fine left to be settled with it is charged now
         # (no trick can be made in it); its replay and forfeits do not carry into the new hand.
         redeal_postings = [_blenheim_fine(s, deal, pen) for pen in hand_penalties(deal)
-                           if pen["destination"] == "settled-with-deal"]
+                           if pen["destination"] == Destination.SETTLED_WITH_DEAL]
     else:
         expected = s.next_dealer
         assert expected is not None
         dealer = expected if c.dealer is None else _known(s, c.dealer, "dealer")
         if dealer not in s.active:
             raise OutOfTurn(f"{dealer} has withdrawn", rule="deal-in-turn", field="dealer")
-        if dealer != expected and r.deal_out_of_turn != "stands":
+        if dealer != expected and r.deal_out_of_turn != DealOutOfTurn.STANDS:
             raise OutOfTurn(f"it is {expected}'s turn to deal", rule="deal-in-turn",
                             field="dealer")
         if s.withdrawing and dealer != s.withdrawing:
@@ -181,24 +204,24 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
         kind, fresh, base_forced = plan.kind, plan.fresh, plan.forced
         deal_no = s.deal_no + 1
     forced = base_forced
-    if kind == "hand" and forced is None and club_law_applies(r, trump_card):
-        forced = "club-law"
-    miss = kind == "hand" and forced is None
+    if kind == DealKind.HAND and forced is None and club_law_applies(r, trump_card):
+        forced = Forced.CLUB_LAW
+    miss = kind == DealKind.HAND and forced is None
     if len(dealt) < 2:
         raise InvalidInput("at least two players must be dealt in", rule="players")
-    _check_capacity(len(dealt), r.pack, miss=miss, cards_each=1 if kind == "single" else 3)
+    _check_capacity(len(dealt), r.pack, miss=miss, cards_each=1 if kind == DealKind.SINGLE else 3)
     face_up = _face_up(s, c, kind, dealt, trump_card)
     postings: list[ev.Posting] = redeal_postings if redeal else []
     if not redeal:
-        antes = fresh and kind == "hand" and r.fresh_pool == "antes"
+        antes = fresh and kind == DealKind.HAND and r.fresh_pool == FreshPool.ANTES
         price = r.fresh_deal_price if antes else r.deal_price
-        postings.append(posting(dealer, POOL, price, "deal", deal_no=deal_no))
+        postings.append(posting(dealer, POOL, price, Reason.DEAL, deal_no=deal_no))
         if antes and r.ante:
             for p in s.active:
                 if p != dealer:
-                    postings.append(posting(p, POOL, r.ante, "ante", deal_no=deal_no))
+                    postings.append(posting(p, POOL, r.ante, Reason.ANTE, deal_no=deal_no))
         if s.next_pool_units() > 0:
-            postings.append(posting(NEXT_POOL, POOL, s.next_pool_units(), "brought_forward",
+            postings.append(posting(NEXT_POOL, POOL, s.next_pool_units(), Reason.BROUGHT_FORWARD,
                                     deal_no=deal_no))
     return [ev.DealStarted(deal_no=deal_no, dealer=dealer, kind=kind, trump_card=trump_card,
                            dealt=list(dealt), fresh=fresh, forced=forced, miss=miss,
@@ -209,9 +232,9 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
 class NextDeal:
     """What the next deal will be, before its trump is turned (one place for this rule)."""
 
-    kind: str  # "single" (the turn-up single) or "hand"
+    kind: DealKind
     fresh: bool
-    forced: str | None  # why everyone must stand, whatever the trump; club law aside
+    forced: Forced | None  # why everyone must stand, whatever the trump; club law aside
 
 
 def next_deal(s: SessionState) -> NextDeal:
@@ -220,11 +243,12 @@ def next_deal(s: SessionState) -> NextDeal:
     last_round = s.last_round_left > 0
     # Cassell: after the pool is won "the next hand then becomes Bold Stand": a forced hand,
     # never the turn-up single.
-    kind = "single" if (fresh and r.fresh_pool == "turn-up" and not last_round
-                        and not s.next_forced) else "hand"
-    forced = ("last-round" if last_round else
+    kind = DealKind.SINGLE if (fresh and r.fresh_pool == FreshPool.TURN_UP and not last_round
+                               and not s.next_forced) else DealKind.HAND
+    forced = (Forced.LAST_ROUND if last_round else
               s.next_forced if s.next_forced else
-              "after-single" if (kind == "hand" and fresh and r.force_after_single) else None)
+              Forced.AFTER_SINGLE if (kind == DealKind.HAND and fresh and r.force_after_single)
+              else None)
     return NextDeal(kind=kind, fresh=fresh, forced=forced)
 
 
@@ -235,7 +259,7 @@ def club_law_applies(r: Rules, trump_card: str) -> bool:
 
 def _face_up(s: SessionState, c: cmd.StartDeal, kind: str, dealt: list[str],
              trump_card: str) -> dict[str, str]:
-    if kind != "single":
+    if kind != DealKind.SINGLE:
         if c.face_up:
             raise InvalidInput("face_up cards belong to the turn-up single only; this deal is "
                                "a three-card hand", rule="deal-kind", field="face_up")
@@ -279,28 +303,31 @@ def legal_declarations(s: SessionState, deal: DealState, player: str) -> list[st
     """The choices open to `player` at his turn to declare (RULES.md §3.3-3.4)."""
     order = deal.dealt
     earlier = order[:order.index(player)]
-    miss_open = deal.miss and "take_miss" not in deal.declarations.values()
-    choices = ["play", "throw_up"] + (["take_miss"] if miss_open else [])
+    miss_open = deal.miss and Declaration.TAKE_MISS not in deal.declarations.values()
+    choices = [Declaration.PLAY, Declaration.THROW_UP] + (
+        [Declaration.TAKE_MISS] if miss_open else [])
     if player == order[-1] and miss_open:
-        own = [p for p in earlier if deal.declarations.get(p) == "play"]
+        own = [p for p in earlier if deal.declarations.get(p) == Declaration.PLAY]
         if len(own) == 1:
             # Baxter-Wray p. 19: "he must play the miss for the benefit of the pool";
             # Britannica: he declares before seeing miss that he does not play for himself.
-            choices = ["play", "take_miss", "play_miss_for_pool"]
+            choices = [Declaration.PLAY, Declaration.TAKE_MISS, Declaration.PLAY_MISS_FOR_POOL]
     if s.rules.last_before_dealer_bound and len(order) >= 2 and player == order[-2]:
         # Cassell: "When only two players stand, the last before the dealer is bound to play
         # either his own hand or dumby".
-        standing = [p for p in earlier if deal.declarations.get(p) in ("play", "take_miss")]
+        standing = [p for p in earlier
+                    if deal.declarations.get(p) in (Declaration.PLAY, Declaration.TAKE_MISS)]
         if len(standing) <= 1:
-            choices = [x for x in choices if x != "throw_up"]
+            choices = [x for x in choices if x != Declaration.THROW_UP]
     return choices
 
 
 def _declare(s: SessionState, c: cmd.Declare) -> list[ev.Event]:
     player = _known(s, c.player)
     deal = _open_deal(s, "declarations")
-    if deal.phase != "declaring":
-        if deal.forced and deal.phase == "playing" and not deal.tricks and not deal.current_trick:
+    if deal.phase != Phase.DECLARING:
+        if deal.forced and deal.phase == Phase.PLAYING and not deal.tricks \
+                and not deal.current_trick:
             raise OutOfTurn(f"everyone must stand this deal ({deal.forced}); nobody declares",
                             rule="forced-stand")
         raise OutOfTurn(f"the declarations are over (the deal is {deal.phase})",
@@ -324,20 +351,20 @@ def _declare(s: SessionState, c: cmd.Declare) -> list[ev.Event]:
 
 
 def _rule_not(deal: DealState, declaration: str) -> str:
-    if declaration == "take_miss":
+    if declaration == Declaration.TAKE_MISS:
         return "miss-taken" if deal.miss else "no-miss"
-    if declaration == "play_miss_for_pool":
+    if declaration == Declaration.PLAY_MISS_FOR_POOL:
         return "miss-for-pool"
     return "must-stand"
 
 
 def _why_not(deal: DealState, declaration: str, choices: list[str]) -> str:
     open_ = f"; the choices are {', '.join(choices)}"
-    if declaration == "take_miss":
+    if declaration == Declaration.TAKE_MISS:
         if not deal.miss:
             return "there is no miss this deal" + open_
         return "the miss is already taken" + open_
-    if declaration == "play_miss_for_pool":
+    if declaration == Declaration.PLAY_MISS_FOR_POOL:
         return ("only the dealer, when exactly one player before him stood on his own cards "
                 "and the miss is untaken, may play the miss for the pool") + open_
     return "this player may not throw up here (the dealer when one player stood alone; "\
@@ -351,7 +378,7 @@ def _play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
     player = _known(s, c.player)
     deal = _playing(s, "cards")
     card = parse_card(c.card, s.rules.pack)
-    if deal.entry == "quick":
+    if deal.entry == Entry.QUICK:
         raise OutOfTurn("this deal is entered trick by trick (quick entry); cards cannot be "
                         "added", rule="entry-mode")
     if player not in deal.standing_names():
@@ -359,7 +386,7 @@ def _play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
     turn = next_to_play(deal, s.rules)
     if player != turn:
         raise OutOfTurn(f"it is {turn}'s turn to play, not {player}'s", rule="play-in-turn")
-    replay = deal.phase == "replaying"
+    replay = deal.phase == Phase.REPLAYING
     in_trick = {x for _, x in deal.current_trick}
     if replay and deal.hands:
         played_again = [x for t in deal.tricks for p, x in t["cards"] if p == player]
@@ -382,10 +409,10 @@ def _play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
 
 def _playing(s: SessionState, what: str) -> DealState:
     deal = _open_deal(s, what)
-    if deal.phase == "declaring":
+    if deal.phase == Phase.DECLARING:
         raise OutOfTurn(f"the declarations are not over: {next_declarer(deal)} is to declare",
                         rule="declarations-over")
-    if deal.phase not in ("playing", "replaying"):
+    if deal.phase not in (Phase.PLAYING, Phase.REPLAYING):
         raise OutOfTurn(f"no tricks are being played (the deal is {deal.phase})",
                         rule="tricks-in-play")
     return deal
@@ -394,7 +421,7 @@ def _playing(s: SessionState, what: str) -> DealState:
 def _record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
     winner = _known(s, c.winner, "winner")
     deal = _playing(s, "tricks")
-    if deal.entry == "cards":
+    if deal.entry == Entry.CARDS:
         raise OutOfTurn("this deal is entered card by card; a trick is complete when each "
                         f"standing player has played ({len(deal.current_trick)} of "
                         f"{len(deal.standing)} cards so far)", rule="entry-mode")
@@ -404,7 +431,7 @@ def _record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
                         f"{', '.join(in_play(deal, trick))}", rule="standing-player",
                         field="winner")
     return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
-                        cards=[], replay=deal.phase == "replaying")]
+                        cards=[], replay=deal.phase == Phase.REPLAYING)]
 
 
 # ---------------------------------------------------------------- penalties
@@ -427,7 +454,7 @@ def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
     player = _known(s, c.player)
     deal = _open_deal(s, "penalties")
     spec = _offence(s, c.offence)
-    if deal.phase in ("single", "redeal"):
+    if deal.phase in (Phase.SINGLE, Phase.REDEAL):
         raise OutOfTurn(f"no penalty can be recorded while the deal is {deal.phase}",
                         rule="penalty-timing")
     if player not in deal.dealt and player != deal.dealer:
@@ -436,18 +463,18 @@ def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
         raise InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
     if spec.dealer_only and player != deal.dealer:
         raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
-    if (spec.redeal == "always" or (spec.redeal == "optional" and c.redeal)) \
-            and not _before_play(deal):
+    if spec.redeals(c.redeal) and not _before_play(deal):
         raise OutOfTurn("a redeal is possible only before play begins", rule="penalty-timing",
-                        field="redeal" if spec.redeal == "optional" else "offence")
-    standing = deal.hand_of(player) is not None or deal.declarations.get(player) == "play"
-    if spec.stage == "in-play" and not spec.anyone and not standing:
+                        field="redeal" if spec.redeal == RedealRule.OPTIONAL else "offence")
+    standing = deal.hand_of(player) is not None \
+        or deal.declarations.get(player) == Declaration.PLAY
+    if spec.stage == Stage.IN_PLAY and not spec.anyone and not standing:
         raise OutOfTurn(f"{player} is not standing: this offence in play is a standing "
                         "player's", rule="standing-player")
     stage = spec.stage_now(play_begun(deal))
-    if stage == "in-play":
+    if stage == Stage.IN_PLAY:
         charged = [p for p in hand_penalties(deal) if p["player"] == player
-                   and p["offence"] == c.offence and p["stage"] == "in-play"]
+                   and p["offence"] == c.offence and p["stage"] == Stage.IN_PLAY]
         if charged:
             how = "detected from the cards and charged by the ledger" \
                 if charged[0]["detected"] else "recorded already"
@@ -462,7 +489,7 @@ def _impose(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
 def _check_leaves_play(deal: DealState, player: str) -> None:
     """Enquire Within §97 viii: throwing up after the lead: only a player still in play, once
     the first card is led, and never the last one left to play the tricks."""
-    if deal.phase not in ("playing", "replaying") or not play_begun(deal):
+    if deal.phase not in (Phase.PLAYING, Phase.REPLAYING) or not play_begun(deal):
         raise OutOfTurn("a player throws up after the lead only while the tricks are played",
                         rule="penalty-timing", field="offence")
     trick = len(deal.tricks) + 1
@@ -486,8 +513,8 @@ def play_begun(deal: DealState) -> bool:
 
 def _before_play(deal: DealState) -> bool:
     """Declaring, or a forced stand in which no card has been played yet."""
-    return deal.phase == "declaring" or (
-        deal.phase == "playing" and not deal.tricks and not deal.current_trick)
+    return deal.phase == Phase.DECLARING or (
+        deal.phase == Phase.PLAYING and not deal.tricks and not deal.current_trick)
 
 
 def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, spec: Offence, *,
@@ -496,38 +523,40 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
     r = s.rules
     earlier = hand_penalties(deal) + (extra_penalties or [])
     standing = deal.hand_of(player) is not None
-    redeal = spec.redeal == "always" or (spec.redeal == "optional" and redeal_asked)
-    throw_up = spec.throw_up and player not in deal.declarations and deal.phase == "declaring"
-    forfeits = spec.forfeits == "always" or (spec.forfeits == "if-standing" and standing)
+    redeal = spec.redeals(redeal_asked)
+    throw_up = spec.throw_up and player not in deal.declarations \
+        and deal.phase == Phase.DECLARING
+    forfeits = spec.forfeits == Forfeits.ALWAYS or (
+        spec.forfeits == Forfeits.IF_STANDING and standing)
     amount: int | None
     postings: list[ev.Posting] = []
     destination = spec.to
     stage = spec.stage_now(play_begun(deal))
-    covered = stage == "in-play" and any(
-        p["player"] == player and p["stage"] == "in-play" for p in earlier)
+    covered = stage == Stage.IN_PLAY and any(
+        p["player"] == player and p["stage"] == Stage.IN_PLAY for p in earlier)
     if covered:
         # Baxter-Wray: "this is his one loo for the deal"; one penalty per offender per deal.
-        amount, destination = 0, "covered"
+        amount, destination = 0, Destination.COVERED
     elif spec.looed_instead_if_no_trick:
-        amount, destination = None, "settled-with-deal"
-    elif spec.amount == "loo" and spec.to == NEXT_POOL and not play_begun(deal) \
+        amount, destination = None, Destination.SETTLED_WITH_DEAL
+    elif spec.amount == PenaltyAmount.LOO and spec.to == NEXT_POOL and not play_begun(deal) \
             and loo_depends_on_pool(r):
         # RULES.md §9.2: a penalty loo is computed on the pool as it stood when play began;
         # before play that pool is not yet known (a later fine may add to it), so a loo owed
         # to the next pool is fixed when the deal is settled.
         amount, destination = None, DEFERRED_LOO
     else:
-        amount = {"single_loo": r.single_loo, "stake": r.stake,
-                  "loo": loo_units(r, _penalty_base(s, deal)),
-                  "4x-stake": 4 * r.stake}[spec.amount]
+        amount = {PenaltyAmount.SINGLE_LOO: r.single_loo, PenaltyAmount.STAKE: r.stake,
+                  PenaltyAmount.LOO: loo_units(r, _penalty_base(s, deal)),
+                  PenaltyAmount.FOUR_STAKES: 4 * r.stake}[spec.amount]
         if amount > 0:
-            postings.append(posting(player, spec.to, amount, "penalty", offence=offence,
-                                    deal_no=deal.deal_no, loo=spec.kind == "loo"))
+            postings.append(posting(player, spec.to, amount, Reason.PENALTY, offence=offence,
+                                    deal_no=deal.deal_no, loo=spec.kind == PenaltyKind.LOO))
     return ev.PenaltyImposed(
         deal_no=deal.deal_no, player=player, offence=offence, law=spec.law,
         amount_units=amount, destination=destination, kind=spec.kind,
         forfeits_winnings=forfeits, throw_up=throw_up, redeal=redeal,
-        replay=spec.replay if not covered else "none", detected=evidence is not None,
+        replay=spec.replay if not covered else Replay.NONE, detected=evidence is not None,
         evidence=evidence or {}, postings=postings, stage=stage,
         leaves_play=spec.leaves_play)
 
@@ -535,10 +564,10 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
 def _ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:
     by = _known(s, c.by, "by")
     deal = _open_deal(s, "a replay")
-    if deal.phase != "review":
+    if deal.phase != Phase.REVIEW:
         raise OutOfTurn("a replay can be asked for only when the play is over and the laws "
                         "leave it to the players", rule="replay-on-request")
-    offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == "in-play"}
+    offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == Stage.IN_PLAY}
     if by in offenders:
         # Blenheim law 11: "if so desired by any one except the offender".
         raise OutOfTurn(f"{by} is the offender and may not ask for the replay",
@@ -550,7 +579,7 @@ def _ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:
 
 def _waive_replay(s: SessionState, c: cmd.WaiveReplay) -> list[ev.Event]:
     deal = _open_deal(s, "a replay")
-    if deal.phase != "review":
+    if deal.phase != Phase.REVIEW:
         raise OutOfTurn("there is no replay to waive", rule="replay-on-request")
     return [ev.ReplayWaived(deal_no=deal.deal_no)]
 
@@ -603,25 +632,25 @@ def _end(s: SessionState, c: cmd.EndSession) -> list[ev.Event]:
                         rule="between-deals")
     postings: list[ev.Posting] = []
     left = s.next_pool_units()
-    if c.method == "single" and s.loos_owed:
+    if c.method == EndMethod.SINGLE and s.loos_owed:
         # Britannica: "if there is a loo in the last deal of a round, the game continues till
         # there is a hand without a loo".
         raise OutOfTurn("a loo is owed to the next pool: play on until a hand without a loo, "
                         "divide the pool, or release the last loos", rule="end-after-single")
-    if c.method == "release-last-loos":
+    if c.method == EndMethod.RELEASE_LAST_LOOS:
         # Baxter-Wray p. 17: "releasing those who failed to win a trick in the previous deal";
         # a loo owed for an offence is not released and goes to the last pool (RULES.md §7).
         for loo in s.loos_owed:
-            if loo["reason"] != "loo":
+            if loo["reason"] != Reason.LOO:
                 continue
             postings.append(posting(NEXT_POOL, loo["player"], loo["amount_units"],
-                                    "loo_released", released=loo["reason"]))
+                                    Reason.LOO_RELEASED, released=loo["reason"]))
             left -= loo["amount_units"]
     if left > 0:
         order = from_left_of(s.seats, s.last_dealer or s.seats[0], s.active)
         for p, share in equal_division(left, order):
             if share:
-                postings.append(posting(NEXT_POOL, p, share, "end_division"))
+                postings.append(posting(NEXT_POOL, p, share, Reason.END_DIVISION))
     return [ev.SessionEnded(method=c.method, postings=postings)]
 
 
@@ -645,18 +674,18 @@ _HANDLERS: dict[type, Callable[[SessionState, Any], list[ev.Event]]] = {
 
 def follow_ups(s: SessionState) -> list[ev.Event]:
     deal = s.deal
-    if deal is None or s.status == "ended":
+    if deal is None or s.status == Status.ENDED:
         return []
-    if deal.phase == "single":
+    if deal.phase == Phase.SINGLE:
         return [_settle_single(s, deal)]
-    if deal.phase == "declaring":
+    if deal.phase == Phase.DECLARING:
         return _after_declaration(s, deal)
-    if deal.entry == "cards" and (found := _breaches_proven(s, deal)):
+    if deal.entry == Entry.CARDS and (found := _breaches_proven(s, deal)):
         return found
-    if deal.phase in ("playing", "replaying") and trick_complete(deal, s.rules):
+    if deal.phase in (Phase.PLAYING, Phase.REPLAYING) and trick_complete(deal, s.rules):
         return _trick_complete(s, deal)
-    if deal.phase == "played":
-        if deal.replay == "required" and deal.first_play is None:
+    if deal.phase == Phase.PLAYED:
+        if deal.replay == Replay.REQUIRED and deal.first_play is None:
             return [ev.ReplayStarted(deal_no=deal.deal_no, asked_by=None)]
         return [_settle_played(s, deal)]
     return []
@@ -666,17 +695,18 @@ def _after_declaration(s: SessionState, deal: DealState) -> list[ev.Event]:
     order, decl = deal.dealt, deal.declarations
     before_last, last = order[:-1], order[-1]
     if last not in decl and all(p in decl for p in before_last) and not any(
-            decl[p] in ("play", "take_miss") for p in before_last):
+            decl[p] in (Declaration.PLAY, Declaration.TAKE_MISS) for p in before_last):
         # Baxter-Wray p. 19: "then the dealer is entitled to the amount in the pool, no matter
         # what his cards are".
-        return [_settle_without_play(s, deal, last, "dealer-took-pool")]
+        return [_settle_without_play(s, deal, last, Outcome.DEALER_TOOK_POOL)]
     if all(p in decl for p in order) and len(deal.standing) < 2:
         if not deal.standing:
-            return [_settle_without_play(s, deal, None, "nobody-stood")]
+            return [_settle_without_play(s, deal, None, Outcome.NOBODY_STOOD)]
         only = deal.standing[0]
         # Baxter-Wray p. 19: "the holder of miss, being the only standing hand, takes the whole
         # amount of the pool".
-        outcome = "miss-holder-took-pool" if only["hand"] == "miss" else "last-standing-took-pool"
+        outcome = Outcome.MISS_HOLDER_TOOK_POOL if only["hand"] == Hand.MISS \
+            else Outcome.LAST_STANDING_TOOK_POOL
         return [_settle_without_play(s, deal, only["player"], outcome)]
     return []
 
@@ -686,13 +716,13 @@ def _trick_complete(s: SessionState, deal: DealState) -> list[ev.Event]:
     winner = deal.current_trick[trick_winner_index(cards, deal.trump)][0]
     return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
                         cards=[list(x) for x in deal.current_trick],
-                        replay=deal.phase == "replaying")]
+                        replay=deal.phase == Phase.REPLAYING)]
 
 
 def _breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
     """The breaches the cards logged so far prove that are not reported yet, each with the
     preset's penalty for its offender (docs/rules.md: reported the moment they are proven)."""
-    if deal.phase not in ("playing", "replaying", "played", "review"):
+    if deal.phase not in (Phase.PLAYING, Phase.REPLAYING, Phase.PLAYED, Phase.REVIEW):
         return []
     replay = deal.first_play is not None
     tricks = list(deal.tricks)
@@ -739,14 +769,14 @@ def _settled(s: SessionState, deal: DealState, outcome: str, postings: list[ev.P
     base = _penalty_base(s, deal)
     for pen in deal.penalties:  # every hand of the deal: a void hand's loo stays owed
         if pen["destination"] == DEFERRED_LOO and (units := loo_units(s.rules, base)):
-            postings.append(posting(pen["player"], NEXT_POOL, units, "penalty",
+            postings.append(posting(pen["player"], NEXT_POOL, units, Reason.PENALTY,
                                     offence=pen["offence"], deal_no=deal.deal_no, loo=True))
     paid_out = sum(p["amount_units"] for p in postings if p["from"] == POOL)
     carried = pool - paid_out
     if carried < 0:
         raise InvariantBroken(f"deal {deal.deal_no} pays out more than its pool")
     if carried:
-        postings.append(posting(POOL, NEXT_POOL, carried, "carried_forward",
+        postings.append(posting(POOL, NEXT_POOL, carried, Reason.CARRIED_FORWARD,
                                 deal_no=deal.deal_no))
     new_loos = [p for p in postings if p.get("loo")]
     # RULES.md §9.1: a fresh pool if and only if no loo is owed to the next pool.
@@ -762,17 +792,17 @@ def _settle_without_play(s: SessionState, deal: DealState, taker: str | None,
     forfeit = {p["player"] for p in hand_penalties(deal) if p["forfeits_winnings"]}
     postings = []
     if taker and pool and taker not in forfeit:
-        postings.append(posting(POOL, taker, pool, "pool_taken", deal_no=deal.deal_no))
+        postings.append(posting(POOL, taker, pool, Reason.POOL_TAKEN, deal_no=deal.deal_no))
     # No trick was played, so a Blenheim offender cannot be "looed instead": he pays the fine.
     for pen in hand_penalties(deal):
-        if pen["destination"] == "settled-with-deal":
+        if pen["destination"] == Destination.SETTLED_WITH_DEAL:
             postings.append(_blenheim_fine(s, deal, pen))
     return _settled(s, deal, outcome, postings, [], [], None)
 
 
 def _blenheim_fine(s: SessionState, deal: DealState, pen: dict[str, Any]) -> ev.Posting:
     """Blenheim law 9: "forfeit four times the amount of a single"; note 3: to the next pool."""
-    return posting(pen["player"], NEXT_POOL, 4 * s.rules.stake, "penalty",
+    return posting(pen["player"], NEXT_POOL, 4 * s.rules.stake, Reason.PENALTY,
                    offence=pen["offence"], deal_no=deal.deal_no, loo=False)
 
 
@@ -785,11 +815,12 @@ def _settle_single(s: SessionState, deal: DealState) -> ev.DealSettled:
     pool = s.pool_units()
     postings: list[ev.Posting] = []
     if winner and pool:
-        postings.append(posting(POOL, winner, pool, "pool_taken", deal_no=deal.deal_no))
+        postings.append(posting(POOL, winner, pool, Reason.POOL_TAKEN, deal_no=deal.deal_no))
     looed = [p for p in deal.dealt if p != winner]
     for p in looed:
-        postings += _loo_posting(p, s.rules.single_loo, deal, "single_loo")
-    return _settled(s, deal, "single-won" if winner else "single-not-won", postings, [], looed,
+        postings += _loo_posting(p, s.rules.single_loo, deal, Reason.SINGLE_LOO)
+    outcome = Outcome.SINGLE_WON if winner else Outcome.SINGLE_NOT_WON
+    return _settled(s, deal, outcome, postings, [], looed,
                     s.rules.single_loo)
 
 
@@ -798,47 +829,47 @@ def _settle_played(s: SessionState, deal: DealState) -> ev.DealSettled:
     pool = s.pool_units()
     loo = loo_units(r, _penalty_base(s, deal))
     hands = {x["player"]: x["hand"] for x in deal.standing}
-    in_play = [p for p in hand_penalties(deal) if p["stage"] == "in-play"]
+    in_play = [p for p in hand_penalties(deal) if p["stage"] == Stage.IN_PLAY]
     forfeit = {p["player"] for p in hand_penalties(deal) if p["forfeits_winnings"]}
-    covered = {p["player"] for p in in_play if p["destination"] != "settled-with-deal"}
-    fined = {p["player"]: p for p in in_play if p["destination"] == "settled-with-deal"}
+    covered = {p["player"] for p in in_play if p["destination"] != Destination.SETTLED_WITH_DEAL}
+    fined = {p["player"]: p for p in in_play if p["destination"] == Destination.SETTLED_WITH_DEAL}
     won = Counter(t["winner"] for t in deal.tricks)
     postings: list[ev.Posting] = []
     shares: list[dict[str, Any]] = []
-    outcome, next_forced = "divided", None
-    if r.loo == "all-or-nothing":
+    outcome, next_forced = Outcome.DIVIDED, None
+    if r.loo == LooKind.ALL_OR_NOTHING:
         # Cassell, "Unlimited Loo": "a player must take all three tricks to win the pool ...
         # if the tricks are divided, the pool is left untouched"; then a bold stand.
         sweeper = deal.tricks[0]["winner"] if len(won) == 1 else None
-        if sweeper and hands[sweeper] != "miss-for-pool" and sweeper not in forfeit and pool:
-            postings.append(posting(POOL, sweeper, pool, "pool_taken", deal_no=deal.deal_no))
-            outcome, next_forced = "pool-won", "bold-stand"
+        if sweeper and hands[sweeper] != Hand.MISS_FOR_POOL and sweeper not in forfeit and pool:
+            postings.append(posting(POOL, sweeper, pool, Reason.POOL_TAKEN, deal_no=deal.deal_no))
+            outcome, next_forced = Outcome.POOL_WON, Forced.BOLD_STAND
         else:
-            outcome = "pool-stays"
+            outcome = Outcome.POOL_STAYS
     else:
         for t, share in zip(deal.tricks, trick_shares(pool, 3), strict=True):
             w = t["winner"]
-            kept = "miss-for-pool" if hands[w] == "miss-for-pool" else \
-                "forfeited" if w in forfeit else None
+            kept = KeptInPool.MISS_FOR_POOL if hands[w] == Hand.MISS_FOR_POOL else \
+                KeptInPool.FORFEITED if w in forfeit else None
             shares.append({"trick": t["trick"], "winner": w, "amount_units": share,
                            "paid_to": None if kept else w, "stays_in_pool": kept})
             if not kept and share:
-                postings.append(posting(POOL, w, share, "trick", deal_no=deal.deal_no))
+                postings.append(posting(POOL, w, share, Reason.TRICK, deal_no=deal.deal_no))
     looed = []
     for x in deal.standing:
         p = x["player"]
         if p in fined:
             pen = fined[p]
-            if won[p] == 0 and x["hand"] != "miss-for-pool":
+            if won[p] == 0 and x["hand"] != Hand.MISS_FOR_POOL:
                 # Blenheim law 9: "If he makes no trick he is looed, and there is no further
                 # penalty".
                 looed.append(p)
-                postings += _loo_posting(p, loo, deal, "loo")
+                postings += _loo_posting(p, loo, deal, Reason.LOO)
             else:
                 postings.append(_blenheim_fine(s, deal, pen))
             continue
-        if x["hand"] == "miss-for-pool" or won[p] > 0 or p in covered:
+        if x["hand"] == Hand.MISS_FOR_POOL or won[p] > 0 or p in covered:
             continue  # the miss is never looed; an offender in play has had his one loo
         looed.append(p)
-        postings += _loo_posting(p, loo, deal, "loo")
+        postings += _loo_posting(p, loo, deal, Reason.LOO)
     return _settled(s, deal, outcome, postings, shares, looed, loo, next_forced)

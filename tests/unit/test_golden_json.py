@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from ledger.domain import deal_view, expected, session_view, statement
-from ledger.domain.events import event_to_record
+from ledger.domain.events import event_from_record, event_to_record
 from ledger.domain.state import SessionState
 from tests.unit.sessions import PRESET_NAMES, RandomChooser, SessionShape, Step, play_session
 
@@ -68,7 +68,12 @@ def golden_digest(seed: int) -> str:
             err = step.error
             add("refused", [type(err).__name__, err.status, err.code, err.to_dict()])
         for event in step.events:
-            add("event", list(event_to_record(event)))
+            record = event_to_record(event)
+            add("event", list(record))
+            # an event read back from its JSON equals it and gives the same JSON
+            type_, version, payload = record
+            again = event_from_record(type_, version, json.loads(_dumps(payload)))
+            assert again == event and _dumps(event_to_record(again)[2]) == _dumps(payload)
         add("expected", expected(state))
 
     shape = SessionShape(min_deals=20, max_deals=40, p_overrides=0.0 if RULES[seed] else 0.9,
