@@ -6,7 +6,6 @@ from a state (a completed trick, the breaches it proves, the settlement of a dea
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
@@ -18,6 +17,18 @@ from . import events as ev
 from .cards import parse_card, rank_of, suit_of, trick_winner_index
 from .errors import InvalidInput, InvariantBroken, LedgerError, OutOfTurn
 from .events import NEXT_POOL, POOL, posting
+from .limits import (
+    CARDS_PER_HAND,
+    CURRENCY_PATTERN,
+    MAX_PLAYERS,
+    MAX_UNITS,
+    MIN_PLAYERS,
+    PLAYER_NAME_MAX,
+    PLAYER_NAME_PATTERN,
+    SESSION_NAME_MAX,
+    TRICKS_PER_HAND,
+    UNIT_NAME_MAX,
+)
 from .money import equal_division, loo_depends_on_pool, loo_units, trick_shares
 from .penalties import TABLES, Offence
 from .play import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play, trick_complete
@@ -51,8 +62,6 @@ from .vocabulary import (
 DECLARATIONS = tuple(Declaration)
 END_METHODS = tuple(EndMethod)
 RESERVED_NAMES = {POOL, NEXT_POOL}
-NAME_RE = re.compile(r"^[^\s@][^\n\r\t]{0,63}$")
-MAX_PLAYERS = 16
 # A penalty loo owed to the next pool whose amount is fixed when the deal is settled.
 DEFERRED_LOO = Destination.NEXT_POOL_AT_SETTLEMENT
 
@@ -64,8 +73,9 @@ def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event
     if state is not None:
         raise OutOfTurn("the session is already open", rule="open-once")
     players = c.players
-    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(f"a session needs from 2 to {MAX_PLAYERS} players in seat order",
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(f"a session needs from {MIN_PLAYERS} to {MAX_PLAYERS} players in "
+                           "seat order",
                            rule="players", field="players")
     for name in players:
         _check_name(name, "players")
@@ -77,21 +87,23 @@ def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event
     if first not in players:
         raise InvalidInput(f"first dealer {first!r} is not one of the players",
                            rule="known-player", field="first_dealer")
-    if not isinstance(c.unit, str) or not 1 <= len(c.unit) <= 32:
-        raise InvalidInput("unit must be a name of 1 to 32 characters", rule="unit", field="unit")
+    if not isinstance(c.unit, str) or not 1 <= len(c.unit) <= UNIT_NAME_MAX:
+        raise InvalidInput(f"unit must be a name of 1 to {UNIT_NAME_MAX} characters", rule="unit",
+                           field="unit")
     if c.money_per_unit_minor is not None and (
             not isinstance(c.money_per_unit_minor, int) or isinstance(c.money_per_unit_minor, bool)
-            or not 1 <= c.money_per_unit_minor <= 10**9):
+            or not 1 <= c.money_per_unit_minor <= MAX_UNITS):
         raise InvalidInput("money_per_unit_minor must be a whole number of minor units >= 1",
                            rule="unit", field="money_per_unit_minor")
     if (c.money_per_unit_minor is None) != (c.currency is None):
         raise InvalidInput("give both money_per_unit_minor and currency, or neither",
                            rule="unit", field="currency")
-    if c.currency is not None and not re.fullmatch(r"[A-Z]{3}", str(c.currency)):
+    if c.currency is not None and not CURRENCY_PATTERN.fullmatch(str(c.currency)):
         raise InvalidInput("currency must be an ISO 4217 code such as GBP", rule="unit",
                            field="currency")
-    if not isinstance(c.name, str) or len(c.name) > 200 or not _printable(c.name):
-        raise InvalidInput("name must be at most 200 printable characters", rule="name",
+    if not isinstance(c.name, str) or len(c.name) > SESSION_NAME_MAX or not _printable(c.name):
+        raise InvalidInput(f"name must be at most {SESSION_NAME_MAX} printable characters",
+                           rule="name",
                            field="name")
     if not _printable(c.unit):
         raise InvalidInput("unit must be printable", rule="unit", field="unit")
@@ -105,9 +117,10 @@ def _printable(text: str) -> bool:
 
 
 def _check_name(name: object, field: str) -> None:
-    if not isinstance(name, str) or not NAME_RE.match(name) or name != name.strip() \
+    if not isinstance(name, str) or not PLAYER_NAME_PATTERN.match(name) or name != name.strip() \
             or not _printable(name) or name.lower() in RESERVED_NAMES:
-        raise InvalidInput(f"{name!r} is not a usable player name (1-64 characters, not "
+        raise InvalidInput(f"{name!r} is not a usable player name (1-{PLAYER_NAME_MAX} "
+                           "characters, not "
                            f"starting with a space or '@', not 'pool' or 'next_pool')",
                            rule="player-name", field=field)
 
@@ -119,7 +132,8 @@ def _hands_dealt(rules: Rules, active: int) -> int:
     return active - 1 if stands_out else active
 
 
-def _check_capacity(dealt: int, pack: int, *, miss: bool, cards_each: int = 3) -> None:
+def _check_capacity(dealt: int, pack: int, *, miss: bool,
+                    cards_each: int = CARDS_PER_HAND) -> None:
     needed = dealt * cards_each + (cards_each if miss else 0) + 1
     if needed > pack:
         raise InvalidInput(f"{dealt} hands{' and a miss' if miss else ''} and a trump card need "
@@ -207,9 +221,10 @@ def _start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
     if kind == DealKind.HAND and forced is None and club_law_applies(r, trump_card):
         forced = Forced.CLUB_LAW
     miss = kind == DealKind.HAND and forced is None
-    if len(dealt) < 2:
+    if len(dealt) < MIN_PLAYERS:
         raise InvalidInput("at least two players must be dealt in", rule="players")
-    _check_capacity(len(dealt), r.pack, miss=miss, cards_each=1 if kind == DealKind.SINGLE else 3)
+    _check_capacity(len(dealt), r.pack, miss=miss,
+                    cards_each=1 if kind == DealKind.SINGLE else CARDS_PER_HAND)
     face_up = _face_up(s, c, kind, dealt, trump_card)
     postings: list[ev.Posting] = redeal_postings if redeal else []
     if not redeal:
@@ -610,7 +625,7 @@ def _withdraw(s: SessionState, c: cmd.Withdraw) -> list[ev.Event]:
     if player != s.next_dealer:
         raise OutOfTurn(f"a player withdraws when it is his turn to deal; the next dealer is "
                         f"{s.next_dealer}", rule="withdraw-at-own-deal")
-    if len(s.active) - 1 < 2:
+    if len(s.active) - 1 < MIN_PLAYERS:
         raise OutOfTurn("at least two players must remain", rule="withdraw")
     return [ev.PlayerWithdrew(player=player)]
 
@@ -728,10 +743,10 @@ def _breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
     tricks = list(deal.tricks)
     if deal.current_trick:
         tricks.append({"trick": len(deal.tricks) + 1, "cards": deal.current_trick})
-    over = len(deal.tricks) == 3
+    over = len(deal.tricks) == TRICKS_PER_HAND
     played = Counter(p for t in tricks for p, _ in t["cards"])
     complete = {p for p in deal.standing_names()
-                if over or p in deal.abandoned or played[p] == 3}
+                if over or p in deal.abandoned or played[p] == CARDS_PER_HAND}
     reported = [b for b in deal.breaches if b["replay"] == replay]
     seen = {(b["player"], b["trick"], b["card"]) for b in reported}
     found = [b for b in detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing),
@@ -847,7 +862,7 @@ def _settle_played(s: SessionState, deal: DealState) -> ev.DealSettled:
         else:
             outcome = Outcome.POOL_STAYS
     else:
-        for t, share in zip(deal.tricks, trick_shares(pool, 3), strict=True):
+        for t, share in zip(deal.tricks, trick_shares(pool, TRICKS_PER_HAND), strict=True):
             w = t["winner"]
             kept = KeptInPool.MISS_FOR_POOL if hands[w] == Hand.MISS_FOR_POOL else \
                 KeptInPool.FORFEITED if w in forfeit else None

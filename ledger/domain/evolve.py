@@ -13,6 +13,7 @@ from typing import cast
 from . import events as ev
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL, POOL_ACCOUNTS, check_balanced
+from .limits import TRICKS_PER_HAND
 from .records import BreachRecord, PenaltyRecord, Posting
 from .rules import Rules
 from .seating import left_of
@@ -198,7 +199,7 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
     deal.tricks.append({"trick": e.trick, "winner": e.winner,
                         "cards": [list(x) for x in e.cards]})
     deal.current_trick = []
-    if len(deal.tricks) == 3:
+    if len(deal.tricks) == TRICKS_PER_HAND:
         review = deal.replay == Replay.ON_REQUEST and deal.first_play is None
         deal.phase = Phase.REVIEW if review else Phase.PLAYED
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from .errors import InvariantBroken
+from .limits import TRICKS_PER_HAND
 from .rules import Rules
 from .vocabulary import LooKind
 
 
-def trick_shares(pool_units: int, tricks: int = 3) -> list[int]:
+def trick_shares(pool_units: int, tricks: int = TRICKS_PER_HAND) -> list[int]:
     """Each trick earns an equal part; the remainder goes to the first tricks.
 
     Baxter-Wray p. 20 and RULES.md §3.6: when the pool is not divisible by three "the winners

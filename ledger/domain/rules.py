@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidInput
+from .limits import MAX_UNITS, PACK_32, PACK_52, PACKS
 from .vocabulary import (
     DealOutOfTurn,
     FreshPool,
@@ -28,7 +29,6 @@ TRUMP_AFTER_TRICK = tuple(TrumpAfterTrick)
 PENALTY_TABLES = tuple(Preset)
 VARIANTS = tuple(Variant)
 DEAL_OUT_OF_TURN = tuple(DealOutOfTurn)
-PACKS = (52, 32)
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ _BASE: dict[str, Any] = dict(
     lead_rule=LeadRule.HIGHEST_OF_TWO, trump_after_trick=TrumpAfterTrick.HIGHER_OF_TWO,
     ace_turned_up_king_leads=True, miss_holder_leads=False, club_law=False,
     force_after_single=False, dealer_stands_out_above=None, last_before_dealer_bound=False,
-    deal_out_of_turn=DealOutOfTurn.REFUSE, variant=Variant.THREE_CARD, pack=52,
+    deal_out_of_turn=DealOutOfTurn.REFUSE, variant=Variant.THREE_CARD, pack=PACK_52,
 )
 
 # RULES.md §2, one column per source.
@@ -154,7 +154,7 @@ def validate_rules(r: Rules) -> None:
     """Every parameter is of its type and range; amounts are non-negative integers."""
     for name in ("stake", "deal_price", "fresh_deal_price", "ante", "single_loo"):
         value = getattr(r, name)
-        _require(_is_int(value) and 0 <= value <= 10**9,
+        _require(_is_int(value) and 0 <= value <= MAX_UNITS,
                  f"{name} must be a whole number of units from 0 to 10^9", name)
     for name in ("loo_capped_at_pool", "ace_turned_up_king_leads", "miss_holder_leads",
                  "club_law", "force_after_single", "last_before_dealer_bound"):
@@ -166,11 +166,11 @@ def validate_rules(r: Rules) -> None:
     _require(r.fresh_deal_price > 0, "fresh_deal_price must be positive", "fresh_deal_price")
     _require(r.loo in LOO_KINDS, f"loo must be one of {', '.join(LOO_KINDS)}", "loo")
     if r.loo == LooKind.LIMITED:
-        _require(_is_int(r.loo_amount) and 0 < r.loo_amount <= 10**9,  # type: ignore[operator]
+        _require(_is_int(r.loo_amount) and 0 < r.loo_amount <= MAX_UNITS,  # type: ignore[operator]
                  "loo_amount (a positive whole number of units) is needed with a limited loo",
                  "loo_amount")
     if r.loo == LooKind.MIXED:
-        _require(_is_int(r.loo_limit) and 0 < r.loo_limit <= 10**9,  # type: ignore[operator]
+        _require(_is_int(r.loo_limit) and 0 < r.loo_limit <= MAX_UNITS,  # type: ignore[operator]
                  "loo_limit (a positive whole number of units) is needed with a mixed loo",
                  "loo_limit")
     _require(r.fresh_pool in FRESH_POOLS, f"fresh_pool must be one of {', '.join(FRESH_POOLS)}",
@@ -191,7 +191,7 @@ def validate_rules(r: Rules) -> None:
     _require(r.variant in VARIANTS,
              f"variant must be one of {', '.join(VARIANTS)} (five-card and Irish loo come later)",
              "variant")
-    _require(_is_int(r.pack) and r.pack in PACKS, "pack must be 52 or 32", "pack")
+    _require(_is_int(r.pack) and r.pack in PACKS, f"pack must be {PACK_52} or {PACK_32}", "pack")
     _require(not (r.force_after_single and r.fresh_pool == FreshPool.TURN_UP),
              "force_after_single needs fresh_pool antes: with the turn-up single a fresh pool "
              "is not played as a hand, so nobody can be forced to stand in it",
