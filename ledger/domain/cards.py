@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .errors import InvalidInput
-from .limits import PACK_32, PACK_52
+from .limits import CARDS_PER_HAND, PACK_32, PACK_52
 
 SUITS = ("C", "D", "H", "S")
 SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -56,3 +56,11 @@ def trick_winner_index(cards: list[str], trump: str) -> int:
         if beats(cards[i], cards[best], trump):
             best = i
     return best
+
+
+def check_capacity(dealt: int, pack: int, *, miss: bool, cards_each: int = CARDS_PER_HAND) -> None:
+    """The pack holds the hands dealt, the miss when there is one, and the trump card."""
+    needed = dealt * cards_each + (cards_each if miss else 0) + 1
+    if needed > pack:
+        raise InvalidInput(f"{dealt} hands{' and a miss' if miss else ''} and a trump card need "
+                           f"{needed} cards; the pack has {pack}", rule="pack-size")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decide import END_METHODS, hand_penalties, legal_declarations, next_deal, next_declarer
+from .dealing import next_deal
+from .declaring import legal_declarations, next_declarer
+from .ending import END_METHODS
+from .penalising import offenders_in_play
 from .penalties import TABLES
 from .play import in_play, next_to_play
 from .state import SessionState
-from .vocabulary import BETWEEN_DEALS, DealKind, EndMethod, Entry, Phase, Stage, Status
+from .vocabulary import BETWEEN_DEALS, DealKind, EndMethod, Entry, Phase, Status
 
 
 def expected(state: SessionState) -> dict[str, Any]:
@@ -60,7 +63,7 @@ def expected(state: SessionState) -> dict[str, Any]:
                             "winners": in_play(deal, trick)})
         return {"phase": deal.phase, "actions": actions + [penalty]}
     if deal.phase == Phase.REVIEW:
-        offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == Stage.IN_PLAY}
+        offenders = offenders_in_play(deal)
         return {"phase": Phase.REVIEW, "actions": [
             {"type": "ReplayAsked", "by": [p for p in state.active if p not in offenders]},
             {"type": "ReplayWaived"}, penalty]}

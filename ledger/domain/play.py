@@ -16,10 +16,21 @@ from .cards import RANK_VALUE, beats, rank_of, suit_of
 from .records import BreachFound, TrickCards
 from .rules import Rules
 from .state import DealState
-from .vocabulary import Breach, Hand, LeadRule, TrumpAfterTrick
+from .vocabulary import Breach, Hand, LeadRule, Phase, TrumpAfterTrick
 
 # Breaches whose kind no card still unknown could change (the checks that come first).
 STABLE_RULES = frozenset({Breach.LEAD_ACE_OF_TRUMPS, Breach.REVOKE, Breach.NOT_HEADING})
+
+
+def play_begun(deal: DealState) -> bool:
+    """The first card (or the first trick, at quick entry) of the deal has been logged."""
+    return deal.pool_at_play_units is not None
+
+
+def before_play(deal: DealState) -> bool:
+    """Declaring, or a forced stand in which no card has been played yet."""
+    return deal.phase == Phase.DECLARING or (
+        deal.phase == Phase.PLAYING and not deal.tricks and not deal.current_trick)
 
 
 def leader_of_first_trick(deal: DealState, rules: Rules) -> str:
