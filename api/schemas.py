@@ -7,6 +7,7 @@ member the domain adds later, so the OpenAPI document grows with the code, not i
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 from typing import Any, ClassVar
 
@@ -26,11 +27,12 @@ def printable(value: str) -> bool:
     return True
 
 
-PLAYER = {"validate": [validate.Length(min=1, max=40), printable],
-          "metadata": {"description": "A player's name as seated", "example": "C"}}
-CARD = {"validate": [validate.Length(min=1, max=8), printable],
-        "metadata": {"description": "A card: rank then suit, e.g. QH, 10S, 7♥, AC",
-                     "example": "QH"}}
+PLAYER: dict[str, Any] = {"validate": [validate.Length(min=1, max=40), printable],
+                           "metadata": {"description": "A player's name as seated",
+                                        "example": "C"}}
+CARD: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printable],
+                        "metadata": {"description": "A card: rank then suit, e.g. QH, 10S, 7♥, AC",
+                                     "example": "QH"}}
 
 # Keys that carry an amount of money; a client that sends one is told the rules decide it.
 MONEY_FIELDS = frozenset({
@@ -137,7 +139,7 @@ class EventIn(Strict):
     """Base of the client event schemas: `type` names the event; the rest are its fields."""
 
     type = fields.String(required=True)
-    command: ClassVar[type[Command]]
+    command: ClassVar[builtins.type[Command]]  # `type` is the field above
 
     @ma.post_load
     def _command(self, data: dict[str, Any], **kwargs: Any) -> Command:

@@ -117,6 +117,7 @@ def start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
         between_deals(s, "a new deal starts")
     trump_card = parse_card(c.trump_card, r.pack, field="trump_card")
     postings: list[Posting]
+    base_forced: Forced | None
     if redeal:
         assert deal is not None
         dealer = deal.dealer
@@ -146,7 +147,7 @@ def start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
         plan = next_deal(s)
         kind, fresh, base_forced = plan.kind, plan.fresh, plan.forced
         deal_no = s.deal_no + 1
-    forced = base_forced
+    forced: Forced | None = base_forced
     if kind == DealKind.HAND and forced is None and club_law_applies(r, trump_card):
         forced = Forced.CLUB_LAW
     miss = kind == DealKind.HAND and forced is None

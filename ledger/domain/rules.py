@@ -7,7 +7,7 @@ its first event, so a later change to a preset never changes an existing session
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, cast
 
 from .errors import InvalidInput
 from .limits import MAX_UNITS, PACK_32, PACK_52, PACKS
@@ -115,8 +115,9 @@ def _default_single_loo(params: dict[str, Any]) -> int:
     """
     if params["loo"] == LooKind.LIMITED and _is_int(params["loo_amount"]) \
             and params["loo_amount"] % 2 == 0:
-        return params["loo_amount"] // 2
-    return params["deal_price"]  # validated with the rest: a bad deal price is refused there
+        return cast(int, params["loo_amount"] // 2)
+    # validated with the rest: a deal price that is not a whole number is refused there
+    return cast(int, params["deal_price"])
 
 
 def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = None) -> Rules:
@@ -136,7 +137,7 @@ def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = No
         params[key] = value
     if params.get("single_loo") is None:
         params["single_loo"] = _default_single_loo(params)
-    rules = Rules(preset=name, **params)
+    rules = Rules(preset=Preset(name), **params)
     validate_rules(rules)
     return Rules.from_dict(rules.to_dict())  # the strings given, as the words of the rules
 

@@ -46,7 +46,7 @@ def _transfers(balances: dict[str, int]) -> list[dict[str, Any]]:
 
 def statement(state: SessionState) -> dict[str, Any]:
     per_unit = state.money_per_unit_minor
-    players = []
+    players: list[dict[str, Any]] = []
     for p in state.seats:
         totals = state.totals.get(p, {})
         paid = {k: -v for k, v in sorted(totals.items()) if v < 0}

@@ -13,7 +13,10 @@ import types
 import typing
 from enum import StrEnum
 from functools import cache
-from typing import Any, TypeVar, get_args, get_origin, get_type_hints, is_typeddict
+from typing import TYPE_CHECKING, Any, get_args, get_origin, get_type_hints, is_typeddict
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 # ---------------------------------------------------------------- the session and the deal
 
@@ -257,8 +260,6 @@ class Variant(StrEnum):
 
 # ---------------------------------------------------------------- reading JSON back
 
-T = TypeVar("T")
-
 
 def read_as(hint: Any, value: Any) -> Any:
     """`value`, as read from JSON, with the strings that `hint` declares as a vocabulary
@@ -285,10 +286,10 @@ def read_as(hint: Any, value: Any) -> Any:
     return value
 
 
-def read_fields(cls: type[T], data: dict[str, Any]) -> dict[str, Any]:
+def read_fields(cls: type[DataclassInstance], data: dict[str, Any]) -> dict[str, Any]:
     """A dataclass's keyword arguments from JSON, its vocabulary turned back into members."""
     hints = _hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    names = {f.name for f in dataclasses.fields(cls)}
     return {k: read_as(hints[k], v) if k in names else v for k, v in data.items()}
 
 
