@@ -1,5 +1,5 @@
-"""The end of a session (RULES.md §7; docs/rules.md §8): between deals only, by one of three
-methods, dividing what is left on the table."""
+"""The end of a session (RULES.md §7; docs/rules.md, decision 8): between deals only, by one of
+three methods, dividing what is left on the table."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 # Players at a table: at least two are dealt in; a larger table may outgrow the pack
-# (decide checks the pack's capacity with the dealer standing out, docs/rules.md §22).
+# (cards.check_capacity counts the hands dealt, docs/rules.md decision 22).
 MIN_PLAYERS = 2
 MAX_PLAYERS = 16
 
