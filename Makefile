@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint alembic-check pytest clean
+.PHONY: run test install lint typecheck alembic-check pytest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ run: install
 
 lint: install
 	$(BIN)/ruff check .
+
+# mypy, configured in pyproject.toml: strict for ledger/domain, the defaults elsewhere.
+typecheck: install
+	$(BIN)/mypy
 
 # `alembic check` on a throwaway SQLite database upgraded to head: fails when the tables in
 # ledger/store/tables.py differ from what the migrations build.
@@ -35,7 +39,7 @@ pytest: install
 	@set -uo pipefail; $(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
-test: lint alembic-check pytest
+test: lint typecheck alembic-check pytest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis instance

@@ -98,7 +98,7 @@ def requires(*roles: str) -> Callable[[F], F]:
         guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
         guarded = _DOCS.doc(security=[{SECURITY_SCHEME: []}], **{"x-roles": list(roles)})(
             guarded)
-        return guarded  # type: ignore[no-any-return]
+        return guarded
 
     return decorate
 
@@ -108,7 +108,7 @@ def principal() -> Principal:
     found = g.get("principal")
     if found is None:
         raise RuntimeError("no authenticated principal: the route lacks @requires")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def check_commands(commands: Iterable[Command]) -> None:

@@ -15,7 +15,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from ledger.domain import SessionNotFound
+from ledger.domain import Command, SessionNotFound
 
 from .actor import current_actor
 from .auth import CORRECTORS, DEALER, UNDOERS, principal, requires
@@ -94,7 +94,7 @@ class Corrections(MethodView):
         anew; a correction the rest of the session cannot follow is refused, naming the first
         entry that no longer fits.
         """
-        replacements = []
+        replacements: list[Command] = []
         if body["replacements"]:
             replacements, _ = load_events(
                 {"events": body["replacements"]},

@@ -113,7 +113,7 @@ def validation_problem(errors: Any, *, status: int = 422) -> Response:
 
 
 def _ledger_error(error: LedgerError) -> Response:
-    data = error.to_dict()
+    data: dict[str, Any] = error.to_dict()
     detail = str(data.pop("detail", error.message))
     return problem(int(error.status), str(error.code), detail, **data)
 

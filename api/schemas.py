@@ -9,6 +9,7 @@ returns and pass through any member the domain adds later (their OpenAPI schemas
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 from typing import Any, ClassVar
 
@@ -18,7 +19,9 @@ from marshmallow import fields, validate
 from ledger.domain import CLIENT_TYPES, PRESETS, Command, OpenSession, Rules
 from ledger.domain import commands as cmd
 from ledger.domain import rules as domain_rules
-from ledger.domain.decide import DECLARATIONS, END_METHODS, MAX_PLAYERS
+from ledger.domain.declaring import DECLARATIONS
+from ledger.domain.ending import END_METHODS
+from ledger.domain.limits import MAX_PLAYERS, PACKS
 from ledger.domain.play import OFFENCE_OF_RULE
 
 from .errors import ApiProblem
@@ -31,16 +34,17 @@ def printable(value: str) -> bool:
     return True
 
 
-PLAYER = {"validate": [validate.Length(min=1, max=40), printable],
+PLAYER: dict[str, Any] = {"validate": [validate.Length(min=1, max=40), printable],
           "metadata": {"description": "A player's name as seated", "example": "C"}}
 
 # A card as ledger.domain.cards.parse_card reads it: a rank (2-10, J, Q, K, A; T for 10 and
 # 1 for the ace), then a suit (C, D, H, S or ♣ ♦ ♥ ♠), in either case. The parser also strips
 # surrounding spaces; the API does not take them. A test keeps the two in agreement.
 CARD_PATTERN = r"^(?:10|[2-9TtJjQqKkAa1])[CDHScdhs♣♦♥♠]$"
-CARD = {"validate": [validate.Regexp(CARD_PATTERN, error="{input!r} is not a card: a rank "
-                                     "(2-10, J, Q, K, A; T for 10, 1 for the ace) then a suit "
-                                     "(C, D, H, S or ♣ ♦ ♥ ♠), e.g. QH, 10S, 7♥")],
+CARD: dict[str, Any] = {
+    "validate": [validate.Regexp(CARD_PATTERN, error="{input!r} is not a card: a rank "
+                                 "(2-10, J, Q, K, A; T for 10, 1 for the ace) then a suit "
+                                 "(C, D, H, S or ♣ ♦ ♥ ♠), e.g. QH, 10S, 7♥")],
         "metadata": {"description": "A card: rank (2-10, J, Q, K, A; aliases T for 10 and 1 "
                                     "for the ace) then suit (C, D, H, S or ♣ ♦ ♥ ♠), in either "
                                     "case, e.g. QH, 10S, 7♥, ac", "example": "QH"}}
@@ -135,7 +139,7 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "deal_out_of_turn": domain_rules.DEAL_OUT_OF_TURN,
     "penalties": domain_rules.PENALTY_TABLES,
     "variant": domain_rules.VARIANTS,
-    "pack": domain_rules.PACKS,
+    "pack": PACKS,
 }
 MAX_UNITS = 10**9
 
@@ -229,7 +233,7 @@ class EventIn(Strict):
     """Base of the client event schemas: `type` names the event; the rest are its fields."""
 
     type = fields.String(required=True)
-    command: ClassVar[type[Command]]
+    command: ClassVar[builtins.type[Command]]  # `type` is the field above
 
     @ma.post_load
     def _command(self, data: dict[str, Any], **kwargs: Any) -> Command:

@@ -130,7 +130,7 @@ def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
 
 
 def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: list[Any],
-                    *, now: datetime) -> dict[str, str]:
+                    *, now: datetime) -> dict[str, tuple[str, str]]:
     """{the name as sent: (seat name, member id)} for each player of a new session.
 
     A player is a member's id or display name (any case); a name listed in `guests` that is

@@ -21,7 +21,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import uuid4
 
 from sqlalchemy import Connection, Engine
@@ -126,7 +126,7 @@ class Ledger:
                 if club_id is not None:
                     seated = _seat_members(conn, club_id, command, guests)
                 state, events = execute(None, seated, session_id=session_id)
-                views = {state.deal.deal_no: deal_view(state)} if state.deal else {}
+                views = {state.deal.deal_no: _current_deal_view(state)} if state.deal else {}
                 now = _now()
                 store.insert_session(conn, session_id, club_id=club_id, version=state.version,
                                      state=state.to_dict(), now=now)
@@ -182,7 +182,7 @@ class Ledger:
                                for e in produced):
                             raise InvariantBroken(f"{type(command).__name__} produced events "
                                                   "for more than one deal")
-                        views[state.deal.deal_no] = deal_view(state)
+                        views[state.deal.deal_no] = _current_deal_view(state)
                 if not events:
                     return self._respond(session_id, state, [], replay=False)
                 return self._commit(conn, session_id, state, events, views,
@@ -500,9 +500,17 @@ def _not_found(session_id: str) -> SessionNotFound:
                            field="session_id")
 
 
+def _current_deal_view(state: SessionState) -> dict[str, Any]:
+    """The view of the deal in progress (or just settled); the caller knows there is one."""
+    view = deal_view(state)
+    if view is None:
+        raise InvariantBroken("no deal to view")
+    return view
+
+
 def _plain(value: T) -> T:
     """The value as JSON gives it back, so a stored response equals the one first sent."""
-    return json.loads(json.dumps(value))  # type: ignore[no-any-return]
+    return cast(T, json.loads(json.dumps(value)))
 
 
 def _fingerprint(scope: str, commands: Iterable[Command], *extra: object) -> str:
@@ -547,13 +555,13 @@ def _fold_with_views(state: SessionState | None, events: Iterable[Event], sessio
     touched = False
     for event in events:
         deal = state.deal if state is not None else None
-        if deal is not None and touched and getattr(event, "deal_no", deal.deal_no) \
-                != deal.deal_no:
-            views[deal.deal_no] = deal_view(state)  # type: ignore[arg-type]
+        if state is not None and deal is not None and touched \
+                and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
+            views[deal.deal_no] = _current_deal_view(state)
         state = evolve(state, event, session_id=session_id)
         touched = True
     if state is not None and state.deal is not None and touched:
-        views[state.deal.deal_no] = deal_view(state)
+        views[state.deal.deal_no] = _current_deal_view(state)
     return state, views
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .errors import InvalidInput
+from .limits import CARDS_PER_HAND, PACK_32, PACK_52
 
 SUITS = ("C", "D", "H", "S")
 SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -13,10 +14,10 @@ RANK_ALIASES = {"T": "10", "1": "A"}
 
 
 def ranks_for(pack: int) -> tuple[str, ...]:
-    return RANKS_32 if pack == 32 else RANKS_52
+    return RANKS_32 if pack == PACK_32 else RANKS_52
 
 
-def parse_card(text: object, pack: int = 52, *, field: str = "card") -> str:
+def parse_card(text: object, pack: int = PACK_52, *, field: str = "card") -> str:
     """Return the canonical form ('10H', 'QS') of a card name, or refuse it."""
     if not isinstance(text, str) or not 2 <= len(text.strip()) <= 3:
         raise InvalidInput(f"{text!r} is not a card (write e.g. 'QH', '10S', '7♥')",
@@ -55,3 +56,11 @@ def trick_winner_index(cards: list[str], trump: str) -> int:
         if beats(cards[i], cards[best], trump):
             best = i
     return best
+
+
+def check_capacity(dealt: int, pack: int, *, miss: bool, cards_each: int = CARDS_PER_HAND) -> None:
+    """The pack holds the hands dealt, the miss when there is one, and the trump card."""
+    needed = dealt * cards_each + (cards_each if miss else 0) + 1
+    if needed > pack:
+        raise InvalidInput(f"{dealt} hands{' and a miss' if miss else ''} and a trump card need "
+                           f"{needed} cards; the pack has {pack}", rule="pack-size")

@@ -44,7 +44,7 @@ class StartDeal(Command):
 @dataclass(frozen=True)
 class Declare(Command):
     player: str
-    declaration: str  # play | throw_up | take_miss | play_miss_for_pool
+    declaration: str  # a vocabulary.Declaration (checked when decided)
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class StartLastRound(Command):
 
 @dataclass(frozen=True)
 class EndSession(Command):
-    method: str  # "single" | "divide-pool" | "release-last-loos"
+    method: str  # a vocabulary.EndMethod (checked when decided)
 
 
 # The type names a client uses on the wire, and the command each becomes.

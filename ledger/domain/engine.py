@@ -18,6 +18,7 @@ from .events import Event
 from .evolve import evolve
 from .expect import expected
 from .state import SessionState
+from .vocabulary import Account, Phase
 
 __all__ = ["execute", "fold", "expected", "session_view", "deal_view"]
 
@@ -59,8 +60,8 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
     if state.deal is None:
         return None
     view = state.deal.to_dict()
-    view["pool_units"] = state.pool_units() if state.deal.phase != "settled" else 0
-    view["contributions"] = [p for p in state.deal.postings if p["to"] == "pool"]
+    view["pool_units"] = state.pool_units() if state.deal.phase != Phase.SETTLED else 0
+    view["contributions"] = [p for p in state.deal.postings if p["to"] == Account.POOL]
     # what corrections of this deal's entries changed (docs/rules.md, corrections)
     view["corrections"] = [c for c in state.corrections if c["deal_no"] == state.deal.deal_no]
     return view

@@ -12,21 +12,49 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 from .errors import InvalidInput, InvariantBroken
+from .records import BreachFound, Posting, Share
+from .vocabulary import (
+    Account,
+    Breach,
+    DealKind,
+    Declaration,
+    Destination,
+    EndMethod,
+    Forced,
+    Outcome,
+    PenaltyKind,
+    Reason,
+    Replay,
+    Stage,
+    read_fields,
+)
 
-POOL = "pool"
-NEXT_POOL = "next_pool"
-POOL_ACCOUNTS = (POOL, NEXT_POOL)
-
-Posting = dict[str, Any]  # {"from", "to", "amount_units", "reason", ["offence"]}
+POOL = Account.POOL
+NEXT_POOL = Account.NEXT_POOL
+POOL_ACCOUNTS = tuple(Account)
 
 
-def posting(src: str, dst: str, amount_units: int, reason: str, **extra: Any) -> Posting:
-    """One movement of units; refuses anything that is not a positive integer."""
+def posting(src: str, dst: str, amount_units: int, reason: Reason, *,
+            offence: str | None = None, deal_no: int | None = None, loo: bool | None = None,
+            released: str | None = None) -> Posting:
+    """One movement of units; refuses anything that is not a positive integer.
+
+    The optional keys are written only when given, in this order (the stored JSON's).
+    """
     if not isinstance(amount_units, int) or isinstance(amount_units, bool) or amount_units <= 0:
         raise InvariantBroken(f"posting amount must be a positive int, got {amount_units!r}")
     if src == dst:
         raise InvariantBroken(f"posting from {src!r} to itself")
-    return {"from": src, "to": dst, "amount_units": amount_units, "reason": reason, **extra}
+    out: Posting = {"from": src, "to": dst, "amount_units": amount_units, "reason": reason}
+    if offence is not None:
+        out["offence"] = offence
+    if deal_no is not None:
+        out["deal_no"] = deal_no
+    if loo is not None:
+        out["loo"] = loo
+    if released is not None:
+        out["released"] = released
+    return out
 
 
 @dataclass(frozen=True)
@@ -41,7 +69,8 @@ class Event:
 
     @property
     def postings_list(self) -> list[Posting]:
-        return list(getattr(self, "postings", ()) or ())
+        postings: list[Posting] = getattr(self, "postings", None) or []
+        return list(postings)
 
 
 @dataclass(frozen=True)
@@ -86,11 +115,11 @@ class DealStarted(Event):
     type: ClassVar[str] = "DealStarted"
     deal_no: int
     dealer: str
-    kind: str  # "single" (the turn-up single) or "hand" (three cards each)
+    kind: DealKind
     trump_card: str
     dealt: list[str]
     fresh: bool
-    forced: str | None  # why everyone must stand: "club-law", "after-single", "bold-stand", ...
+    forced: Forced | None  # why everyone must stand this deal
     miss: bool
     redeal: bool
     face_up: dict[str, str] = field(default_factory=dict)
@@ -102,7 +131,7 @@ class DeclarationMade(Event):
     type: ClassVar[str] = "DeclarationMade"
     deal_no: int
     player: str
-    declaration: str  # play | throw_up | take_miss | play_miss_for_pool
+    declaration: Declaration
 
 
 @dataclass(frozen=True)
@@ -113,19 +142,16 @@ class PenaltyImposed(Event):
     offence: str
     law: str
     amount_units: int | None  # None while it depends on the tricks (settled with the deal)
-    # "pool" (paid now), "next_pool" (owed), "covered" (his one penalty in play was charged),
-    # "settled-with-deal" (Blenheim law 9: a fine or a loo, by the tricks), or
-    # "next_pool-at-settlement" (a loo on the pool as it stood when play began)
-    destination: str
-    kind: str  # "loo" or "fine": only a loo makes the next deal a non-fresh pool
+    destination: Destination
+    kind: PenaltyKind  # only a loo makes the next deal a non-fresh pool
     forfeits_winnings: bool
     throw_up: bool
     redeal: bool
-    replay: str  # "required", "on-request", "none"
+    replay: Replay  # none, required or on-request
     detected: bool
     evidence: dict[str, Any] = field(default_factory=dict)
     postings: list[Posting] = field(default_factory=list)
-    stage: str = "pre-play"  # "pre-play" | "in-play"
+    stage: Stage = Stage.PRE_PLAY  # pre-play or in-play
     leaves_play: bool = False  # he threw up after the lead and plays no further card
 
 
@@ -154,12 +180,18 @@ class BreachDetected(Event):
     type: ClassVar[str] = "BreachDetected"
     deal_no: int
     player: str
-    rule: str
+    rule: Breach
     trick: int
     card: str
     held: list[str]
     detail: str
     replay: bool
+
+    @classmethod
+    def of(cls, deal_no: int, replay: bool, found: BreachFound) -> BreachDetected:
+        return cls(deal_no=deal_no, replay=replay, player=found["player"], rule=found["rule"],
+                   trick=found["trick"], card=found["card"], held=found["held"],
+                   detail=found["detail"])
 
 
 @dataclass(frozen=True)
@@ -179,21 +211,21 @@ class ReplayWaived(Event):
 class DealSettled(Event):
     type: ClassVar[str] = "DealSettled"
     deal_no: int
-    outcome: str  # "divided", "dealer-took-pool", "miss-holder-took-pool", "single-won", ...
+    outcome: Outcome
     pool_units: int
     loo_units: int | None
-    shares: list[dict[str, Any]]
+    shares: list[Share]
     looed: list[str]
     carried_units: int
     next_fresh: bool
-    next_forced: str | None
+    next_forced: Forced | None
     postings: list[Posting] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class SessionEnded(Event):
     type: ClassVar[str] = "SessionEnded"
-    method: str  # "single", "divide-pool", "release-last-loos"
+    method: EndMethod
     postings: list[Posting] = field(default_factory=list)
 
 
@@ -245,7 +277,7 @@ def event_from_record(type_: str, schema_version: int, payload: dict[str, Any]) 
         data = UPCASTERS[(type_, version)](data)
         version += 1
     names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in data.items() if k in names})
+    return cls(**read_fields(cls, {k: v for k, v in data.items() if k in names}))
 
 
 def check_balanced(postings: list[Posting]) -> None:

@@ -8,13 +8,26 @@ Every posting is applied here and nowhere else, and the zero sum is asserted aft
 from __future__ import annotations
 
 from functools import singledispatch
+from typing import cast
 
 from . import events as ev
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL, POOL_ACCOUNTS, check_balanced
+from .limits import TRICKS_PER_HAND
+from .records import BreachRecord, PenaltyRecord, Posting
 from .rules import Rules
 from .seating import left_of
 from .state import DealState, SessionState
+from .vocabulary import (
+    HAND_OF_DECLARATION,
+    DealKind,
+    Declaration,
+    Entry,
+    Hand,
+    Phase,
+    Replay,
+    Status,
+)
 
 
 def evolve(state: SessionState | None, event: ev.Event, *, session_id: str = "") -> SessionState:
@@ -44,7 +57,7 @@ def _opened(e: ev.SessionOpened, session_id: str) -> SessionState:
     )
 
 
-def _category(p: ev.Posting) -> str:
+def _category(p: Posting) -> str:
     return f"penalty:{p['offence']}" if p.get("offence") else p["reason"]
 
 
@@ -104,7 +117,7 @@ def _(e: ev.DealStarted, state: SessionState) -> None:
         deal = state.deal
         deal.trump_card, deal.face_up, deal.forced, deal.miss = \
             e.trump_card, dict(e.face_up), e.forced, e.miss
-        deal.phase, deal.redeals = "declaring", deal.redeals + 1
+        deal.phase, deal.redeals = Phase.DECLARING, deal.redeals + 1
         deal.declarations, deal.standing, deal.replay = {}, [], None
     else:
         state.deal_no = e.deal_no
@@ -121,12 +134,13 @@ def _(e: ev.DealStarted, state: SessionState) -> None:
         # What was owed to this pool is now in it.
         state.loos_owed = []
     deal = state.deal
-    if e.forced and e.kind == "hand":
-        deal.standing = [{"player": p, "hand": "own"} for p in e.dealt]
-        deal.declarations = {p: "play" for p in e.dealt}
-        deal.phase = "playing"
-    elif e.kind == "single":
-        deal.phase = "single"
+    assert deal is not None
+    if e.forced and e.kind == DealKind.HAND:
+        deal.standing = [{"player": p, "hand": Hand.OWN} for p in e.dealt]
+        deal.declarations = {p: Declaration.PLAY for p in e.dealt}
+        deal.phase = Phase.PLAYING
+    elif e.kind == DealKind.SINGLE:
+        deal.phase = Phase.SINGLE
 
 
 @_apply.register
@@ -138,31 +152,32 @@ def _(e: ev.DeclarationMade, state: SessionState) -> None:
 
 
 def _refresh_standing(deal: DealState) -> None:
-    hands = {"play": "own", "take_miss": "miss", "play_miss_for_pool": "miss-for-pool"}
-    deal.standing = [{"player": p, "hand": hands[deal.declarations[p]]}
-                     for p in deal.dealt if deal.declarations.get(p) in hands]
-    if deal.phase == "declaring" and len(deal.standing) >= 2 \
+    deal.standing = [{"player": p, "hand": HAND_OF_DECLARATION[deal.declarations[p]]}
+                     for p in deal.dealt if deal.declarations.get(p) in HAND_OF_DECLARATION]
+    if deal.phase == Phase.DECLARING and len(deal.standing) >= 2 \
             and all(p in deal.declarations for p in deal.dealt):
-        deal.phase = "playing"
+        deal.phase = Phase.PLAYING
 
 
 @_apply.register
 def _(e: ev.PenaltyImposed, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
-    deal.penalties.append({**e.payload(), "postings": list(e.postings), "hand": deal.redeals})
+    deal.penalties.append(cast(PenaltyRecord, {**e.payload(), "postings": list(e.postings),
+                                               "hand": deal.redeals}))
     if e.leaves_play:
         played = any(p == e.player for p, _ in deal.current_trick)
         deal.abandoned[e.player] = len(deal.tricks) + (2 if played else 1)
     if e.throw_up and e.player not in deal.declarations:
-        deal.declarations[e.player] = "throw_up"
+        deal.declarations[e.player] = Declaration.THROW_UP
         _refresh_standing(deal)
     if e.redeal:
-        deal.phase = "redeal"
-    if e.replay != "none" and deal.replay is None:
+        deal.phase = Phase.REDEAL
+    if e.replay != Replay.NONE and deal.replay is None:
         deal.replay = e.replay
-    if deal.phase == "played" and deal.replay == "on-request" and deal.first_play is None:
-        deal.phase = "review"  # Blenheim law 11: replayed "if so desired by any one"
+    if deal.phase == Phase.PLAYED and deal.replay == Replay.ON_REQUEST \
+            and deal.first_play is None:
+        deal.phase = Phase.REVIEW  # Blenheim law 11: replayed "if so desired by any one"
 
 
 @_apply.register
@@ -171,7 +186,7 @@ def _(e: ev.CardPlayed, state: SessionState) -> None:
     assert deal is not None
     if deal.pool_at_play_units is None:
         deal.pool_at_play_units = state.pool_units()
-    deal.entry = "cards"
+    deal.entry = Entry.CARDS
     deal.current_trick.append([e.player, e.card])
     if not e.replay:
         deal.hands.setdefault(e.player, []).append(e.card)
@@ -184,19 +199,19 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
     if deal.pool_at_play_units is None:
         deal.pool_at_play_units = state.pool_units()
     if deal.entry is None:
-        deal.entry = "quick" if not e.cards else "cards"
+        deal.entry = Entry.QUICK if not e.cards else Entry.CARDS
     deal.tricks.append({"trick": e.trick, "winner": e.winner,
                         "cards": [list(x) for x in e.cards]})
     deal.current_trick = []
-    if len(deal.tricks) == 3:
-        review = deal.replay == "on-request" and deal.first_play is None
-        deal.phase = "review" if review else "played"
+    if len(deal.tricks) == TRICKS_PER_HAND:
+        review = deal.replay == Replay.ON_REQUEST and deal.first_play is None
+        deal.phase = Phase.REVIEW if review else Phase.PLAYED
 
 
 @_apply.register
 def _(e: ev.BreachDetected, state: SessionState) -> None:
     assert state.deal is not None
-    state.deal.breaches.append(e.payload())
+    state.deal.breaches.append(cast(BreachRecord, e.payload()))
 
 
 @_apply.register
@@ -205,25 +220,26 @@ def _(e: ev.ReplayStarted, state: SessionState) -> None:
     assert deal is not None
     deal.first_play = deal.tricks
     deal.tricks, deal.current_trick = [], []
-    deal.replay, deal.replay_asked_by = "asked" if e.asked_by else "required", e.asked_by
+    deal.replay = Replay.ASKED if e.asked_by else Replay.REQUIRED
+    deal.replay_asked_by = e.asked_by
     deal.entry = None
-    deal.phase = "replaying"
+    deal.phase = Phase.REPLAYING
 
 
 @_apply.register
 def _(e: ev.ReplayWaived, state: SessionState) -> None:
     assert state.deal is not None
-    state.deal.replay = "waived"
-    state.deal.phase = "played"
+    state.deal.replay = Replay.WAIVED
+    state.deal.phase = Phase.PLAYED
 
 
 @_apply.register
 def _(e: ev.DealSettled, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
-    deal.phase = "settled"
-    if deal.replay in ("required", "asked"):
-        deal.replay = "done"
+    deal.phase = Phase.SETTLED
+    if deal.replay in (Replay.REQUIRED, Replay.ASKED):
+        deal.replay = Replay.DONE
     deal.settlement = {k: v for k, v in e.payload().items() if k != "postings"}
     state.outcomes[e.outcome] = state.outcomes.get(e.outcome, 0) + 1
     state.next_fresh = e.next_fresh
@@ -236,7 +252,7 @@ def _(e: ev.DealSettled, state: SessionState) -> None:
 
 @_apply.register
 def _(e: ev.SessionEnded, state: SessionState) -> None:
-    state.status = "ended"
+    state.status = Status.ENDED
     state.ended_method = e.method
     state.loos_owed = []
 

@@ -4,28 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decide import END_METHODS, hand_penalties, legal_declarations, next_deal, next_declarer
+from .dealing import next_deal
+from .declaring import legal_declarations, next_declarer
+from .ending import END_METHODS
+from .penalising import offenders_in_play
 from .penalties import TABLES
 from .play import in_play, next_to_play
 from .state import SessionState
+from .vocabulary import BETWEEN_DEALS, DealKind, EndMethod, Entry, Phase, Status
 
 
 def expected(state: SessionState) -> dict[str, Any]:
     deal = state.deal
-    if state.status == "ended":
-        return {"phase": "ended", "actions": []}
+    if state.status == Status.ENDED:
+        return {"phase": Status.ENDED, "actions": []}
     offences = list(TABLES[state.rules.penalties])
-    if deal is None or deal.phase == "settled":
+    if deal is None or deal.phase == Phase.SETTLED:
         plan = next_deal(state)
-        methods = [m for m in END_METHODS if not (m == "single" and state.loos_owed)]
+        methods = [m for m in END_METHODS if not (m == EndMethod.SINGLE and state.loos_owed)]
         actions: list[dict[str, Any]] = [
             {"type": "DealStarted", "dealer": state.next_dealer, "kind": plan.kind,
              "fresh": plan.fresh,
              # why everyone will stand with no miss, whatever the trump; else None, and then
              # with club law a club turned up forces the stand ("club-law")
              "forced": plan.forced,
-             "club_law": plan.kind == "hand" and plan.forced is None and state.rules.club_law,
-             "needs": ["trump_card", "face_up"] if plan.kind == "single" else ["trump_card"]},
+             "club_law": plan.kind == DealKind.HAND and plan.forced is None
+             and state.rules.club_law,
+             "needs": ["trump_card", "face_up"] if plan.kind == DealKind.SINGLE
+             else ["trump_card"]},
             {"type": "PlayerJoined"},
         ]
         if not state.withdrawing and len(state.active) > 2:
@@ -34,31 +40,31 @@ def expected(state: SessionState) -> dict[str, Any]:
             actions.append({"type": "LastRoundStarted"})
         if not state.withdrawing:
             actions.append({"type": "SessionEnded", "methods": methods})
-        return {"phase": "between-deals", "round_even": _round_even(state), "actions": actions}
-    if deal.phase == "redeal":
-        return {"phase": "redeal", "actions": [
+        return {"phase": BETWEEN_DEALS, "round_even": _round_even(state), "actions": actions}
+    if deal.phase == Phase.REDEAL:
+        return {"phase": Phase.REDEAL, "actions": [
             {"type": "DealStarted", "dealer": deal.dealer, "kind": deal.kind,
              "needs": ["trump_card"]}]}
     penalty = {"type": "PenaltyImposed", "offences": offences}
-    if deal.phase == "declaring":
+    if deal.phase == Phase.DECLARING:
         player = next_declarer(deal)
         assert player is not None
-        return {"phase": "declaring", "actions": [
+        return {"phase": Phase.DECLARING, "actions": [
             {"type": "DeclarationMade", "player": player,
              "choices": legal_declarations(state, deal, player)}, penalty]}
-    if deal.phase in ("playing", "replaying"):
+    if deal.phase in (Phase.PLAYING, Phase.REPLAYING):
         trick = len(deal.tricks) + 1
         actions = []
-        if deal.entry in (None, "cards"):
+        if deal.entry in (None, Entry.CARDS):
             actions.append({"type": "CardPlayed", "player": next_to_play(deal, state.rules),
                             "trick": trick})
-        if deal.entry in (None, "quick"):
+        if deal.entry in (None, Entry.QUICK):
             actions.append({"type": "TrickWon", "trick": trick,
                             "winners": in_play(deal, trick)})
         return {"phase": deal.phase, "actions": actions + [penalty]}
-    if deal.phase == "review":
-        offenders = {p["player"] for p in hand_penalties(deal) if p["stage"] == "in-play"}
-        return {"phase": "review", "actions": [
+    if deal.phase == Phase.REVIEW:
+        offenders = offenders_in_play(deal)
+        return {"phase": Phase.REVIEW, "actions": [
             {"type": "ReplayAsked", "by": [p for p in state.active if p not in offenders]},
             {"type": "ReplayWaived"}, penalty]}
     return {"phase": deal.phase, "actions": []}

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from .errors import InvariantBroken
+from .limits import TRICKS_PER_HAND
 from .rules import Rules
+from .vocabulary import LooKind
 
 
-def trick_shares(pool_units: int, tricks: int = 3) -> list[int]:
+def trick_shares(pool_units: int, tricks: int = TRICKS_PER_HAND) -> list[int]:
     """Each trick earns an equal part; the remainder goes to the first tricks.
 
     Baxter-Wray p. 20 and RULES.md §3.6: when the pool is not divisible by three "the winners
@@ -21,14 +23,14 @@ def trick_shares(pool_units: int, tricks: int = 3) -> list[int]:
 
 def loo_units(rules: Rules, pool_units: int) -> int:
     """The loo for a deal whose pool (when play began) held `pool_units` (RULES.md §2)."""
-    if rules.loo == "limited":
+    if rules.loo == LooKind.LIMITED:
         assert rules.loo_amount is not None
         # Cassell, "Loo": "he is never looed for more than the pool".
         return min(rules.loo_amount, pool_units) if rules.loo_capped_at_pool else rules.loo_amount
-    if rules.loo == "unlimited":
+    if rules.loo == LooKind.UNLIMITED:
         # Britannica: "each player looed has to put in the amount there was in the pool".
         return pool_units
-    if rules.loo == "mixed":
+    if rules.loo == LooKind.MIXED:
         # Britannica: "If there is less than the limit in the pool the payment is regulated as
         # before; but if there is more than the limit, the loo is the fixed sum agreed on."
         assert rules.loo_limit is not None
@@ -40,8 +42,8 @@ def loo_units(rules: Rules, pool_units: int) -> int:
 
 def loo_depends_on_pool(rules: Rules) -> bool:
     """Whether the loo of a deal depends on what its pool held (RULES.md §2 loo kinds)."""
-    return rules.loo in ("unlimited", "mixed") or (
-        rules.loo == "limited" and rules.loo_capped_at_pool)
+    return rules.loo in (LooKind.UNLIMITED, LooKind.MIXED) or (
+        rules.loo == LooKind.LIMITED and rules.loo_capped_at_pool)
 
 
 def equal_division(amount_units: int, players: list[str]) -> list[tuple[str, int]]:

@@ -15,47 +15,66 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .vocabulary import (
+    Account,
+    Forfeits,
+    PenaltyAmount,
+    PenaltyKind,
+    Preset,
+    RedealRule,
+    Replay,
+    Stage,
+)
+
 
 @dataclass(frozen=True)
 class Offence:
     law: str
-    amount: str
-    to: str
-    kind: str
-    stage: str
+    amount: PenaltyAmount
+    to: Account
+    kind: PenaltyKind
+    stage: Stage
     throw_up: bool = False  # must throw up if not yet declared
-    forfeits: str = "never"  # "never" | "always" | "if-standing"
-    redeal: str = "never"  # "never" | "always" | "optional"
-    replay: str = "none"  # "none" | "required" | "on-request"
+    forfeits: Forfeits = Forfeits.NEVER
+    redeal: RedealRule = RedealRule.NEVER
+    replay: Replay = Replay.NONE  # none, required or on-request
     dealer_only: bool = False
     looed_instead_if_no_trick: bool = False  # Blenheim law 9
     anyone: bool = False  # standing or not (Baxter-Wray p. 22: "as also is any one ...")
     leaves_play: bool = False  # he plays no further card of the hand
 
-    def stage_now(self, play_begun: bool) -> str:
+    def stage_now(self, play_begun: bool) -> Stage:
         """The stage the offence is charged at, given whether play had begun."""
-        if self.stage == "when-committed":
-            return "in-play" if play_begun else "pre-play"
+        if self.stage == Stage.WHEN_COMMITTED:
+            return Stage.IN_PLAY if play_begun else Stage.PRE_PLAY
         return self.stage
 
+    def redeals(self, asked: bool) -> bool:
+        """Whether it calls for a redeal (`asked`: the table says the cards were mixed)."""
+        return self.redeal == RedealRule.ALWAYS or (self.redeal == RedealRule.OPTIONAL and asked)
 
-def _bw_single(law: str, **kw: object) -> Offence:
-    return Offence(law=law, amount="single_loo", to="pool", kind="fine", stage="pre-play", **kw)
+
+def _bw_single(law: str, *, redeal: RedealRule = RedealRule.NEVER,
+               dealer_only: bool = False) -> Offence:
+    return Offence(law=law, amount=PenaltyAmount.SINGLE_LOO, to=Account.POOL,
+                   kind=PenaltyKind.FINE, stage=Stage.PRE_PLAY, redeal=redeal,
+                   dealer_only=dealer_only)
 
 
 def _bw_play(law: str, *, anyone: bool = False) -> Offence:
     # Baxter-Wray p. 21: "A player infringing any of the rules ... is looed, and the amount of
     # his winnings, if any, is left in the pool. The hands must, however, be replayed".
-    return Offence(law=law, amount="loo", to="next_pool", kind="loo", stage="in-play",
-                   forfeits="always", replay="required", anyone=anyone)
+    return Offence(law=law, amount=PenaltyAmount.LOO, to=Account.NEXT_POOL, kind=PenaltyKind.LOO,
+                   stage=Stage.IN_PLAY, forfeits=Forfeits.ALWAYS, replay=Replay.REQUIRED,
+                   anyone=anyone)
 
 
 BAXTER_WRAY: dict[str, Offence] = {
     "misdeal": _bw_single("Baxter-Wray p. 22: misdeal, single loo; the same dealer deals again",
-                          redeal="always", dealer_only=True),
+                          redeal=RedealRule.ALWAYS, dealer_only=True),
     "interfering-with-deal": _bw_single(
         "Baxter-Wray p. 22: interfering with the cards during the deal, single loo; "
-        "redeal only if cards were mixed or exposed", redeal="optional"),
+        "redeal only if cards were mixed or exposed", redeal=RedealRule.OPTIONAL),
     "looked-at-own-cards": _bw_single("Baxter-Wray p. 23: looking at own cards before his turn"),
     "declared-out-of-turn": _bw_single("Baxter-Wray p. 23: declaring out of turn"),
     "looked-at-miss": _bw_single("Baxter-Wray p. 23: looking at the miss without taking it"),
@@ -65,8 +84,8 @@ BAXTER_WRAY: dict[str, Offence] = {
     "looked-at-another-hand": Offence(
         law="Baxter-Wray p. 23: looking at another player's hand, a loo; he must throw up if "
             "he has not declared; if standing he plays and his winnings are forfeited",
-        amount="loo", to="pool", kind="fine", stage="pre-play", throw_up=True,
-        forfeits="if-standing"),
+        amount=PenaltyAmount.LOO, to=Account.POOL, kind=PenaltyKind.FINE, stage=Stage.PRE_PLAY,
+        throw_up=True, forfeits=Forfeits.IF_STANDING),
     "lead-rule": _bw_play("Baxter-Wray p. 20: the lead rules (ace of trumps; highest of two)"),
     "revoke": _bw_play("Baxter-Wray p. 20: each player has to follow suit if he can"),
     "not-heading": _bw_play("Baxter-Wray p. 20: compulsory to head the trick if able"),
@@ -87,21 +106,25 @@ BAXTER_WRAY: dict[str, Offence] = {
 }
 
 
-def _bl_single(law: str, **kw: object) -> Offence:
-    return Offence(law=law, amount="stake", to="pool", kind="fine", stage="pre-play", **kw)
+def _bl_single(law: str, *, redeal: RedealRule = RedealRule.NEVER, dealer_only: bool = False,
+               throw_up: bool = False) -> Offence:
+    return Offence(law=law, amount=PenaltyAmount.STAKE, to=Account.POOL, kind=PenaltyKind.FINE,
+                   stage=Stage.PRE_PLAY, redeal=redeal, dealer_only=dealer_only,
+                   throw_up=throw_up)
 
 
 def _bl_play(law: str) -> Offence:
     # Britannica, Blenheim law 9: "he must leave in the pool any tricks he may make, and forfeit
     # four times the amount of a single. If he makes no trick he is looed, and there is no
     # further penalty"; note 3: fines "go to the next pool"; law 11: replay if asked.
-    return Offence(law=law, amount="4x-stake", to="next_pool", kind="fine", stage="in-play",
-                   forfeits="always", replay="on-request", looed_instead_if_no_trick=True)
+    return Offence(law=law, amount=PenaltyAmount.FOUR_STAKES, to=Account.NEXT_POOL,
+                   kind=PenaltyKind.FINE, stage=Stage.IN_PLAY, forfeits=Forfeits.ALWAYS,
+                   replay=Replay.ON_REQUEST, looed_instead_if_no_trick=True)
 
 
 BLENHEIM: dict[str, Offence] = {
     "misdeal": _bl_single("Blenheim law 5: the dealer forfeits a single and deals again",
-                          redeal="always", dealer_only=True),
+                          redeal=RedealRule.ALWAYS, dealer_only=True),
     "looked-at-own-cards": _bl_single("Blenheim law 7: looking at his cards before his turn"),
     "declared-out-of-turn": _bl_single(
         "Blenheim law 8: declaring before his turn, a single, and he must throw up",
@@ -122,65 +145,66 @@ BLENHEIM: dict[str, Offence] = {
 }
 
 
-def _looed(law: str, stage: str, *, leaves_play: bool = False) -> Offence:
+def _looed(law: str, stage: Stage, *, leaves_play: bool = False) -> Offence:
     # Enquire Within §97 / Cassell "Looed": the offender is looed. RULES.md §6 decisions: one
     # loo per offence before play; offences in play cost one loo for the deal, which also
     # covers taking no trick; he keeps what his tricks win. RULES.md §9.9: what decides the
     # stage of an offence that can be committed at any time is when it was committed
     # (Enquire Within §97 vi: looking at a neighbour's hand "either during the play" or not).
-    return Offence(law=law, amount="loo", to="next_pool", kind="loo", stage=stage,
-                   redeal="always" if law.endswith("(misdeal)") else "never",
+    return Offence(law=law, amount=PenaltyAmount.LOO, to=Account.NEXT_POOL,
+                   kind=PenaltyKind.LOO, stage=stage,
+                   redeal=RedealRule.ALWAYS if law.endswith("(misdeal)") else RedealRule.NEVER,
                    dealer_only=law.endswith("(misdeal)"), leaves_play=leaves_play)
 
 
 ENQUIRE_WITHIN: dict[str, Offence] = {
     "misdeal": _looed("Enquire Within §97 i: for a misdeal the dealer is looed (misdeal)",
-                      "pre-play"),
+                      Stage.PRE_PLAY),
     "looked-at-miss": _looed("Enquire Within §97 ii, v: looking at the miss",
-                             "when-committed"),
+                             Stage.WHEN_COMMITTED),
     "looked-at-own-cards": _looed("Enquire Within §97 v: looking at his own cards out of turn",
-                                  "pre-play"),
+                                  Stage.PRE_PLAY),
     "looked-at-another-hand": _looed("Enquire Within §97 vi: looking at a neighbour's hand",
-                                     "when-committed"),
+                                     Stage.WHEN_COMMITTED),
     "told-cards": _looed("Enquire Within §97 vii: telling another what cards he holds",
-                         "when-committed"),
-    "played-out-of-turn": _looed("Enquire Within §97 ii: playing out of turn", "in-play"),
+                         Stage.WHEN_COMMITTED),
+    "played-out-of-turn": _looed("Enquire Within §97 ii: playing out of turn", Stage.IN_PLAY),
     "threw-up-after-lead": _looed("Enquire Within §97 viii: throwing up after the lead",
-                                  "in-play", leaves_play=True),
-    "lead-rule": _looed("Enquire Within §97 iii, iv: the lead rules", "in-play"),
-    "not-heading": _looed("Enquire Within §97 ix: must head the trick if he can", "in-play"),
+                                  Stage.IN_PLAY, leaves_play=True),
+    "lead-rule": _looed("Enquire Within §97 iii, iv: the lead rules", Stage.IN_PLAY),
+    "not-heading": _looed("Enquire Within §97 ix: must head the trick if he can", Stage.IN_PLAY),
     # Cassell's glossary, "Heading the Trick": "not having any of the suit, trumping it".
     "not-trumping-to-head": _looed(
         "Enquire Within §97 ix: must head the trick (by trumping, holding none of the suit)",
-        "in-play"),
-    "revoke": _looed("Enquire Within §97 x: must follow suit if he can", "in-play"),
+        Stage.IN_PLAY),
+    "revoke": _looed("Enquire Within §97 x: must follow suit if he can", Stage.IN_PLAY),
 }
 
 CASSELL: dict[str, Offence] = {
     "misdeal": _looed("Cassell, Mis-deal; Looed: breaking any law of the game (misdeal)",
-                      "pre-play"),
-    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", "when-committed"),
+                      Stage.PRE_PLAY),
+    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", Stage.WHEN_COMMITTED),
     "looked-at-own-cards": _looed("Cassell, Looed: looking at his own cards out of turn",
-                                  "pre-play"),
+                                  Stage.PRE_PLAY),
     "looked-at-another-hand": _looed("Cassell, Looed: looking at a neighbour's hand",
-                                     "when-committed"),
-    "told-cards": _looed("Cassell, Looed: telling others about cards", "when-committed"),
-    "played-out-of-turn": _looed("Cassell, Looed: playing out of turn", "in-play"),
-    "threw-up-after-lead": _looed("Cassell, Looed: throwing up after the lead", "in-play",
+                                     Stage.WHEN_COMMITTED),
+    "told-cards": _looed("Cassell, Looed: telling others about cards", Stage.WHEN_COMMITTED),
+    "played-out-of-turn": _looed("Cassell, Looed: playing out of turn", Stage.IN_PLAY),
+    "threw-up-after-lead": _looed("Cassell, Looed: throwing up after the lead", Stage.IN_PLAY,
                                   leaves_play=True),
     "lead-rule": _looed("Cassell: the elder hand plays his highest trump, or his highest card",
-                        "in-play"),
+                        Stage.IN_PLAY),
     "trump-after-trick": _looed("Cassell: the winner of the trick leads his highest trump",
-                                "in-play"),
-    "not-heading": _looed("Cassell: each succeeding player heading the trick", "in-play"),
+                                Stage.IN_PLAY),
+    "not-heading": _looed("Cassell: each succeeding player heading the trick", Stage.IN_PLAY),
     "not-trumping-to-head": _looed(
-        "Cassell, Heading the Trick: not having any of the suit, trumping it", "in-play"),
-    "revoke": _looed("Cassell, Revoke: when a person who can follow suit does not", "in-play"),
+        "Cassell, Heading the Trick: not having any of the suit, trumping it", Stage.IN_PLAY),
+    "revoke": _looed("Cassell, Revoke: when a person who can follow suit does not", Stage.IN_PLAY),
 }
 
-TABLES: dict[str, dict[str, Offence]] = {
-    "baxter-wray": BAXTER_WRAY,
-    "blenheim": BLENHEIM,
-    "enquire-within": ENQUIRE_WITHIN,
-    "cassell": CASSELL,
+TABLES: dict[Preset, dict[str, Offence]] = {
+    Preset.BAXTER_WRAY: BAXTER_WRAY,
+    Preset.BLENHEIM: BLENHEIM,
+    Preset.ENQUIRE_WITHIN: ENQUIRE_WITHIN,
+    Preset.CASSELL: CASSELL,
 }

@@ -10,14 +10,27 @@ hand), so the rule named is always the one the whole hand proves.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from .cards import RANK_VALUE, beats, rank_of, suit_of
+from .records import BreachFound, TrickCards
 from .rules import Rules
 from .state import DealState
+from .vocabulary import Breach, Hand, LeadRule, Phase, TrumpAfterTrick
 
 # Breaches whose kind no card still unknown could change (the checks that come first).
-STABLE_RULES = frozenset({"lead-ace-of-trumps", "revoke", "not-heading"})
+STABLE_RULES = frozenset({Breach.LEAD_ACE_OF_TRUMPS, Breach.REVOKE, Breach.NOT_HEADING})
+
+
+def play_begun(deal: DealState) -> bool:
+    """The first card (or the first trick, at quick entry) of the deal has been logged."""
+    return deal.pool_at_play_units is not None
+
+
+def before_play(deal: DealState) -> bool:
+    """Declaring, or a forced stand in which no card has been played yet."""
+    return deal.phase == Phase.DECLARING or (
+        deal.phase == Phase.PLAYING and not deal.tricks and not deal.current_trick)
 
 
 def leader_of_first_trick(deal: DealState, rules: Rules) -> str:
@@ -28,7 +41,7 @@ def leader_of_first_trick(deal: DealState, rules: Rules) -> str:
     """
     if rules.miss_holder_leads:
         for s in deal.standing:
-            if s["hand"] in ("miss", "miss-for-pool"):
+            if s["hand"] in (Hand.MISS, Hand.MISS_FOR_POOL):
                 return s["player"]
     return deal.standing[0]["player"]
 
@@ -90,52 +103,53 @@ def _in_sequence(low: str, high: str, hand: list[str], out: set[str]) -> bool:
 
 
 def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mode: str,
-                   declared: int, out: set[str]) -> list[tuple[str, str]]:
+                   declared: int, out: set[str]) -> list[tuple[Breach, str]]:
     """(rule, detail) pairs for a lead; `mode` is the lead rule in force for this lead."""
     trump = suit_of(trump_card)
     trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
     top = _top_trump(trump_card, rules)
     if top in hand and led != top:
-        return [("lead-ace-of-trumps", f"held {top} and led {led}")]
-    if mode == "highest-of-two" and len(trumps) >= 2 and led != trumps[0]:
-        return [("lead-highest-trump", f"held trumps {', '.join(trumps)} and led {led}")]
-    if mode == "one-of-two" and len(trumps) >= 2:
+        return [(Breach.LEAD_ACE_OF_TRUMPS, f"held {top} and led {led}")]
+    if mode == LeadRule.HIGHEST_OF_TWO and len(trumps) >= 2 and led != trumps[0]:
+        return [(Breach.LEAD_HIGHEST_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
+    if mode == LeadRule.ONE_OF_TWO and len(trumps) >= 2:
         if suit_of(led) != trump:
-            return [("lead-a-trump", f"held trumps {', '.join(trumps)} and led {led}")]
+            return [(Breach.LEAD_A_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
         if declared == 2 and led != trumps[0] and not _in_sequence(led, trumps[0], hand, out):
-            return [("lead-highest-trump",
+            return [(Breach.LEAD_HIGHEST_TRUMP,
                      f"two declared players: held {', '.join(trumps)} and led {led}")]
-    if mode == "highest-card":
+    if mode == LeadRule.HIGHEST_CARD:
         if trumps and led != trumps[0]:
-            return [("lead-highest-trump", f"held trumps {', '.join(trumps)} and led {led}")]
+            return [(Breach.LEAD_HIGHEST_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
         if not trumps and rank_of(led) < max(rank_of(c) for c in hand):
-            return [("lead-highest-card", f"held {', '.join(hand)} and led {led}")]
+            return [(Breach.LEAD_HIGHEST_CARD, f"held {', '.join(hand)} and led {led}")]
     if mode == "any-trump" and trumps and suit_of(led) != trump:
-        return [("trump-after-trick", f"held trumps {', '.join(trumps)} and led {led}")]
+        return [(Breach.TRUMP_AFTER_TRICK, f"held trumps {', '.join(trumps)} and led {led}")]
     return []
 
 
 def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
-                       declared: int, out: set[str]) -> list[tuple[str, str]]:
+                       declared: int, out: set[str]) -> list[tuple[Breach, str]]:
     """The lead to the second trick by the winner of the first (RULES.md §5)."""
     style = rules.trump_after_trick
     trump = suit_of(trump_card)
     trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
-    if style == "none" or not trumps:
+    if style == TrumpAfterTrick.NONE or not trumps:
         return []
     if suit_of(led) != trump:
-        return [("trump-after-trick", f"won the first trick holding {', '.join(trumps)} "
-                                      f"and led {led}")]
-    if style in ("higher-of-two", "highest") and led != trumps[0]:
-        return [("trump-after-trick", f"held {', '.join(trumps)} and led {led}, not the higher")]
-    if style == "by-lead-rules":
-        return [("trump-after-trick", detail) for _, detail in
-                _lead_breaches(hand, led, trump_card, rules, "one-of-two", declared, out)]
+        return [(Breach.TRUMP_AFTER_TRICK, f"won the first trick holding {', '.join(trumps)} "
+                                           f"and led {led}")]
+    if style in (TrumpAfterTrick.HIGHER_OF_TWO, TrumpAfterTrick.HIGHEST) and led != trumps[0]:
+        return [(Breach.TRUMP_AFTER_TRICK,
+                 f"held {', '.join(trumps)} and led {led}, not the higher")]
+    if style == TrumpAfterTrick.BY_LEAD_RULES:
+        return [(Breach.TRUMP_AFTER_TRICK, detail) for _, detail in
+                _lead_breaches(hand, led, trump_card, rules, LeadRule.ONE_OF_TWO, declared, out)]
     return []
 
 
 def _follow_breaches(hand: list[str], card: str, so_far: list[str],
-                     trump: str) -> list[tuple[str, str]]:
+                     trump: str) -> list[tuple[Breach, str]]:
     """Follow suit if able; head if able; holding none of the suit, trump if that heads."""
     led_suit = suit_of(so_far[0])
     best = so_far[0]
@@ -145,33 +159,34 @@ def _follow_breaches(hand: list[str], card: str, so_far: list[str],
     of_suit = [c for c in hand if suit_of(c) == led_suit]
     if of_suit:
         if suit_of(card) != led_suit:
-            return [("revoke", f"held {', '.join(of_suit)} of the suit led and played {card}")]
+            return [(Breach.REVOKE, f"held {', '.join(of_suit)} of the suit led and played {card}")]
         heading = [c for c in of_suit if beats(c, best, trump)]
         if heading and not beats(card, best, trump):
-            return [("not-heading", f"could head {best} with {', '.join(heading)}, "
+            return [(Breach.NOT_HEADING, f"could head {best} with {', '.join(heading)}, "
                                     f"played {card}")]
         return []
     heading_trumps = [c for c in hand if suit_of(c) == trump and beats(c, best, trump)]
     if heading_trumps and not beats(card, best, trump):
-        return [("not-trumping-to-head", f"held none of the suit led; could head {best} with "
+        return [(Breach.NOT_TRUMPING_TO_HEAD, f"held none of the suit led; could head {best} with "
                                          f"{', '.join(heading_trumps)}, played {card}")]
     return []
 
 
-OFFENCE_OF_RULE = {
-    "lead-ace-of-trumps": "lead-rule",
-    "lead-highest-trump": "lead-rule",
-    "lead-a-trump": "lead-rule",
-    "lead-highest-card": "lead-rule",
-    "trump-after-trick": "trump-after-trick",
-    "revoke": "revoke",
-    "not-heading": "not-heading",
-    "not-trumping-to-head": "not-trumping-to-head",
+# The offence (a row of the penalty tables) each breach is.
+OFFENCE_OF_RULE: dict[Breach, str] = {
+    Breach.LEAD_ACE_OF_TRUMPS: "lead-rule",
+    Breach.LEAD_HIGHEST_TRUMP: "lead-rule",
+    Breach.LEAD_A_TRUMP: "lead-rule",
+    Breach.LEAD_HIGHEST_CARD: "lead-rule",
+    Breach.TRUMP_AFTER_TRICK: "trump-after-trick",
+    Breach.REVOKE: "revoke",
+    Breach.NOT_HEADING: "not-heading",
+    Breach.NOT_TRUMPING_TO_HEAD: "not-trumping-to-head",
 }
 
 
-def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
-                    declared: int, complete: set[str] | None = None) -> list[dict[str, Any]]:
+def detect_breaches(tricks: Sequence[TrickCards], trump_card: str, rules: Rules,
+                    declared: int, complete: set[str] | None = None) -> list[BreachFound]:
     """Every breach of §5 that the logged tricks prove, with its evidence.
 
     `tricks` may end with the trick in progress. A player not in `complete` (None: everyone)
@@ -183,12 +198,13 @@ def detect_breaches(tricks: list[dict[str, Any]], trump_card: str, rules: Rules,
     for t in tricks:
         for player, card in t["cards"]:
             remaining.setdefault(player, []).append(card)
-    found: list[dict[str, Any]] = []
+    found: list[BreachFound] = []
     out = {trump_card}  # out of play: the turned-up card and the cards of earlier tricks
     for t in tricks:
         cards = t["cards"]
         for i, (player, card) in enumerate(cards):
             hand = list(remaining[player])
+            pairs: list[tuple[Breach, str]]
             if i == 0 and t["trick"] == 1:
                 pairs = _lead_breaches(hand, card, trump_card, rules, rules.lead_rule, declared,
                                        out)

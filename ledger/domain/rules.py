@@ -7,46 +7,56 @@ its first event, so a later change to a preset never changes an existing session
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, cast
 
 from .errors import InvalidInput
+from .limits import MAX_UNITS, PACK_32, PACK_52, PACKS
+from .vocabulary import (
+    DealOutOfTurn,
+    FreshPool,
+    LeadRule,
+    LooKind,
+    Preset,
+    TrumpAfterTrick,
+    Variant,
+    read_fields,
+)
 
-LOO_KINDS = ("limited", "unlimited", "mixed", "all-or-nothing")
-FRESH_POOLS = ("turn-up", "antes")
-LEAD_RULES = ("highest-of-two", "one-of-two", "highest-card")
-TRUMP_AFTER_TRICK = ("higher-of-two", "by-lead-rules", "highest", "none")
-PENALTY_TABLES = ("baxter-wray", "blenheim", "enquire-within", "cassell")
-VARIANTS = ("three-card",)
-PACKS = (52, 32)
-DEAL_OUT_OF_TURN = ("refuse", "stands")
+LOO_KINDS = tuple(LooKind)
+FRESH_POOLS = tuple(FreshPool)
+LEAD_RULES = tuple(LeadRule)
+TRUMP_AFTER_TRICK = tuple(TrumpAfterTrick)
+PENALTY_TABLES = tuple(Preset)
+VARIANTS = tuple(Variant)
+DEAL_OUT_OF_TURN = tuple(DealOutOfTurn)
 
 
 @dataclass(frozen=True)
 class Rules:
     """Every parameter a session is opened with; amounts are integer units."""
 
-    preset: str
+    preset: Preset
     stake: int
     deal_price: int
     fresh_deal_price: int
     ante: int
-    loo: str
+    loo: LooKind
     loo_amount: int | None
     loo_limit: int | None
     single_loo: int
     loo_capped_at_pool: bool
-    fresh_pool: str
-    lead_rule: str
-    trump_after_trick: str
+    fresh_pool: FreshPool
+    lead_rule: LeadRule
+    trump_after_trick: TrumpAfterTrick
     ace_turned_up_king_leads: bool
     miss_holder_leads: bool
     club_law: bool
     force_after_single: bool
     dealer_stands_out_above: int | None
     last_before_dealer_bound: bool
-    deal_out_of_turn: str
-    penalties: str
-    variant: str
+    deal_out_of_turn: DealOutOfTurn
+    penalties: Preset
+    variant: Variant
     pack: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,42 +64,46 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        return cls(**data)
+        return cls(**read_fields(cls, data))
 
 
 _BASE: dict[str, Any] = dict(
-    stake=3, deal_price=3, fresh_deal_price=3, ante=0, loo="limited", loo_amount=6,
-    loo_limit=None, single_loo=None, loo_capped_at_pool=False, fresh_pool="antes",
-    lead_rule="highest-of-two", trump_after_trick="higher-of-two",
+    stake=3, deal_price=3, fresh_deal_price=3, ante=0, loo=LooKind.LIMITED, loo_amount=6,
+    loo_limit=None, single_loo=None, loo_capped_at_pool=False, fresh_pool=FreshPool.ANTES,
+    lead_rule=LeadRule.HIGHEST_OF_TWO, trump_after_trick=TrumpAfterTrick.HIGHER_OF_TWO,
     ace_turned_up_king_leads=True, miss_holder_leads=False, club_law=False,
     force_after_single=False, dealer_stands_out_above=None, last_before_dealer_bound=False,
-    deal_out_of_turn="refuse", variant="three-card", pack=52,
+    deal_out_of_turn=DealOutOfTurn.REFUSE, variant=Variant.THREE_CARD, pack=PACK_52,
 )
 
 # RULES.md §2, one column per source.
 PRESETS: dict[str, dict[str, Any]] = {
     # Baxter-Wray, Round Games with Cards, LOO pp. 16-30: "three counters ... for the deal,
     # and six for a loo"; a fresh pool is the turn-up single (p. 18).
-    "baxter-wray": dict(_BASE, fresh_pool="turn-up", penalties="baxter-wray"),
+    Preset.BAXTER_WRAY: dict(_BASE, fresh_pool=FreshPool.TURN_UP,
+                             penalties=Preset.BAXTER_WRAY),
     # Britannica 9th ed., laws of the Blenheim Club: "the dealer contributing double",
     # "eighteen-penny loo ... limited to half a guinea" (7 x stake), "If the leader has two
     # trumps he must lead one of them".
-    "blenheim": dict(_BASE, fresh_deal_price=6, ante=3, loo="mixed", loo_amount=None,
-                     loo_limit=21, lead_rule="one-of-two", trump_after_trick="by-lead-rules",
-                     deal_out_of_turn="stands", penalties="blenheim"),
+    Preset.BLENHEIM: dict(_BASE, fresh_deal_price=6, ante=3, loo=LooKind.MIXED,
+                          loo_amount=None, loo_limit=21, lead_rule=LeadRule.ONE_OF_TWO,
+                          trump_after_trick=TrumpAfterTrick.BY_LEAD_RULES,
+                          deal_out_of_turn=DealOutOfTurn.STANDS, penalties=Preset.BLENHEIM),
     # Enquire Within §97-98: "a penny for the deal and three pence for the loo".
-    "enquire-within": dict(_BASE, deal_price=1, fresh_deal_price=1, loo_amount=3,
-                           trump_after_trick="none", ace_turned_up_king_leads=False,
-                           penalties="enquire-within"),
+    Preset.ENQUIRE_WITHIN: dict(_BASE, deal_price=1, fresh_deal_price=1, loo_amount=3,
+                                trump_after_trick=TrumpAfterTrick.NONE,
+                                ace_turned_up_king_leads=False,
+                                penalties=Preset.ENQUIRE_WITHIN),
     # Cassell, "Loo": "he is never looed for more than the pool"; "plays his highest trump,
     # or, if he have no trumps, his highest card"; "When only two players stand, the last
     # before the dealer is bound to play either his own hand or dumby".
-    "cassell": dict(_BASE, ante=3, loo_amount=3, loo_capped_at_pool=True,
-                    lead_rule="highest-card", trump_after_trick="highest",
-                    ace_turned_up_king_leads=False, last_before_dealer_bound=True,
-                    penalties="cassell"),
+    Preset.CASSELL: dict(_BASE, ante=3, loo_amount=3, loo_capped_at_pool=True,
+                         lead_rule=LeadRule.HIGHEST_CARD,
+                         trump_after_trick=TrumpAfterTrick.HIGHEST,
+                         ace_turned_up_king_leads=False, last_before_dealer_bound=True,
+                         penalties=Preset.CASSELL),
 }
-DEFAULT_PRESET = "baxter-wray"
+DEFAULT_PRESET = Preset.BAXTER_WRAY
 OVERRIDABLE = tuple(f.name for f in fields(Rules) if f.name != "preset")
 
 
@@ -99,10 +113,11 @@ def _default_single_loo(params: dict[str, Any]) -> int:
     Half the loo when the loo is fixed and even; otherwise the deal price, so that nothing is
     ever rounded.
     """
-    if params["loo"] == "limited" and _is_int(params["loo_amount"]) \
+    if params["loo"] == LooKind.LIMITED and _is_int(params["loo_amount"]) \
             and params["loo_amount"] % 2 == 0:
-        return params["loo_amount"] // 2
-    return params["deal_price"]  # validated with the rest: a bad deal price is refused there
+        return cast(int, params["loo_amount"] // 2)
+    # validated with the rest: a deal price that is not a whole number is refused there
+    return cast(int, params["deal_price"])
 
 
 def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = None) -> Rules:
@@ -122,9 +137,9 @@ def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = No
         params[key] = value
     if params.get("single_loo") is None:
         params["single_loo"] = _default_single_loo(params)
-    rules = Rules(preset=name, **params)
+    rules = Rules(preset=Preset(name), **params)
     validate_rules(rules)
-    return rules
+    return Rules.from_dict(rules.to_dict())  # the strings given, as the words of the rules
 
 
 def _require(cond: bool, message: str, field: str) -> None:
@@ -140,7 +155,7 @@ def validate_rules(r: Rules) -> None:
     """Every parameter is of its type and range; amounts are non-negative integers."""
     for name in ("stake", "deal_price", "fresh_deal_price", "ante", "single_loo"):
         value = getattr(r, name)
-        _require(_is_int(value) and 0 <= value <= 10**9,
+        _require(_is_int(value) and 0 <= value <= MAX_UNITS,
                  f"{name} must be a whole number of units from 0 to 10^9", name)
     for name in ("loo_capped_at_pool", "ace_turned_up_king_leads", "miss_holder_leads",
                  "club_law", "force_after_single", "last_before_dealer_bound"):
@@ -151,12 +166,12 @@ def validate_rules(r: Rules) -> None:
     _require(r.deal_price > 0, "deal_price must be positive", "deal_price")
     _require(r.fresh_deal_price > 0, "fresh_deal_price must be positive", "fresh_deal_price")
     _require(r.loo in LOO_KINDS, f"loo must be one of {', '.join(LOO_KINDS)}", "loo")
-    if r.loo == "limited":
-        _require(_is_int(r.loo_amount) and 0 < r.loo_amount <= 10**9,  # type: ignore[operator]
+    if r.loo == LooKind.LIMITED:
+        _require(_is_int(r.loo_amount) and 0 < r.loo_amount <= MAX_UNITS,  # type: ignore[operator]
                  "loo_amount (a positive whole number of units) is needed with a limited loo",
                  "loo_amount")
-    if r.loo == "mixed":
-        _require(_is_int(r.loo_limit) and 0 < r.loo_limit <= 10**9,  # type: ignore[operator]
+    if r.loo == LooKind.MIXED:
+        _require(_is_int(r.loo_limit) and 0 < r.loo_limit <= MAX_UNITS,  # type: ignore[operator]
                  "loo_limit (a positive whole number of units) is needed with a mixed loo",
                  "loo_limit")
     _require(r.fresh_pool in FRESH_POOLS, f"fresh_pool must be one of {', '.join(FRESH_POOLS)}",
@@ -177,8 +192,8 @@ def validate_rules(r: Rules) -> None:
     _require(r.variant in VARIANTS,
              f"variant must be one of {', '.join(VARIANTS)} (five-card and Irish loo come later)",
              "variant")
-    _require(_is_int(r.pack) and r.pack in PACKS, "pack must be 52 or 32", "pack")
-    _require(not (r.force_after_single and r.fresh_pool == "turn-up"),
+    _require(_is_int(r.pack) and r.pack in PACKS, f"pack must be {PACK_52} or {PACK_32}", "pack")
+    _require(not (r.force_after_single and r.fresh_pool == FreshPool.TURN_UP),
              "force_after_single needs fresh_pool antes: with the turn-up single a fresh pool "
              "is not played as a hand, so nobody can be forced to stand in it",
              "force_after_single")
@@ -187,4 +202,4 @@ def validate_rules(r: Rules) -> None:
 def with_overrides(rules: Rules, **changes: Any) -> Rules:
     out = replace(rules, **changes)
     validate_rules(out)
-    return out
+    return Rules.from_dict(out.to_dict())

@@ -9,8 +9,22 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .events import NEXT_POOL, POOL
+from .records import BreachRecord, LooOwed, PenaltyRecord, Posting, Standing, Trick
 from .rules import Rules
+from .vocabulary import (
+    Account,
+    DealKind,
+    Declaration,
+    EndMethod,
+    Entry,
+    Forced,
+    Hand,
+    Outcome,
+    Phase,
+    Replay,
+    Status,
+    read_fields,
+)
 
 
 @dataclass
@@ -19,33 +33,32 @@ class DealState:
 
     deal_no: int
     dealer: str
-    kind: str  # "single" | "hand"
+    kind: DealKind
     trump_card: str
     dealt: list[str]
     fresh: bool
-    forced: str | None
+    forced: Forced | None
     miss: bool
     face_up: dict[str, str] = field(default_factory=dict)
-    # declaring | playing | review | replaying | redeal | settled
-    phase: str = "declaring"
+    phase: Phase = Phase.DECLARING
     redeals: int = 0
-    declarations: dict[str, str] = field(default_factory=dict)
-    # [{"player", "hand": "own" | "miss" | "miss-for-pool"}] in seat order
-    standing: list[dict[str, str]] = field(default_factory=list)
-    entry: str | None = None  # "cards" | "quick", fixed by the first trick entered
-    tricks: list[dict[str, Any]] = field(default_factory=list)
+    declarations: dict[str, Declaration] = field(default_factory=dict)
+    standing: list[Standing] = field(default_factory=list)  # in the order dealt
+    entry: Entry | None = None  # fixed by the first trick entered
+    tricks: list[Trick] = field(default_factory=list)
     current_trick: list[list[str]] = field(default_factory=list)  # [[player, card], ...]
-    first_play: list[dict[str, Any]] | None = None  # the tricks as first played, kept on replay
+    first_play: list[Trick] | None = None  # the tricks as first played, kept on replay
     hands: dict[str, list[str]] = field(default_factory=dict)  # cards each player played
-    replay: str | None = None  # None | "required" | "on-request" | "asked" | "waived" | "done"
+    # None, the offence's rule (required, on-request), then asked, waived or done
+    replay: Replay | None = None
     replay_asked_by: str | None = None
     pool_at_play_units: int | None = None
-    penalties: list[dict[str, Any]] = field(default_factory=list)
+    penalties: list[PenaltyRecord] = field(default_factory=list)
     # players who threw up after the lead: {player: the first trick he plays no card to}
     abandoned: dict[str, int] = field(default_factory=dict)
-    breaches: list[dict[str, Any]] = field(default_factory=list)
-    postings: list[dict[str, Any]] = field(default_factory=list)
-    settlement: dict[str, Any] | None = None
+    breaches: list[BreachRecord] = field(default_factory=list)
+    postings: list[Posting] = field(default_factory=list)
+    settlement: dict[str, Any] | None = None  # the DealSettled payload without its postings
 
     @property
     def trump(self) -> str:
@@ -54,7 +67,7 @@ class DealState:
     def standing_names(self) -> list[str]:
         return [s["player"] for s in self.standing]
 
-    def hand_of(self, player: str) -> str | None:
+    def hand_of(self, player: str) -> Hand | None:
         for s in self.standing:
             if s["player"] == player:
                 return s["hand"]
@@ -65,7 +78,7 @@ class DealState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealState:
-        return cls(**data)
+        return cls(**read_fields(cls, data))
 
 
 @dataclass
@@ -79,13 +92,13 @@ class SessionState:
     seats: list[str]  # every player ever seated, in seat order (to the left)
     active: list[str]  # players still in the game, in seat order
     version: int = 0
-    status: str = "open"  # open | ended
-    ended_method: str | None = None
+    status: Status = Status.OPEN
+    ended_method: EndMethod | None = None
     deal_no: int = 0
     next_dealer: str | None = None
     last_dealer: str | None = None
     next_fresh: bool = True
-    next_forced: str | None = None
+    next_forced: Forced | None = None
     last_round_left: int = 0
     withdrawing: str | None = None
     deals_dealt: dict[str, int] = field(default_factory=dict)
@@ -94,10 +107,9 @@ class SessionState:
     totals: dict[str, dict[str, int]] = field(default_factory=dict)
     # what came into and went out of the pools, by reason: signed units
     pool_flows: dict[str, int] = field(default_factory=dict)
-    # loos owed to the next pool: [{"player", "amount_units", "deal_no", "reason"}]
-    loos_owed: list[dict[str, Any]] = field(default_factory=list)
-    # how many deals ended each way ("divided", "nobody-stood", ...), for the statement
-    outcomes: dict[str, int] = field(default_factory=dict)
+    loos_owed: list[LooOwed] = field(default_factory=list)  # to the next pool
+    # how many deals ended each way, for the statement
+    outcomes: dict[Outcome, int] = field(default_factory=dict)
     # every correction: {"version", "voids", "replacements", "reason", "authorised_by",
     # "deal_no", "changes"}
     corrections: list[dict[str, Any]] = field(default_factory=list)
@@ -105,13 +117,13 @@ class SessionState:
     members: dict[str, str] = field(default_factory=dict)  # player name -> club member id
 
     def pool_units(self) -> int:
-        return self.balances.get(POOL, 0)
+        return self.balances.get(Account.POOL, 0)
 
     def next_pool_units(self) -> int:
-        return self.balances.get(NEXT_POOL, 0)
+        return self.balances.get(Account.NEXT_POOL, 0)
 
     def between_deals(self) -> bool:
-        return self.deal is None or self.deal.phase == "settled"
+        return self.deal is None or self.deal.phase == Phase.SETTLED
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -121,7 +133,7 @@ class SessionState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SessionState:
-        data = dict(data)
+        data = read_fields(cls, data)
         data["rules"] = Rules.from_dict(data["rules"])
         data["deal"] = DealState.from_dict(data["deal"]) if data.get("deal") else None
         return cls(**data)

@@ -13,6 +13,7 @@ from typing import Any
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL
 from .state import SessionState
+from .vocabulary import EndMethod, Outcome, Status
 
 POOL_PARTY = "pool"
 
@@ -48,7 +49,7 @@ def statement(state: SessionState, log: dict[str, Any] | None = None) -> dict[st
     store) pins the log the statement was drawn from: a later change to it no longer matches.
     """
     per_unit = state.money_per_unit_minor
-    players = []
+    players: list[dict[str, Any]] = []
     for p in state.seats:
         totals = state.totals.get(p, {})
         paid = {k: -v for k, v in sorted(totals.items()) if v < 0}
@@ -99,36 +100,38 @@ def statement(state: SessionState, log: dict[str, Any] | None = None) -> dict[st
         "check": {"nets_plus_pools_units": total, "zero_sum": total == 0},
         "log": log,
         # Provisional until the session ends: the pool is then one of the parties.
-        "settlement": {"final": state.status == "ended" and pool + nxt == 0,
-                       "provisional": state.status != "ended", "transfers": transfers},
+        "settlement": {"final": state.status == Status.ENDED and pool + nxt == 0,
+                       "provisional": state.status != Status.ENDED, "transfers": transfers},
     }
 
 
 # How a deal ended (DealSettled.outcome), in words (docs/rules.md, "How a deal ends").
-OUTCOMES: dict[str, str] = {
-    "divided": "the tricks divided the pool",
-    "pool-won": "one player took all three tricks and the pool (all-or-nothing loo)",
-    "pool-stays": "the tricks were divided and the pool stayed for the next deal "
-                  "(all-or-nothing loo)",
-    "dealer-took-pool": "everyone before the dealer threw up: the dealer took the pool",
-    "miss-holder-took-pool": "only the holder of the miss stood: he took the pool",
-    "last-standing-took-pool": "a penalty made the dealer throw up when one player stood: "
-                               "that player took the pool without play",
-    "nobody-stood": "nobody stood (a penalty made the dealer throw up): the pool was carried "
-                    "to the next deal",
-    "single-won": "turn-up single: a card of the turned-up suit beat it and took the pool",
-    "single-not-won": "turn-up single: no card beat the turn-up; everyone was looed and the "
-                      "pool was carried",
+OUTCOMES: dict[Outcome, str] = {
+    Outcome.DIVIDED: "the tricks divided the pool",
+    Outcome.POOL_WON: "one player took all three tricks and the pool (all-or-nothing loo)",
+    Outcome.POOL_STAYS: "the tricks were divided and the pool stayed for the next deal "
+                        "(all-or-nothing loo)",
+    Outcome.DEALER_TOOK_POOL: "everyone before the dealer threw up: the dealer took the pool",
+    Outcome.MISS_HOLDER_TOOK_POOL: "only the holder of the miss stood: he took the pool",
+    Outcome.LAST_STANDING_TOOK_POOL: "a penalty made the dealer throw up when one player "
+                                     "stood: that player took the pool without play",
+    Outcome.NOBODY_STOOD: "nobody stood (a penalty made the dealer throw up): the pool was "
+                          "carried to the next deal",
+    Outcome.SINGLE_WON: "turn-up single: a card of the turned-up suit beat it and took the "
+                        "pool",
+    Outcome.SINGLE_NOT_WON: "turn-up single: no card beat the turn-up; everyone was looed and "
+                            "the pool was carried",
 }
 
 
 def _pool_fate(state: SessionState, left: int) -> str:
-    if state.status == "ended":
-        return {"single": "the session ended after a hand without a loo; anything carried "
-                          "was divided equally",
-                "divide-pool": "the pool was divided equally among the players",
-                "release-last-loos": "the last loos were released and the rest divided "
-                                     "equally"}[state.ended_method or "single"]
+    if state.status == Status.ENDED:
+        return {EndMethod.SINGLE: "the session ended after a hand without a loo; anything "
+                                  "carried was divided equally",
+                EndMethod.DIVIDE_POOL: "the pool was divided equally among the players",
+                EndMethod.RELEASE_LAST_LOOS: "the last loos were released and the rest "
+                                             "divided equally",
+                }[state.ended_method or EndMethod.SINGLE]
     if left:
         return f"{left} units are on the table for the next deal"
     return "the pools are empty"

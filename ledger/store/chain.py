@@ -35,7 +35,7 @@ def _utc_iso(moment: Any) -> Any:
     return utc_iso(moment) if isinstance(moment, datetime) else moment
 
 
-def canonical(event: Mapping[str, Any], prev: str) -> bytes:
+def canonical(event: Mapping[Any, Any], prev: str) -> bytes:
     """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`."""
     body = {name: event.get(name) for name in HASHED}
     body["recorded_at"] = _utc_iso(body["recorded_at"])
@@ -44,12 +44,12 @@ def canonical(event: Mapping[str, Any], prev: str) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
-def link(event: Mapping[str, Any], prev: str) -> str:
+def link(event: Mapping[Any, Any], prev: str) -> str:
     """The hash of `event` chained after `prev`."""
     return hashlib.sha256(canonical(event, prev)).hexdigest()
 
 
-def first_broken_link(rows: Iterable[Mapping[str, Any]]) -> tuple[str, str | None]:
+def first_broken_link(rows: Iterable[Mapping[Any, Any]]) -> tuple[str, str | None]:
     """(the chain head recomputed, a description of the first broken link or None).
 
     `rows` are a session's stored events in version order, each with its stored `hash`.

@@ -21,7 +21,7 @@ def insert_club(conn: Connection, *, club_id: str, name: str, name_key: str,
                                       created_at=now))
 
 
-def find_club(conn: Connection, id_or_name_key: str) -> Row[Any] | None:
+def find_club(conn: Connection, id_or_name_key: str) -> Any:
     """The club with this id, else the one with this casefolded name."""
     return conn.execute(select(clubs).where(or_(clubs.c.id == id_or_name_key,
                                                 clubs.c.name_key == id_or_name_key))
@@ -35,7 +35,7 @@ def insert_member(conn: Connection, *, member_id: str, club_id: str, name: str, 
 
 
 def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
-                name_key: str | None = None) -> Row[Any] | None:
+                name_key: str | None = None) -> Any:
     """The club's member with this id or this casefolded name (another club's: None)."""
     query = select(members).where(members.c.club_id == club_id)
     if member_id is not None:
@@ -66,7 +66,7 @@ _TOKEN_COLUMNS = (tokens.c.id, tokens.c.club_id, tokens.c.member_id, tokens.c.ro
 
 
 def find_token(conn: Connection, token_id: str, *, club_id: str | None = None
-               ) -> Row[Any] | None:
+               ) -> Any:
     """The token (without its hash), with its member's name; None if not in `club_id`."""
     query = select(*_TOKEN_COLUMNS).join(members, members.c.id == tokens.c.member_id) \
         .where(tokens.c.id == token_id)
@@ -75,7 +75,7 @@ def find_token(conn: Connection, token_id: str, *, club_id: str | None = None
     return conn.execute(query).first()
 
 
-def token_for_authentication(conn: Connection, token_id: str) -> Row[Any] | None:
+def token_for_authentication(conn: Connection, token_id: str) -> Any:
     """Everything a request needs to know about its bearer: the token, its hash, its member
     and its club, in one query."""
     return conn.execute(

@@ -105,8 +105,9 @@ def stream_version(conn: Connection, stream_id: str) -> int:
 # -- the sessions projection ---------------------------------------------------------------
 
 def load_session(conn: Connection, session_id: str, *, club_id: str | None = None,
-                 for_update: bool = False) -> Row[Any] | None:
-    """The session's row (id, club_id, version, state), locked for the transaction if asked."""
+                 for_update: bool = False) -> Row[Any, Any, Any, Any, Any] | None:
+    """The session's row (id, club_id, version, state, head_hash), locked for the
+    transaction if asked."""
     query = select(sessions.c.id, sessions.c.club_id, sessions.c.version, sessions.c.state,
                    sessions.c.head_hash) \
         .where(sessions.c.id == session_id)
@@ -173,7 +174,7 @@ def load_deal_views(conn: Connection, session_id: str) -> dict[int, dict[str, An
 
 # -- idempotency ---------------------------------------------------------------------------
 
-def find_idempotency(conn: Connection, scope: str, key: str) -> Row[Any] | None:
+def find_idempotency(conn: Connection, scope: str, key: str) -> Row[Any, Any, Any] | None:
     return conn.execute(
         select(idempotency_keys.c.fingerprint, idempotency_keys.c.status_code,
                idempotency_keys.c.response)

@@ -1,0 +1,217 @@
+"""Penalties (RULES.md §6): charging an offence by the preset's table, and the replays.
+
+An offence is charged when the table logs it (`ImposePenalty`) or, for a breach the cards
+prove, by the ledger itself (playing.breaches_proven). Offences in play cost the offender one
+penalty for the deal; a Blenheim fine is left to be settled with the deal (law 9).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import commands as cmd
+from . import events as ev
+from .errors import InvalidInput, LedgerError, OutOfTurn
+from .events import NEXT_POOL, posting
+from .guards import known_player, open_deal
+from .money import loo_depends_on_pool, loo_units
+from .penalties import TABLES, Offence
+from .play import before_play, in_play, play_begun
+from .records import PenaltyRecord, Posting
+from .state import DealState, SessionState
+from .vocabulary import (
+    Declaration,
+    Destination,
+    Forfeits,
+    PenaltyAmount,
+    PenaltyKind,
+    Phase,
+    Reason,
+    RedealRule,
+    Replay,
+    Stage,
+)
+
+# A penalty loo owed to the next pool whose amount is fixed when the deal is settled.
+DEFERRED_LOO = Destination.NEXT_POOL_AT_SETTLEMENT
+
+
+# ---------------------------------------------------------------- the penalties of a hand
+
+
+def hand_penalties(deal: DealState) -> list[PenaltyRecord]:
+    """The penalties of the hand now dealt (a redeal starts a new hand)."""
+    return [p for p in deal.penalties if p.get("hand", 0) == deal.redeals]
+
+
+def in_play_penalties(deal: DealState) -> list[PenaltyRecord]:
+    """The penalties for offences in play of the hand now dealt."""
+    return [p for p in hand_penalties(deal) if p["stage"] == Stage.IN_PLAY]
+
+
+def offenders_in_play(deal: DealState) -> set[str]:
+    """Who offended in play in this hand: never looed again for it, and under Blenheim law 11
+    the one player who may not ask for the replay."""
+    return {p["player"] for p in in_play_penalties(deal)}
+
+
+def forfeited(deal: DealState) -> set[str]:
+    """Whose winnings in this hand are forfeited: they stay in the pool."""
+    return {p["player"] for p in hand_penalties(deal) if p["forfeits_winnings"]}
+
+
+def penalty_base(s: SessionState, deal: DealState) -> int:
+    """RULES.md §9.2: the pool as it stood when play began (or as it stands, before play)."""
+    return deal.pool_at_play_units if deal.pool_at_play_units is not None else s.pool_units()
+
+
+def blenheim_fine(s: SessionState, deal: DealState, pen: PenaltyRecord) -> Posting:
+    """Blenheim law 9: "forfeit four times the amount of a single"; note 3: to the next pool."""
+    return posting(pen["player"], NEXT_POOL, 4 * s.rules.stake, Reason.PENALTY,
+                   offence=pen["offence"], deal_no=deal.deal_no, loo=False)
+
+
+def fines_left_to_deal(s: SessionState, deal: DealState) -> list[Posting]:
+    """The Blenheim fines of this hand left to be settled with the deal, charged as fines: when
+    no trick can be made (a redeal voids the hand, or the pool is taken without play) an
+    offender cannot be "looed instead"."""
+    return [blenheim_fine(s, deal, pen) for pen in hand_penalties(deal)
+            if pen["destination"] == Destination.SETTLED_WITH_DEAL]
+
+
+# ---------------------------------------------------------------- charging an offence
+
+
+def offence_named(s: SessionState, name: object) -> Offence:
+    table = TABLES[s.rules.penalties]
+    if not isinstance(name, str) or name not in table:
+        raise InvalidInput(f"{name!r} is not an offence in the {s.rules.penalties} laws; they "
+                           f"list {', '.join(table)}", rule="offence", field="offence")
+    return table[name]
+
+
+def impose_penalty(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
+    player = known_player(s, c.player)
+    deal = open_deal(s, "penalties")
+    spec = offence_named(s, c.offence)
+    if deal.phase in (Phase.SINGLE, Phase.REDEAL):
+        raise OutOfTurn(f"no penalty can be recorded while the deal is {deal.phase}",
+                        rule="penalty-timing")
+    if player not in deal.dealt and player != deal.dealer:
+        raise OutOfTurn(f"{player} takes no part in this deal", rule="dealt-in")
+    if not isinstance(c.redeal, bool):
+        raise InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
+    if spec.dealer_only and player != deal.dealer:
+        raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
+    if spec.redeals(c.redeal) and not before_play(deal):
+        raise OutOfTurn("a redeal is possible only before play begins", rule="penalty-timing",
+                        field="redeal" if spec.redeal == RedealRule.OPTIONAL else "offence")
+    standing = deal.hand_of(player) is not None \
+        or deal.declarations.get(player) == Declaration.PLAY
+    if spec.stage == Stage.IN_PLAY and not spec.anyone and not standing:
+        raise OutOfTurn(f"{player} is not standing: this offence in play is a standing "
+                        "player's", rule="standing-player")
+    if spec.stage_now(play_begun(deal)) == Stage.IN_PLAY:
+        charged = [p for p in in_play_penalties(deal)
+                   if p["player"] == player and p["offence"] == c.offence]
+        if charged:
+            how = "detected from the cards and charged by the ledger" \
+                if charged[0]["detected"] else "recorded already"
+            raise LedgerError(f"{player}'s {c.offence} in this deal is {how}; an offence in "
+                              "play is charged once", rule="one-penalty-in-play",
+                              field="offence")
+    if spec.leaves_play:
+        _check_leaves_play(deal, player)
+    return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
+
+
+def _check_leaves_play(deal: DealState, player: str) -> None:
+    """Enquire Within §97 viii: throwing up after the lead: only a player still in play, once
+    the first card is led, and never the last one left to play the tricks."""
+    if deal.phase not in (Phase.PLAYING, Phase.REPLAYING) or not play_begun(deal):
+        raise OutOfTurn("a player throws up after the lead only while the tricks are played",
+                        rule="penalty-timing", field="offence")
+    trick = len(deal.tricks) + 1
+    players = in_play(deal, trick)
+    if player not in players:
+        raise OutOfTurn(f"{player} is not in play", rule="standing-player")
+    if len(players) < 2:
+        raise OutOfTurn(f"{player} is the last player in play and cannot throw up",
+                        rule="standing-player")
+
+
+def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, spec: Offence, *,
+                  redeal_asked: bool = False, evidence: dict[str, Any] | None = None,
+                  extra_penalties: list[PenaltyRecord] | None = None) -> ev.PenaltyImposed:
+    """The penalty for `offence` by `player` now; `extra_penalties` are those charged in the
+    same batch of events, not yet in the deal."""
+    r = s.rules
+    earlier = hand_penalties(deal) + (extra_penalties or [])
+    standing = deal.hand_of(player) is not None
+    redeal = spec.redeals(redeal_asked)
+    throw_up = spec.throw_up and player not in deal.declarations \
+        and deal.phase == Phase.DECLARING
+    forfeits = spec.forfeits == Forfeits.ALWAYS or (
+        spec.forfeits == Forfeits.IF_STANDING and standing)
+    amount: int | None
+    postings: list[Posting] = []
+    destination = Destination(spec.to)
+    stage = spec.stage_now(play_begun(deal))
+    covered = stage == Stage.IN_PLAY and any(
+        p["player"] == player and p["stage"] == Stage.IN_PLAY for p in earlier)
+    if covered:
+        # Baxter-Wray: "this is his one loo for the deal"; one penalty per offender per deal.
+        amount, destination = 0, Destination.COVERED
+    elif spec.looed_instead_if_no_trick:
+        amount, destination = None, Destination.SETTLED_WITH_DEAL
+    elif spec.amount == PenaltyAmount.LOO and spec.to == NEXT_POOL and not play_begun(deal) \
+            and loo_depends_on_pool(r):
+        # RULES.md §9.2: a penalty loo is computed on the pool as it stood when play began;
+        # before play that pool is not yet known (a later fine may add to it), so a loo owed
+        # to the next pool is fixed when the deal is settled.
+        amount, destination = None, DEFERRED_LOO
+    else:
+        amount = {PenaltyAmount.SINGLE_LOO: r.single_loo, PenaltyAmount.STAKE: r.stake,
+                  PenaltyAmount.LOO: loo_units(r, penalty_base(s, deal)),
+                  PenaltyAmount.FOUR_STAKES: 4 * r.stake}[spec.amount]
+        if amount > 0:
+            postings.append(posting(player, spec.to, amount, Reason.PENALTY, offence=offence,
+                                    deal_no=deal.deal_no, loo=spec.kind == PenaltyKind.LOO))
+    return ev.PenaltyImposed(
+        deal_no=deal.deal_no, player=player, offence=offence, law=spec.law,
+        amount_units=amount, destination=destination, kind=spec.kind,
+        forfeits_winnings=forfeits, throw_up=throw_up, redeal=redeal,
+        replay=spec.replay if not covered else Replay.NONE, detected=evidence is not None,
+        evidence=evidence or {}, postings=postings, stage=stage,
+        leaves_play=spec.leaves_play)
+
+
+# ---------------------------------------------------------------- replays
+
+
+def replay_required(deal: DealState) -> bool:
+    """Baxter-Wray p. 21: after an offence in play "the hands must, however, be replayed";
+    once."""
+    return deal.replay == Replay.REQUIRED and deal.first_play is None
+
+
+def ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:
+    by = known_player(s, c.by, "by")
+    deal = open_deal(s, "a replay")
+    if deal.phase != Phase.REVIEW:
+        raise OutOfTurn("a replay can be asked for only when the play is over and the laws "
+                        "leave it to the players", rule="replay-on-request")
+    if by in offenders_in_play(deal):
+        # Blenheim law 11: "if so desired by any one except the offender".
+        raise OutOfTurn(f"{by} is the offender and may not ask for the replay",
+                        rule="replay-on-request", field="by")
+    if by not in s.active:
+        raise OutOfTurn(f"{by} has withdrawn", rule="replay-on-request", field="by")
+    return [ev.ReplayStarted(deal_no=deal.deal_no, asked_by=by)]
+
+
+def waive_replay(s: SessionState, c: cmd.WaiveReplay) -> list[ev.Event]:
+    deal = open_deal(s, "a replay")
+    if deal.phase != Phase.REVIEW:
+        raise OutOfTurn("there is no replay to waive", rule="replay-on-request")
+    return [ev.ReplayWaived(deal_no=deal.deal_no)]

@@ -1,0 +1,131 @@
+"""Playing the tricks (RULES.md §5): cards one by one, or only each trick's winner (quick
+entry); a trick completed when each player in play has played to it; and the breaches the
+logged cards prove, reported the moment they are proven with the preset's penalty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import cast
+
+from . import commands as cmd
+from . import events as ev
+from .cards import parse_card, trick_winner_index
+from .declaring import next_declarer
+from .errors import InvalidInput, OutOfTurn
+from .guards import known_player, open_deal
+from .limits import CARDS_PER_HAND, TRICKS_PER_HAND
+from .penalising import penalty_event
+from .penalties import TABLES
+from .play import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play
+from .records import PenaltyRecord, TrickCards
+from .state import DealState, SessionState
+from .vocabulary import Entry, Phase
+
+
+def _tricks_open(s: SessionState, what: str) -> DealState:
+    deal = open_deal(s, what)
+    if deal.phase == Phase.DECLARING:
+        raise OutOfTurn(f"the declarations are not over: {next_declarer(deal)} is to declare",
+                        rule="declarations-over")
+    if deal.phase not in (Phase.PLAYING, Phase.REPLAYING):
+        raise OutOfTurn(f"no tricks are being played (the deal is {deal.phase})",
+                        rule="tricks-in-play")
+    return deal
+
+
+def play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
+    player = known_player(s, c.player)
+    deal = _tricks_open(s, "cards")
+    card = parse_card(c.card, s.rules.pack)
+    if deal.entry == Entry.QUICK:
+        raise OutOfTurn("this deal is entered trick by trick (quick entry); cards cannot be "
+                        "added", rule="entry-mode")
+    if player not in deal.standing_names():
+        raise OutOfTurn(f"{player} is not standing in this deal", rule="standing-player")
+    turn = next_to_play(deal, s.rules)
+    if player != turn:
+        raise OutOfTurn(f"it is {turn}'s turn to play, not {player}'s", rule="play-in-turn")
+    replay = deal.phase == Phase.REPLAYING
+    in_trick = {x for _, x in deal.current_trick}
+    if replay and deal.hands:
+        played_again = [x for t in deal.tricks for p, x in t["cards"] if p == player]
+        played_again += [x for p, x in deal.current_trick if p == player]
+        if card not in deal.hands.get(player, []) or card in played_again:
+            raise InvalidInput(f"in the replay {player} plays the cards he held: "
+                               f"{', '.join(deal.hands.get(player, []))}",
+                               rule="replay-same-cards", field="card")
+    else:
+        seen = {deal.trump_card} | in_trick | {x for t in deal.tricks for _, x in t["cards"]}
+        if not replay:
+            seen |= {x for cards in deal.hands.values() for x in cards}
+        if card in seen:
+            raise InvalidInput(f"{card} has already been seen in this deal", rule="card-unseen",
+                               field="card")
+    trick = len(deal.tricks) + 1
+    return [ev.CardPlayed(deal_no=deal.deal_no, player=player, card=card, trick=trick,
+                          replay=replay)]
+
+
+def record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
+    """Quick entry: the winner of the trick only; nothing can be checked."""
+    winner = known_player(s, c.winner, "winner")
+    deal = _tricks_open(s, "tricks")
+    if deal.entry == Entry.CARDS:
+        raise OutOfTurn("this deal is entered card by card; a trick is complete when each "
+                        f"standing player has played ({len(deal.current_trick)} of "
+                        f"{len(deal.standing)} cards so far)", rule="entry-mode")
+    trick = len(deal.tricks) + 1
+    if winner not in in_play(deal, trick):
+        raise OutOfTurn(f"{winner} is not playing this trick; the players in play are "
+                        f"{', '.join(in_play(deal, trick))}", rule="standing-player",
+                        field="winner")
+    return [ev.TrickWon(deal_no=deal.deal_no, trick=trick, winner=winner, cards=[],
+                        replay=deal.phase == Phase.REPLAYING)]
+
+
+def trick_completed(s: SessionState, deal: DealState) -> list[ev.Event]:
+    """The trick each player in play has played to: the highest trump, else the highest card
+    of the suit led, wins it."""
+    cards = [c for _, c in deal.current_trick]
+    winner = deal.current_trick[trick_winner_index(cards, deal.trump)][0]
+    return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
+                        cards=[list(x) for x in deal.current_trick],
+                        replay=deal.phase == Phase.REPLAYING)]
+
+
+def breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
+    """The breaches the cards logged so far prove that are not reported yet, each with the
+    preset's penalty for its offender (docs/rules.md: reported the moment they are proven)."""
+    if deal.phase not in (Phase.PLAYING, Phase.REPLAYING, Phase.PLAYED, Phase.REVIEW):
+        return []
+    replay = deal.first_play is not None
+    tricks: list[TrickCards] = list(deal.tricks)
+    if deal.current_trick:
+        tricks.append({"trick": len(deal.tricks) + 1, "cards": deal.current_trick})
+    over = len(deal.tricks) == TRICKS_PER_HAND
+    played = Counter(p for t in tricks for p, _ in t["cards"])
+    complete = {p for p in deal.standing_names()
+                if over or p in deal.abandoned or played[p] == CARDS_PER_HAND}
+    reported = [b for b in deal.breaches if b["replay"] == replay]
+    seen = {(b["player"], b["trick"], b["card"]) for b in reported}
+    found = [b for b in detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing),
+                                        complete)
+             if (b["player"], b["trick"], b["card"]) not in seen]
+    table = TABLES[s.rules.penalties]
+    # One penalty per offender for the breaches of a play-through; the others are reported.
+    penalised = {b["player"] for b in reported if OFFENCE_OF_RULE[b["rule"]] in table}
+    out: list[ev.Event] = []
+    new_penalties: list[PenaltyRecord] = []
+    for b in found:
+        out.append(ev.BreachDetected.of(deal.deal_no, replay, b))
+        offence = OFFENCE_OF_RULE[b["rule"]]
+        if offence not in table or b["player"] in penalised:
+            continue  # not an offence in this preset's laws, or already charged
+        # RULES.md §9.6: an offence made while playing the miss for the pool is the dealer's.
+        penalised.add(b["player"])
+        pen = penalty_event(s, deal, b["player"], offence, table[offence], evidence=dict(b),
+                            extra_penalties=new_penalties)
+        new_penalties.append(cast(PenaltyRecord, pen.payload()))
+        out.append(pen)
+    return out

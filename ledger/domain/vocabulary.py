@@ -1,0 +1,305 @@
+"""The words of the game: every value an event, the state or a rule can name.
+
+Each is a `StrEnum`: a member is the string it names, so it serialises to the same JSON
+(json.dumps, dataclasses.asdict), compares equal to that string, and a string read back from
+JSON names the same member (`Phase("playing") is Phase.PLAYING`). `read_as` turns the plain
+strings of stored JSON back into members where a dataclass declares them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import StrEnum
+from functools import cache
+from typing import TYPE_CHECKING, Any, get_args, get_origin, get_type_hints, is_typeddict
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+# ---------------------------------------------------------------- the session and the deal
+
+
+class Status(StrEnum):
+    """A session's status."""
+
+    OPEN = "open"
+    ENDED = "ended"
+
+
+# What `expected` says between deals (no deal is in progress, or the last one is settled).
+BETWEEN_DEALS = "between-deals"
+
+
+class Phase(StrEnum):
+    """Where a deal stands (docs/rules.md, "How a deal runs in the ledger")."""
+
+    SINGLE = "single"  # the turn-up single, settled by itself
+    DECLARING = "declaring"
+    PLAYING = "playing"
+    REVIEW = "review"  # Blenheim law 11: the play is over; a replay may be asked for
+    REPLAYING = "replaying"
+    PLAYED = "played"  # the tricks are over; the settlement follows by itself
+    REDEAL = "redeal"  # misdealt: the same dealer deals again
+    SETTLED = "settled"
+
+
+class DealKind(StrEnum):
+    SINGLE = "single"  # the turn-up single: one card face up to each player
+    HAND = "hand"  # three cards each, and a miss unless all must stand
+
+
+class Forced(StrEnum):
+    """Why everyone must stand this deal, with no miss."""
+
+    CLUB_LAW = "club-law"  # Baxter-Wray p. 26: a club turned up
+    AFTER_SINGLE = "after-single"  # force_after_single
+    BOLD_STAND = "bold-stand"  # Cassell: after an all-or-nothing pool is won
+    LAST_ROUND = "last-round"
+
+
+class Declaration(StrEnum):
+    PLAY = "play"
+    THROW_UP = "throw_up"
+    TAKE_MISS = "take_miss"
+    PLAY_MISS_FOR_POOL = "play_miss_for_pool"
+
+
+class Hand(StrEnum):
+    """The cards a standing player plays."""
+
+    OWN = "own"
+    MISS = "miss"
+    MISS_FOR_POOL = "miss-for-pool"  # the dealer plays the miss for the pool's benefit
+
+
+# The hand each standing declaration plays; throwing up plays none.
+HAND_OF_DECLARATION: dict[Declaration, Hand] = {
+    Declaration.PLAY: Hand.OWN,
+    Declaration.TAKE_MISS: Hand.MISS,
+    Declaration.PLAY_MISS_FOR_POOL: Hand.MISS_FOR_POOL,
+}
+
+
+class Entry(StrEnum):
+    """How the tricks of a play-through are logged, fixed by the first one entered."""
+
+    CARDS = "cards"
+    QUICK = "quick"  # only the winner of each trick
+
+
+class KeptInPool(StrEnum):
+    """Why a trick's share stays in the pool."""
+
+    MISS_FOR_POOL = "miss-for-pool"  # won by the miss played for the pool
+    FORFEITED = "forfeited"  # its winner's winnings are forfeited
+
+
+class Replay(StrEnum):
+    """An offence's replay rule (`none`, `required`, `on-request`), then where the deal's
+    replay stands (`asked`, `waived`, `done`)."""
+
+    NONE = "none"
+    REQUIRED = "required"  # Baxter-Wray p. 21: "the hands must, however, be replayed"
+    ON_REQUEST = "on-request"  # Blenheim law 11: "if so desired by any one except the offender"
+    ASKED = "asked"
+    WAIVED = "waived"
+    DONE = "done"
+
+
+class Outcome(StrEnum):
+    """How a deal ended (DealSettled.outcome); statement.OUTCOMES gives each in words."""
+
+    DIVIDED = "divided"
+    POOL_WON = "pool-won"
+    POOL_STAYS = "pool-stays"
+    DEALER_TOOK_POOL = "dealer-took-pool"
+    MISS_HOLDER_TOOK_POOL = "miss-holder-took-pool"
+    LAST_STANDING_TOOK_POOL = "last-standing-took-pool"
+    NOBODY_STOOD = "nobody-stood"
+    SINGLE_WON = "single-won"
+    SINGLE_NOT_WON = "single-not-won"
+
+
+class EndMethod(StrEnum):
+    SINGLE = "single"  # after a hand without a loo; what was carried is divided
+    DIVIDE_POOL = "divide-pool"
+    RELEASE_LAST_LOOS = "release-last-loos"
+
+
+# ---------------------------------------------------------------- money
+
+
+class Account(StrEnum):
+    """The accounts that are not players."""
+
+    POOL = "pool"  # this deal's pool
+    NEXT_POOL = "next_pool"  # what is owed to the next deal's pool
+
+
+class Reason(StrEnum):
+    """Why units move (a posting's `reason`)."""
+
+    DEAL = "deal"  # the dealer's price
+    ANTE = "ante"
+    BROUGHT_FORWARD = "brought_forward"  # what was owed to this pool comes into it
+    LOO = "loo"  # a standing player who took no trick
+    SINGLE_LOO = "single_loo"  # looed at the turn-up single
+    PENALTY = "penalty"
+    TRICK = "trick"  # a trick's share of the pool
+    POOL_TAKEN = "pool_taken"
+    CARRIED_FORWARD = "carried_forward"  # what stays in the pool goes to the next one
+    LOO_RELEASED = "loo_released"  # at the end, a loo for no trick paid back
+    END_DIVISION = "end_division"  # at the end, the last pool divided
+
+
+# ---------------------------------------------------------------- penalties
+
+
+class Stage(StrEnum):
+    """When an offence is charged (penalties.py)."""
+
+    PRE_PLAY = "pre-play"
+    IN_PLAY = "in-play"
+    WHEN_COMMITTED = "when-committed"  # an offence's rule only: in play once play has begun
+
+
+class Destination(StrEnum):
+    """Where a penalty goes (PenaltyImposed.destination)."""
+
+    POOL = "pool"  # paid now into this deal's pool
+    NEXT_POOL = "next_pool"  # owed to the next pool
+    COVERED = "covered"  # his one penalty in play this deal was charged already
+    SETTLED_WITH_DEAL = "settled-with-deal"  # Blenheim law 9: a fine, or a loo if no trick
+    NEXT_POOL_AT_SETTLEMENT = "next_pool-at-settlement"  # a loo on the pool when play began
+
+
+class PenaltyKind(StrEnum):
+    LOO = "loo"  # counts as a loo: the next deal is then not a fresh pool
+    FINE = "fine"
+
+
+class PenaltyAmount(StrEnum):
+    SINGLE_LOO = "single_loo"
+    STAKE = "stake"
+    LOO = "loo"  # the deal's loo (RULES.md §9.2)
+    FOUR_STAKES = "4x-stake"
+
+
+class Forfeits(StrEnum):
+    NEVER = "never"
+    ALWAYS = "always"
+    IF_STANDING = "if-standing"
+
+
+class RedealRule(StrEnum):
+    NEVER = "never"
+    ALWAYS = "always"
+    OPTIONAL = "optional"  # Baxter-Wray p. 22: only if cards were mixed or exposed
+
+
+class Breach(StrEnum):
+    """The breaches of the laws of play the logged cards can prove (RULES.md §5)."""
+
+    LEAD_ACE_OF_TRUMPS = "lead-ace-of-trumps"
+    LEAD_HIGHEST_TRUMP = "lead-highest-trump"
+    LEAD_A_TRUMP = "lead-a-trump"
+    LEAD_HIGHEST_CARD = "lead-highest-card"
+    TRUMP_AFTER_TRICK = "trump-after-trick"
+    REVOKE = "revoke"
+    NOT_HEADING = "not-heading"
+    NOT_TRUMPING_TO_HEAD = "not-trumping-to-head"
+
+
+# ---------------------------------------------------------------- rule parameters
+
+
+class Preset(StrEnum):
+    """A source's laws; also the name of its offence table."""
+
+    BAXTER_WRAY = "baxter-wray"
+    BLENHEIM = "blenheim"
+    ENQUIRE_WITHIN = "enquire-within"
+    CASSELL = "cassell"
+
+
+class LooKind(StrEnum):
+    LIMITED = "limited"
+    UNLIMITED = "unlimited"
+    MIXED = "mixed"
+    ALL_OR_NOTHING = "all-or-nothing"
+
+
+class FreshPool(StrEnum):
+    TURN_UP = "turn-up"  # a fresh pool is the turn-up single
+    ANTES = "antes"
+
+
+class LeadRule(StrEnum):
+    HIGHEST_OF_TWO = "highest-of-two"
+    ONE_OF_TWO = "one-of-two"
+    HIGHEST_CARD = "highest-card"
+
+
+class TrumpAfterTrick(StrEnum):
+    HIGHER_OF_TWO = "higher-of-two"
+    BY_LEAD_RULES = "by-lead-rules"
+    HIGHEST = "highest"
+    NONE = "none"
+
+
+class DealOutOfTurn(StrEnum):
+    REFUSE = "refuse"
+    STANDS = "stands"  # Blenheim law 6
+
+
+class Variant(StrEnum):
+    THREE_CARD = "three-card"
+
+
+# ---------------------------------------------------------------- reading JSON back
+
+
+def read_as(hint: Any, value: Any) -> Any:
+    """`value`, as read from JSON, with the strings that `hint` declares as a vocabulary
+    turned back into its members (through lists, dicts, TypedDicts and optional values).
+
+    A string that names no member is kept as it is: a stored value always reads.
+    """
+    if value is None:
+        return None
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        return _member(hint, value)
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        named = [a for a in args if a is not type(None)]
+        return read_as(named[0], value) if len(named) == 1 else value
+    if origin is list and isinstance(value, list):
+        return [read_as(args[0], v) for v in value]
+    if origin is dict and isinstance(value, dict):
+        return {read_as(args[0], k): read_as(args[1], v) for k, v in value.items()}
+    if is_typeddict(hint) and isinstance(value, dict):
+        hints = _hints(hint)
+        return {k: read_as(hints.get(k, Any), v) for k, v in value.items()}
+    return value
+
+
+def read_fields(cls: type[DataclassInstance], data: dict[str, Any]) -> dict[str, Any]:
+    """A dataclass's keyword arguments from JSON, its vocabulary turned back into members."""
+    hints = _hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: read_as(hints[k], v) if k in names else v for k, v in data.items()}
+
+
+def _member(enum: type[StrEnum], value: Any) -> Any:
+    try:
+        return enum(value)
+    except (ValueError, TypeError):
+        return value
+
+
+@cache
+def _hints(cls: Any) -> dict[str, Any]:
+    return get_type_hints(cls)
