@@ -2,7 +2,7 @@
 
 Nothing in the log is edited: a correction is an event (`EntryCorrected`) followed by the
 session's tail decided anew, so every projection reads as if the session had been logged
-right from the start (docs/rules.md, corrections). A treasurer corrects any entry; a dealer
+right from the start (docs/rules.md §12). A treasurer corrects any entry; a dealer
 undoes the last entry, if he made it.
 """
 

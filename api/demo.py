@@ -1,4 +1,4 @@
-"""The demo session: RULES.md §8 examples 1 and 2 and a few more deals, logged as a client would.
+"""The demo session: docs/rules.md §10.1 and §10.2 and a few more deals, logged as a client would.
 
 Five players A-E at baxter-wray (stake 3, loo 6, single loo 3). Every event below is the JSON
 a dealer's client sends to POST /sessions/<id>/events; it goes through the same schemas and
@@ -56,14 +56,14 @@ def _trick(winner: str) -> dict[str, Any]:
 
 # (what happens, the events the table logs for it)
 DEALS: list[tuple[str, list[dict[str, Any]]]] = [
-    # RULES.md §8 example 1: a fresh pool is the turn-up single. A pays 3; turn-up 7H;
+    # docs/rules.md §10.1: a fresh pool is the turn-up single. A pays 3; turn-up 7H;
     # face up B 9H, C KS, D QH, E 2H, A 5C. D's QH beats the 7H: D wins 3; A, B, C, E are
     # each looed 3. Next pool: 4 x 3 + B's 3 = 15.
     ("deal 1, A deals the turn-up single: D wins, A B C E are looed 3 each", [
         {"type": "DealStarted", "trump_card": "7H",
          "face_up": {"A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2H"}},
     ]),
-    # RULES.md §8 example 2: pool 15, C D E stand; C wins tricks 1 and 3, D trick 2, E none:
+    # docs/rules.md §10.2: pool 15, C D E stand; C wins tricks 1 and 3, D trick 2, E none:
     # C 5 + 5, D 5, E looed 6. Next pool (C deals): 6 + 3 = 9. Clubs are trumps. Every card
     # follows the laws (follow suit, head if able, trump to head when void), so no breach.
     ("deal 2, B deals (pool 15): C takes two tricks, D one, E is looed 6", [
@@ -74,7 +74,7 @@ DEALS: list[tuple[str, list[dict[str, Any]]]] = [
         _card("C", "KS"), _card("D", "2C"), _card("E", "7S"),  # D, void of spades, trumps
         _card("D", "8D"), _card("E", "9D"), _card("C", "QD"),  # C heads the diamonds
     ]),
-    # RULES.md §8 example 4: everyone before the dealer throws up and nobody takes the miss:
+    # docs/rules.md §10.4: everyone before the dealer throws up and nobody takes the miss:
     # the dealer takes the pool (9) without play; nobody is looed, so a fresh pool follows.
     ("deal 3, C deals (pool 9): all throw up, C takes the pool", [
         {"type": "DealStarted", "trump_card": "KD"},

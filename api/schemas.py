@@ -166,7 +166,9 @@ def _rule_field(name: str, *, request: bool) -> fields.Field:
         return _strict_int(**options) if request else fields.Integer(**options)
     if base == "bool":
         return _strict_bool(**options) if request else fields.Boolean(**options)
-    if base == "str":
+    if base == "str" or name in RULE_CHOICES:  # a name (the domain types it as a StrEnum)
+        if name in RULE_CHOICES:
+            options["validate"] = validate.OneOf([str(c) for c in RULE_CHOICES[name]])
         return fields.String(**options)
     raise TypeError(f"rule parameter {name} has a type the API cannot describe: {annotation}")
 

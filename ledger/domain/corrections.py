@@ -6,7 +6,7 @@ appends the session's tail again, decided anew from the client's own entries as 
 with everything the rules draw from them (tricks, breaches, settlements, later pools and
 loos). The *live* events, the log less the tails that corrections superseded, fold to the
 state: the projections read exactly as if the session had been logged right from the start
-(docs/rules.md, "Corrections").
+(docs/rules.md §12).
 
     state, events = correct(log, voids=[41], replacements=[RecordTrick(winner="C")],
                             reason="trick 2 was C's", authorised_by="treasurer")

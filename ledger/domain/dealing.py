@@ -149,7 +149,7 @@ def start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
             raise OutOfTurn(f"{s.withdrawing} withdraws at his deal and deals this one",
                             rule="withdraw-at-own-deal", field="dealer")
         # Blenheim law 6: a deal out of turn not stopped before the trump is turned "stands
-        # good, and the player to his left deals next" (RULES.md §9.7).
+        # good, and the player to his left deals next" (docs/rules.md §11.25).
         dealt = dealt_in(s, dealer)
         plan = next_deal(s)
         kind, fresh, base_forced = plan.kind, plan.fresh, plan.forced

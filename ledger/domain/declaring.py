@@ -1,4 +1,4 @@
-"""Declaring (RULES.md §3.3-3.4): in turn from the dealer's left, each player dealt in plays,
+"""Declaring (docs/rules.md §5.4-5.5): in turn from the dealer's left, each player dealt in plays,
 throws up, takes the miss, or (the dealer only) plays the miss for the pool.
 
 `legal_declarations` is the one place that says which choices are open, and `_refusal` the one
@@ -26,7 +26,7 @@ def next_declarer(deal: DealState) -> str | None:
 
 
 def legal_declarations(s: SessionState, deal: DealState, player: str) -> list[Declaration]:
-    """The choices open to `player` at his turn to declare (RULES.md §3.3-3.4)."""
+    """The choices open to `player` at his turn to declare (docs/rules.md §5.4-5.5)."""
     order = deal.dealt
     earlier = order[:order.index(player)]
     miss_open = deal.miss and Declaration.TAKE_MISS not in deal.declarations.values()

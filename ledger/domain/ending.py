@@ -1,4 +1,4 @@
-"""The end of a session (RULES.md §7; docs/rules.md, decision 8): between deals only, by one of
+"""The end of a session (docs/rules.md §8.6, §11.28): between deals only, by one of
 three methods, dividing what is left on the table."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def end_session(s: SessionState, c: cmd.EndSession) -> list[ev.Event]:
                         "divide the pool, or release the last loos", rule="end-after-single")
     if method == EndMethod.RELEASE_LAST_LOOS:
         # Baxter-Wray p. 17: "releasing those who failed to win a trick in the previous deal";
-        # a loo owed for an offence is not released and goes to the last pool (RULES.md §7).
+        # a loo owed for an offence is not released and goes to the last pool (docs/rules.md §8).
         for loo in s.loos_owed:
             if loo["reason"] != Reason.LOO:
                 continue

@@ -62,7 +62,7 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
     view = state.deal.to_dict()
     view["pool_units"] = state.pool_units() if state.deal.phase != Phase.SETTLED else 0
     view["contributions"] = [p for p in state.deal.postings if p["to"] == Account.POOL]
-    # what corrections of this deal's entries changed (docs/rules.md, corrections)
+    # what corrections of this deal's entries changed (docs/rules.md §12)
     view["corrections"] = [c for c in state.corrections if c["deal_no"] == state.deal.deal_no]
     return view
 

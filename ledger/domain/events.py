@@ -235,7 +235,7 @@ class EntryCorrected(Event):
 
     The events after version `rewound_to` up to this one are superseded: after this event the
     ledger appends the session's tail again, decided anew from the entries as corrected, so
-    the live events (docs/rules.md, corrections) fold as if the session had been logged right.
+    the live events (docs/rules.md §12) fold as if the session had been logged right.
     """
 
     type: ClassVar[str] = "EntryCorrected"

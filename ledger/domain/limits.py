@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 # Players at a table: at least two are dealt in; a larger table may outgrow the pack
-# (cards.check_capacity counts the hands dealt, docs/rules.md decision 22).
+# (cards.check_capacity counts the hands dealt, docs/rules.md §11.8).
 MIN_PLAYERS = 2
 MAX_PLAYERS = 16
 
@@ -24,7 +24,7 @@ CURRENCY_PATTERN = re.compile(r"[A-Z]{3}")  # ISO 4217
 # Amounts of units (rule parameters) and money per unit are whole numbers up to this.
 MAX_UNITS = 10**9
 
-# The packs (RULES.md §1) and the cards dealt to each hand at the three-card variant.
+# The packs (docs/rules.md §3.3) and the cards dealt to each hand at the three-card variant.
 PACK_52 = 52
 PACK_32 = 32
 PACKS = (PACK_52, PACK_32)

@@ -11,7 +11,7 @@ from .vocabulary import LooKind
 def trick_shares(pool_units: int, tricks: int = TRICKS_PER_HAND) -> list[int]:
     """Each trick earns an equal part; the remainder goes to the first tricks.
 
-    Baxter-Wray p. 20 and RULES.md §3.6: when the pool is not divisible by three "the winners
+    Baxter-Wray p. 22 and docs/rules.md §5.7: when the pool is not divisible by three "the winners
     of the first and second tricks have the preference": 10 pays 4/3/3, 11 pays 4/4/3.
     """
     base, rest = divmod(pool_units, tricks)
@@ -22,7 +22,7 @@ def trick_shares(pool_units: int, tricks: int = TRICKS_PER_HAND) -> list[int]:
 
 
 def loo_units(rules: Rules, pool_units: int) -> int:
-    """The loo for a deal whose pool (when play began) held `pool_units` (RULES.md §2)."""
+    """The loo for a deal whose pool (when play began) held `pool_units` (docs/rules.md §3)."""
     if rules.loo == LooKind.LIMITED:
         assert rules.loo_amount is not None
         # Cassell, "Loo": "he is never looed for more than the pool".
@@ -41,7 +41,7 @@ def loo_units(rules: Rules, pool_units: int) -> int:
 
 
 def loo_depends_on_pool(rules: Rules) -> bool:
-    """Whether the loo of a deal depends on what its pool held (RULES.md §2 loo kinds)."""
+    """Whether the loo of a deal depends on what its pool held (docs/rules.md §4)."""
     return rules.loo in (LooKind.UNLIMITED, LooKind.MIXED) or (
         rules.loo == LooKind.LIMITED and rules.loo_capped_at_pool)
 
@@ -49,7 +49,7 @@ def loo_depends_on_pool(rules: Rules) -> bool:
 def equal_division(amount_units: int, players: list[str]) -> list[tuple[str, int]]:
     """Divide equally; the remainder one unit each to players in the given (seat) order.
 
-    Baxter-Wray allows ending "by dividing the pool equally among the players" (RULES.md §7).
+    Baxter-Wray allows ending "by dividing the pool equally among the players" (docs/rules.md §8).
     """
     if not players:
         raise InvariantBroken("nobody to divide among")

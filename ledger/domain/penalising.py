@@ -1,4 +1,4 @@
-"""Penalties (RULES.md §6): charging an offence by the preset's table, and the replays.
+"""Penalties (docs/rules.md §7): charging an offence by the preset's table, and the replays.
 
 An offence is charged when the table logs it (`ImposePenalty`) or, for a breach the cards
 prove, by the ledger itself (playing.breaches_proven). Offences in play cost the offender one
@@ -61,7 +61,7 @@ def forfeited(deal: DealState) -> set[str]:
 
 
 def penalty_base(s: SessionState, deal: DealState) -> int:
-    """RULES.md §9.2: the pool as it stood when play began (or as it stands, before play)."""
+    """docs/rules.md §11.3: the pool as it stood when play began (or as it stands, before play)."""
     return deal.pool_at_play_units if deal.pool_at_play_units is not None else s.pool_units()
 
 
@@ -166,7 +166,7 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
         amount, destination = None, Destination.SETTLED_WITH_DEAL
     elif spec.amount == PenaltyAmount.LOO and spec.to == NEXT_POOL and not play_begun(deal) \
             and loo_depends_on_pool(r):
-        # RULES.md §9.2: a penalty loo is computed on the pool as it stood when play began;
+        # docs/rules.md §11.3: a penalty loo is computed on the pool as it stood when play began;
         # before play that pool is not yet known (a later fine may add to it), so a loo owed
         # to the next pool is fixed when the deal is settled.
         amount, destination = None, DEFERRED_LOO

@@ -1,13 +1,13 @@
-"""The offence tables of RULES.md §6, one per preset, each row citing its law.
+"""The offence tables of docs/rules.md §7, one per preset, each row citing its law.
 
-`amount`: "single_loo", "stake", "loo" (the deal's loo, RULES.md §9.2) or "4x-stake".
+`amount`: "single_loo", "stake", "loo" (the deal's loo, docs/rules.md §11.3) or "4x-stake".
 `to`: "pool" (paid at once into this deal's pool) or "next_pool" (owed to the next deal's).
 `kind`: "loo" counts as a loo (the next deal is then not a fresh pool); "fine" does not.
 `stage`: "pre-play" offences cost one penalty each; "in-play" offences cost the offender one
 penalty for the deal, settled with it, and may forfeit his winnings or call for a replay;
 "when-committed" offences are in play if play has begun when they are committed, else before
-play (RULES.md §9.9, docs/rules.md).
-`anyone`: any one at the table may commit it, standing or not (Baxter-Wray p. 22).
+play (docs/rules.md §11.20).
+`anyone`: any one at the table may commit it, standing or not (Baxter-Wray p. 25).
 `leaves_play`: the offender takes no further part in the tricks (throwing up after the lead).
 """
 
@@ -40,7 +40,7 @@ class Offence:
     replay: Replay = Replay.NONE  # none, required or on-request
     dealer_only: bool = False
     looed_instead_if_no_trick: bool = False  # Blenheim law 9
-    anyone: bool = False  # standing or not (Baxter-Wray p. 22: "as also is any one ...")
+    anyone: bool = False  # standing or not (Baxter-Wray p. 25: "as also is any one ...")
     leaves_play: bool = False  # he plays no further card of the hand
 
     def stage_now(self, play_begun: bool) -> Stage:
@@ -70,38 +70,38 @@ def _bw_play(law: str, *, anyone: bool = False) -> Offence:
 
 
 BAXTER_WRAY: dict[str, Offence] = {
-    "misdeal": _bw_single("Baxter-Wray p. 22: misdeal, single loo; the same dealer deals again",
+    "misdeal": _bw_single("Baxter-Wray p. 23: misdeal, single loo; the same dealer deals again",
                           redeal=RedealRule.ALWAYS, dealer_only=True),
     "interfering-with-deal": _bw_single(
-        "Baxter-Wray p. 22: interfering with the cards during the deal, single loo; "
+        "Baxter-Wray p. 24: interfering with the cards during the deal, single loo; "
         "redeal only if cards were mixed or exposed", redeal=RedealRule.OPTIONAL),
-    "looked-at-own-cards": _bw_single("Baxter-Wray p. 23: looking at own cards before his turn"),
-    "declared-out-of-turn": _bw_single("Baxter-Wray p. 23: declaring out of turn"),
-    "looked-at-miss": _bw_single("Baxter-Wray p. 23: looking at the miss without taking it"),
-    "looked-at-thrown-up-cards": _bw_single("Baxter-Wray p. 23: looking at thrown-up cards"),
-    "looked-at-pack": _bw_single("Baxter-Wray p. 23: looking at the undealt pack"),
-    # RULES.md §9.5: the loo goes to the current pool, winnings forfeited if he stands.
+    "looked-at-own-cards": _bw_single("Baxter-Wray p. 24: looking at own cards before his turn"),
+    "declared-out-of-turn": _bw_single("Baxter-Wray p. 24: declaring out of turn"),
+    "looked-at-miss": _bw_single("Baxter-Wray p. 24: looking at the miss without taking it"),
+    "looked-at-thrown-up-cards": _bw_single("Baxter-Wray p. 24: looking at thrown-up cards"),
+    "looked-at-pack": _bw_single("Baxter-Wray p. 24: looking at the undealt pack"),
+    # docs/rules.md §11.17: the loo goes to the current pool, winnings forfeited if he stands.
     "looked-at-another-hand": Offence(
-        law="Baxter-Wray p. 23: looking at another player's hand, a loo; he must throw up if "
+        law="Baxter-Wray p. 24: looking at another player's hand, a loo; he must throw up if "
             "he has not declared; if standing he plays and his winnings are forfeited",
         amount=PenaltyAmount.LOO, to=Account.POOL, kind=PenaltyKind.FINE, stage=Stage.PRE_PLAY,
         throw_up=True, forfeits=Forfeits.IF_STANDING),
-    "lead-rule": _bw_play("Baxter-Wray p. 20: the lead rules (ace of trumps; highest of two)"),
+    "lead-rule": _bw_play("Baxter-Wray p. 25: the lead rules (ace of trumps; highest of two)"),
     "revoke": _bw_play("Baxter-Wray p. 20: each player has to follow suit if he can"),
-    "not-heading": _bw_play("Baxter-Wray p. 20: compulsory to head the trick if able"),
+    "not-heading": _bw_play("Baxter-Wray p. 21: compulsory to head the trick if able"),
     "not-trumping-to-head": _bw_play(
-        "Baxter-Wray p. 20: must play a trump if it would head the trick"),
+        "Baxter-Wray p. 21: must play a trump if it would head the trick"),
     "trump-after-trick": _bw_play(
-        "Baxter-Wray p. 20: the winner of the first trick must lead a trump, the higher of two"),
-    "played-out-of-turn": _bw_play("Baxter-Wray p. 24: playing out of turn"),
-    # Baxter-Wray p. 22: "as also is any one ... exposing or mentioning the value of his own,
+        "Baxter-Wray p. 21: the winner of the first trick must lead a trump, the higher of two"),
+    "played-out-of-turn": _bw_play("Baxter-Wray p. 25: playing out of turn"),
+    # Baxter-Wray p. 25: "as also is any one ... exposing or mentioning the value of his own,
     # or opponent's unplayed cards, or of either of those in the miss, or among the undealt
     # portion of the pack": standing or not.
     "exposed-card-in-play": _bw_play(
-        "Baxter-Wray p. 22: any one exposing an unplayed card (his own, another's, the "
+        "Baxter-Wray p. 25: any one exposing an unplayed card (his own, another's, the "
         "miss's or the pack's)", anyone=True),
     "named-card": _bw_play(
-        "Baxter-Wray p. 22: any one mentioning the value of an unplayed card (his own, "
+        "Baxter-Wray p. 25: any one mentioning the value of an unplayed card (his own, "
         "another's, the miss's or the pack's)", anyone=True),
 }
 
@@ -146,9 +146,9 @@ BLENHEIM: dict[str, Offence] = {
 
 
 def _looed(law: str, stage: Stage, *, leaves_play: bool = False) -> Offence:
-    # Enquire Within §97 / Cassell "Looed": the offender is looed. RULES.md §6 decisions: one
+    # Enquire Within §97 / Cassell "Looed": the offender is looed. docs/rules.md §11.12: one
     # loo per offence before play; offences in play cost one loo for the deal, which also
-    # covers taking no trick; he keeps what his tricks win. RULES.md §9.9: what decides the
+    # covers taking no trick; he keeps what his tricks win. docs/rules.md §11.20: what decides the
     # stage of an offence that can be committed at any time is when it was committed
     # (Enquire Within §97 vi: looking at a neighbour's hand "either during the play" or not).
     return Offence(law=law, amount=PenaltyAmount.LOO, to=Account.NEXT_POOL,

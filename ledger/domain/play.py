@@ -1,6 +1,6 @@
-"""Legal play (RULES.md §5): who is to play, and which breaches the logged cards prove.
+"""Legal play (docs/rules.md §6): who is to play, and which breaches the logged cards prove.
 
-A breach is reported the moment the logged cards prove it (docs/rules.md). A player's hand
+A breach is reported the moment the logged cards prove it (docs/rules.md §6.4). A player's hand
 is known only as far as he has played it, and knowing more of it can only prove more: a
 revoke shows when he later plays the suit he failed to follow. The kinds whose name cannot
 change with what is still unknown (revoke, not heading, the ace of trumps not led) are
@@ -85,7 +85,7 @@ def trick_complete(deal: DealState, rules: Rules) -> bool:
 
 
 def _top_trump(trump_card: str, rules: Rules) -> str:
-    """Ace of trumps; the king when the ace is turned up (Baxter-Wray p. 20; Blenheim law 10)."""
+    """Ace of trumps; the king when the ace is turned up (Baxter-Wray p. 25; Blenheim law 10)."""
     trump = suit_of(trump_card)
     if rules.ace_turned_up_king_leads and trump_card[:-1] == "A":
         return "K" + trump
@@ -130,7 +130,7 @@ def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mod
 
 def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
                        declared: int, out: set[str]) -> list[tuple[Breach, str]]:
-    """The lead to the second trick by the winner of the first (RULES.md §5)."""
+    """The lead to the second trick by the winner of the first (docs/rules.md §6)."""
     style = rules.trump_after_trick
     trump = suit_of(trump_card)
     trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
@@ -187,7 +187,7 @@ OFFENCE_OF_RULE: dict[Breach, str] = {
 
 def detect_breaches(tricks: Sequence[TrickCards], trump_card: str, rules: Rules,
                     declared: int, complete: set[str] | None = None) -> list[BreachFound]:
-    """Every breach of §5 that the logged tricks prove, with its evidence.
+    """Every breach of docs/rules.md §6 that the logged tricks prove, with its evidence.
 
     `tricks` may end with the trick in progress. A player not in `complete` (None: everyone)
     has cards still to play: only breaches of a kind his unknown cards cannot change are given

@@ -1,4 +1,4 @@
-"""Playing the tricks (RULES.md §5): cards one by one, or only each trick's winner (quick
+"""Playing the tricks (docs/rules.md §6): cards one by one, or only each trick's winner (quick
 entry); a trick completed when each player in play has played to it; and the breaches the
 logged cards prove, reported the moment they are proven with the preset's penalty.
 """
@@ -96,7 +96,7 @@ def trick_completed(s: SessionState, deal: DealState) -> list[ev.Event]:
 
 def breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
     """The breaches the cards logged so far prove that are not reported yet, each with the
-    preset's penalty for its offender (docs/rules.md: reported the moment they are proven)."""
+    preset's penalty for its offender (docs/rules.md §6.4: reported the moment they are proven)."""
     if deal.phase not in (Phase.PLAYING, Phase.REPLAYING, Phase.PLAYED, Phase.REVIEW):
         return []
     replay = deal.first_play is not None
@@ -122,7 +122,7 @@ def breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
         offence = OFFENCE_OF_RULE[b["rule"]]
         if offence not in table or b["player"] in penalised:
             continue  # not an offence in this preset's laws, or already charged
-        # RULES.md §9.6: an offence made while playing the miss for the pool is the dealer's.
+        # docs/rules.md §11.18: an offence made while playing the miss for the pool is the dealer's.
         penalised.add(b["player"])
         pen = penalty_event(s, deal, b["player"], offence, table[offence], evidence=dict(b),
                             extra_penalties=new_penalties)

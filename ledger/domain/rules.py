@@ -1,4 +1,4 @@
-"""Rule presets (RULES.md §2) and the effective rules of a session.
+"""Rule presets (docs/rules.md §3) and the effective rules of a session.
 
 A session is opened with a preset and any overrides; the effective rules are stored whole in
 its first event, so a later change to a preset never changes an existing session.
@@ -76,7 +76,7 @@ _BASE: dict[str, Any] = dict(
     deal_out_of_turn=DealOutOfTurn.REFUSE, variant=Variant.THREE_CARD, pack=PACK_52,
 )
 
-# RULES.md §2, one column per source.
+# docs/rules.md §3, one column per source.
 PRESETS: dict[str, dict[str, Any]] = {
     # Baxter-Wray, Round Games with Cards, LOO pp. 16-30: "three counters ... for the deal,
     # and six for a loo"; a fresh pool is the turn-up single (p. 18).

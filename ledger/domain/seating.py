@@ -1,8 +1,8 @@
 """The seats: their order, who may sit, who is dealt in, and the seats changing between deals.
 
 Seat order runs to the left; the elder hand is the first player to the dealer's left. An
-aftercomer joins and a player withdraws between deals only (docs/rules.md, decision 10); the
-last round is one deal per active player (decision 9).
+aftercomer joins and a player withdraws between deals only (docs/rules.md §11.26); the
+last round is one deal per active player (docs/rules.md §11.27).
 """
 
 from __future__ import annotations

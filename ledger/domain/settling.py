@@ -1,4 +1,4 @@
-"""Settling a deal (RULES.md §3.6, §4): the outcomes before play, the turn-up single, and the
+"""Settling a deal (docs/rules.md §5.7, §4): the outcomes before play, the turn-up single, and the
 division of a played hand; each ends with what stays in the pool carried to the next one.
 """
 
@@ -171,7 +171,7 @@ def _settled(s: SessionState, deal: DealState, outcome: Outcome, postings: list[
         postings.append(posting(POOL, NEXT_POOL, carried, Reason.CARRIED_FORWARD,
                                 deal_no=deal.deal_no))
     new_loos = [p for p in postings if p.get("loo")]
-    # RULES.md §9.1: a fresh pool if and only if no loo is owed to the next pool.
+    # docs/rules.md §11.2: a fresh pool if and only if no loo is owed to the next pool.
     next_fresh = not (s.loos_owed or new_loos)
     return ev.DealSettled(deal_no=deal.deal_no, outcome=outcome, pool_units=pool, loo_units=loo,
                           shares=shares, looed=looed, carried_units=carried,

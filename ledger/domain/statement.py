@@ -1,4 +1,4 @@
-"""The settlement statement of a session (RULES.md §7), in JSON and CSV.
+"""The settlement statement of a session (docs/rules.md §8), in JSON and CSV.
 
 Built from the running totals in the state, so a 1,000-deal session costs what a 1-deal
 session costs: O(players).
@@ -69,7 +69,7 @@ def statement(state: SessionState, log: dict[str, Any] | None = None) -> dict[st
     total = sum(x["net_units"] for x in players) + pool + nxt
     parties = {x["player"]: x["net_units"] for x in players}
     if pool + nxt:
-        # RULES.md §7: units still on the table belong to the pool, a party owed them like a
+        # docs/rules.md §8: units still on the table belong to the pool, a party owed them like a
         # player until the session ends; the players' nets sum to minus what it holds.
         parties[POOL_PARTY] = pool + nxt
     transfers = _transfers(parties)
@@ -105,7 +105,7 @@ def statement(state: SessionState, log: dict[str, Any] | None = None) -> dict[st
     }
 
 
-# How a deal ended (DealSettled.outcome), in words (docs/rules.md, "How a deal ends").
+# How a deal ended (DealSettled.outcome), in words (docs/rules.md §5.9).
 OUTCOMES: dict[Outcome, str] = {
     Outcome.DIVIDED: "the tricks divided the pool",
     Outcome.POOL_WON: "one player took all three tricks and the pool (all-or-nothing loo)",

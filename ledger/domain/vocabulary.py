@@ -33,7 +33,7 @@ BETWEEN_DEALS = "between-deals"
 
 
 class Phase(StrEnum):
-    """Where a deal stands (docs/rules.md, "How a deal runs in the ledger")."""
+    """Where a deal stands (docs/rules.md §5.10)."""
 
     SINGLE = "single"  # the turn-up single, settled by itself
     DECLARING = "declaring"
@@ -183,7 +183,7 @@ class PenaltyKind(StrEnum):
 class PenaltyAmount(StrEnum):
     SINGLE_LOO = "single_loo"
     STAKE = "stake"
-    LOO = "loo"  # the deal's loo (RULES.md §9.2)
+    LOO = "loo"  # the deal's loo (docs/rules.md §11.3)
     FOUR_STAKES = "4x-stake"
 
 
@@ -196,11 +196,11 @@ class Forfeits(StrEnum):
 class RedealRule(StrEnum):
     NEVER = "never"
     ALWAYS = "always"
-    OPTIONAL = "optional"  # Baxter-Wray p. 22: only if cards were mixed or exposed
+    OPTIONAL = "optional"  # Baxter-Wray p. 24: only if cards were mixed or exposed
 
 
 class Breach(StrEnum):
-    """The breaches of the laws of play the logged cards can prove (RULES.md §5)."""
+    """The breaches of the laws of play the logged cards can prove (docs/rules.md §6)."""
 
     LEAD_ACE_OF_TRUMPS = "lead-ace-of-trumps"
     LEAD_HIGHEST_TRUMP = "lead-highest-trump"

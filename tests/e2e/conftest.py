@@ -18,7 +18,7 @@ from tests.clubs import club_client
 
 PROBLEM = "application/problem+json"
 PLAYERS = ["A", "B", "C", "D", "E"]
-# RULES.md §8 example 1: the turn-up single dealt by A.
+# docs/rules.md §10.1: the turn-up single dealt by A.
 EXAMPLE_1 = {"type": "DealStarted", "trump_card": "7H",
              "face_up": {"A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2H"}}
 

@@ -31,7 +31,7 @@ def test_the_demo_replays_the_worked_examples_and_its_statement_balances(engine)
     assert statement["deals"] == 6
     assert ledger.verify(session_id) == []
 
-    # RULES.md §8 example 2 is deal 2: C 5 + 5, D 5, E looed 6, no breach in the cards.
+    # docs/rules.md §10.2 is deal 2: C 5 + 5, D 5, E looed 6, no breach in the cards.
     deal = ledger.deal(session_id, 2)
     assert [s["amount_units"] for s in deal["settlement"]["shares"]] == [5, 5, 5]
     assert deal["settlement"]["looed"] == ["E"]

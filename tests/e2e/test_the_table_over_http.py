@@ -1,4 +1,4 @@
-"""The API's happy paths: open, log RULES.md §8 examples 1 and 2, read everything back."""
+"""The API's happy paths: open, log docs/rules.md §10.1 and §10.2, read everything back."""
 
 from __future__ import annotations
 

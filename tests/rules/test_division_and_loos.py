@@ -1,4 +1,4 @@
-"""RULES.md §2 loo kinds, §3.6 division, §3.7 loos and carry-forward."""
+"""docs/rules.md §4 loo kinds, §5.7 division, §5.8 loos and carry-forward."""
 
 from __future__ import annotations
 

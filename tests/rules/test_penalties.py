@@ -1,4 +1,4 @@
-"""RULES.md §6: every row of every preset's offence table, and what each penalty does."""
+"""docs/rules.md §7: every row of every preset's offence table, and what each penalty does."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ EXPECTED = {
     },
     "enquire-within": {o: ("loo", "next_pool", "none") for o in TABLES["enquire-within"]},
     # Cassell's loo is capped at the pool, so a loo charged before play is fixed when the deal
-    # is settled, on the pool as it stood when play began (RULES.md §9.2).
+    # is settled, on the pool as it stood when play began (docs/rules.md §11.3).
     "cassell": {o: (None, "next_pool-at-settlement", "none") for o in TABLES["cassell"]},
 }
 ROWS = [(preset, offence) for preset, rows in EXPECTED.items() for offence in rows]
@@ -135,7 +135,7 @@ def test_baxter_wray_looking_at_a_hand_while_standing_forfeits_and_looes_again(t
                   "PenaltyImposed")
     assert penalty["forfeits_winnings"] is True and penalty["throw_up"] is False
     result = one(tricks(table, ["C", "C", "C"]), "DealSettled")
-    assert result["looed"] == ["B"]  # RULES.md §9.5: looed again if he takes no trick
+    assert result["looed"] == ["B"]  # docs/rules.md §11.17: looed again if he takes no trick
 
 
 def test_blenheim_offender_who_makes_a_trick_forfeits_it_and_is_fined_four_stakes(table):
@@ -175,7 +175,7 @@ def test_blenheim_replay_is_asked_by_anyone_but_the_offender(table):
     assert refused.value.problem["rule"] == "replay-on-request"
     assert one(table.send("ReplayAsked", by="D"), "ReplayStarted")["asked_by"] == "D"
     result = one(tricks(table, ["B", "B", "C"]), "DealSettled")
-    # Judged on the replay (RULES.md §9.4): he made tricks, so the fine, and C is not looed.
+    # Judged on the replay (docs/rules.md §11.16): he made tricks, so the fine, and C is not looed.
     assert result["looed"] == [] and result["shares"][0]["stays_in_pool"] == "forfeited"
 
 

@@ -1,4 +1,4 @@
-"""RULES.md §3.5 and §5: play in seat order, trick winners, and the breaches cards prove."""
+"""docs/rules.md §5.6 and §6: play in seat order, trick winners, and the breaches cards prove."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3.1-3.4 and §4: pool formation, declarations, outcomes before play."""
+"""docs/rules.md §5.1-5.5 and §9.1: pool formation, declarations, outcomes before play."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §7: dealing in rotation, withdrawal, aftercomers, the three ways to end."""
+"""docs/rules.md §8: dealing in rotation, withdrawal, aftercomers, the three ways to end."""
 
 from __future__ import annotations
 

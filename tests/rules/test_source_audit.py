@@ -1,4 +1,4 @@
-"""The rules a reading of the sources against the ledger corrected (RULES.md §6, §7, §9).
+"""The rules a reading of the sources against the ledger corrected (docs/rules.md §7, §8, §11).
 
 Each runs in memory and through the REST API on SQLite and PostgreSQL (the `table` fixture).
 """
@@ -29,7 +29,7 @@ def apply_transfers(statement):
 
 
 def test_mid_session_the_pool_is_a_party_owed_its_units_and_the_transfers_balance(table):
-    # RULES.md §8 example 1: D wins the turn-up single; A, B, C, E are looed 3 each.
+    # docs/rules.md §10.1: D wins the turn-up single; A, B, C, E are looed 3 each.
     table.open(FIVE, preset="baxter-wray", first_dealer="A")
     table.send("DealStarted", trump_card="7H",
                face_up={"A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2H"})
@@ -92,7 +92,7 @@ def test_releasing_the_last_loos_releases_only_the_loos_for_taking_no_trick(tabl
 
 
 def test_any_one_at_the_table_who_names_an_unplayed_card_is_looed_standing_or_not(table):
-    # Baxter-Wray p. 22: "as also is any one ... exposing or mentioning the value of his own,
+    # Baxter-Wray p. 25: "as also is any one ... exposing or mentioning the value of his own,
     # or opponent's unplayed cards".
     open_three(table)
     table.send("DealStarted", trump_card="2S")
@@ -115,7 +115,7 @@ def test_any_one_at_the_table_who_names_an_unplayed_card_is_looed_standing_or_no
 @pytest.mark.parametrize("preset", ["enquire-within", "cassell"])
 def test_looking_at_a_neighbours_hand_during_play_shares_the_deals_one_loo(table, preset):
     # Enquire Within §97 vi: "looking at a neighbour's hand, either during the play" or not;
-    # RULES.md §9.9: once play has begun it is an offence in play.
+    # docs/rules.md §11.20: once play has begun it is an offence in play.
     open_three(table, preset)
     table.send("DealStarted", trump_card="2S")
     for player in ("B", "C", "A"):
@@ -155,7 +155,7 @@ def test_the_same_offence_before_play_is_a_loo_of_its_own(table, preset):
 
 
 def test_a_penalty_loo_charged_in_the_declarations_is_on_the_pool_when_play_began(table):
-    # RULES.md §9.2 at unlimited loo: the loo is the pool as it stood when play began,
+    # docs/rules.md §11.3 at unlimited loo: the loo is the pool as it stood when play began,
     # current-pool penalties included.
     open_three(table, loo="unlimited")
     table.send("DealStarted", trump_card="2S")  # fresh: A pays 3 for the deal
@@ -188,7 +188,7 @@ def test_a_penalty_loo_charged_in_the_declarations_is_on_the_pool_when_play_bega
 
 
 def test_a_dealer_forced_to_throw_up_with_one_player_standing_gives_him_the_pool(table):
-    # RULES.md §9.10, Baxter-Wray p. 23: looking at another hand before declaring: throw up.
+    # docs/rules.md §11.21, Baxter-Wray p. 24: looking at another hand before declaring: throw up.
     open_three(table)
     table.send("DealStarted", trump_card="2S")
     table.send("DeclarationMade", player="B", declaration="play")

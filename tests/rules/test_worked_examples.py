@@ -1,4 +1,4 @@
-"""RULES.md §8: the worked examples (baxter-wray, stake 3, loo 6, single loo 3)."""
+"""docs/rules.md §10: the worked examples (baxter-wray, stake 3, loo 6, single loo 3)."""
 
 from __future__ import annotations
 

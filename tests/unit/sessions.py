@@ -15,7 +15,7 @@ A reusable generator for property tests, REST tests and benchmarks:
 
 Every move is picked from what `expected(state)` offers, with the cards of a real shuffled pack:
 each standing player plays from his real hand (the miss's cards when he took it, or when the
-dealer plays it for the pool), now legally by the laws of RULES.md §5 and now not, so that the
+dealer plays it for the pool), now legally by the laws of docs/rules.md §6 and now not, so that the
 ledger has breaches to detect. Now and then the generator also tries something the rules forbid
 and asserts the ledger refuses it (a `LedgerError`) without appending anything.
 Each command is recorded as a `Step` (with its wire form, `to_wire`) so a REST test can send the
@@ -187,7 +187,7 @@ def to_wire(command: cmd.Command) -> dict[str, Any]:
 Observer = Callable[[Step, SessionState], None]
 
 
-# ---------------------------------------------------------------- the laws of play (RULES.md §5)
+# -------------------------------------------------------- the laws of play (docs/rules.md §6)
 
 
 def suit(card: str) -> str:
@@ -239,7 +239,7 @@ def _one_of_two(hand: list[str], trumps: list[str], out: Sequence[str],
 def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump_card: str,
                 lead_rule: str, trump_after_trick: str, king_when_ace_turned: bool,
                 declared: int, played: Sequence[str] = ()) -> list[str]:
-    """The cards of `hand` a player may play by RULES.md §5 (an independent reading);
+    """The cards of `hand` a player may play by docs/rules.md §6 (an independent reading);
     `played` are the cards of the earlier tricks."""
     hand = list(hand)
     out = [trump_card, *played]
@@ -517,7 +517,7 @@ class _Player:
     # ------------------------------------------------------------ dealing
 
     def who_is_dealt(self, dealer: str) -> list[str]:
-        """RULES.md §3.2 and §4: from the dealer's left; a dealer standing out gets no cards."""
+        """docs/rules.md §5.3, §9.1: from the dealer's left; a dealer standing out gets none."""
         s = self.state
         assert s is not None
         above = s.rules.dealer_stands_out_above
@@ -533,7 +533,7 @@ class _Player:
         assert offer is not None
         dealer, kind = offer["dealer"], offer["kind"]
         named: str | None = dealer if self.c.chance(0.3) else None
-        # never while a player withdraws: he deals his own last deal (RULES.md §7)
+        # never while a player withdraws: he deals his own last deal (docs/rules.md §8)
         if not redeal and s.rules.deal_out_of_turn == "stands" and not s.withdrawing \
                 and self.c.chance(self.shape.p_deal_out_of_turn):
             # Blenheim law 6: a deal out of turn not stopped before the trump is turned stands
@@ -633,7 +633,7 @@ class _Player:
             return False
         offence, players = self.c.choice(options)
         player = self.c.choice(players)
-        # Baxter-Wray p. 22: interference means a redeal "if cards were mixed or exposed";
+        # Baxter-Wray p. 24: interference means a redeal "if cards were mixed or exposed";
         # a redeal is for the deal itself, so only before play (in play the ledger refuses it)
         redeal = table[offence].redeal == "optional" and before_play and self.c.chance(0.5)
         self.penalties_this_deal += 1

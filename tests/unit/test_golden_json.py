@@ -10,7 +10,8 @@ the same: a change to any key, its order or a string value changes a digest.
 The digests were first recorded from the code as it stood before the domain was reshaped;
 they were recorded again when the session gained its members, corrections and the chain head
 on the statement, after checking that with those new members left out every digest was the
-same as before (`python -m tests.unit.test_golden_json` prints them).
+same as before; and again when the Baxter-Wray page numbers in the penalties' `law` were
+corrected (`python -m tests.unit.test_golden_json` prints them).
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ RULES = (
 SEEDS = tuple(range(len(RULES)))
 
 GOLDEN: dict[int, str] = {
-    0: "fded69841d56327b3ae331701e3b5093fea1852f3504ecc5692810057c014a52",
+    0: "0d2ba8490a5d7d51b3f8c703e04a0203c413f24aed1a2bf2d79b09523188ba9d",
     1: "97d2a992ed193c236f22eff4cb105008a3adf32c737224f1189f83f74d915c89",
     2: "4b7148be67dcc9c14f78cbc3d1e49a79131e2f3a296b160a6f7041289bedb9dd",
     3: "8c7f835a5719e18544932bf3a2c153a831fa06d23092d149e1c5ff3943f422c2",
-    4: "1cf06793324e970359194be35e64363e871e8732d2739375d33f4829b01a1078",
+    4: "985e58c1ebb553626a6cd101c9f4fe83df879c3887785e43be5d1244a627fc98",
     5: "1078bbd14cf0aefecbdadcfc250588f8c225b2d6b683aa92f599ff276e1ec89a",
     6: "f07306abcb6db0ce37bf444b0d4f28582de72df3577550bf194a30bfbf9d8f04",
     7: "6d1501c77a1afb3df0caf4871491cb7aca1f7ba4a309c3ba5b9b8688a43d5dae",
-    8: "888124aaa4311e847528cb6b866d2165adf168b4b1f30311db3cb236bee03fa5",
+    8: "97ba3ccf9da88d9d83cbb9f5ce103c80706d0a934958d90940e74df6f381c8e5",
     9: "047bf21396d0a9a90e0663f8fd1e7b8f93252f7d57d6f554aa13d2062ca31d91",
     10: "c03a8a0ca02a1474223c1db19416cbfe1a3154cfeddc8035966831ce0d255495",
     11: "c6aa43140eef52a7c915ee2e695260439103c97bc63aaaf61a170b35cb67e88c",

@@ -1,4 +1,4 @@
-"""Properties of whole random sessions, checked after every command (RULES.md §1, §3, §7, §9).
+"""Properties of whole random sessions, checked after every command (docs/rules.md §2, §5, §8, §11).
 
 The sessions come from tests/unit/sessions.py: legal moves only (as `expected()` offers them),
 real shuffled packs, cards played now legally and now not, penalties, redeals, replays,
@@ -62,7 +62,7 @@ def frozen(view: Any) -> Any:
 
 
 def loo_for(state: SessionState, base_units: int) -> int:
-    """RULES.md §2 loo kinds, on the pool as it stood when play began (§9.2)."""
+    """docs/rules.md §4, on the pool as it stood when play began (docs/rules.md §11.3)."""
     r = state.rules
     if r.loo == "limited":
         assert r.loo_amount is not None
@@ -105,7 +105,7 @@ class LedgerChecker:
         self.shadow: SessionState | None = None
         self.views: list[Any] = []  # deal_view after each deal's last event, incremental
         self.shadow_views: list[Any] = []  # the same, from the folded shadow
-        self.loo_owed = False  # RULES.md §9.1, tracked from the postings alone
+        self.loo_owed = False  # docs/rules.md §11.2, tracked from the postings alone
         self.loos: list[tuple[str, int, str]] = []  # (payer, units, reason) owed to next pool
         self.deferred: list[str] = []  # players whose penalty loo is fixed at settlement
         self.pool_at_play: int | None = None
@@ -153,7 +153,7 @@ class LedgerChecker:
         self.after_command(step, state)
 
     def breaches_match_the_laws(self) -> None:
-        """The breaches the cards prove are exactly the cards the laws forbid (RULES.md §5),
+        """The breaches the cards prove are exactly the cards the laws forbid (docs/rules.md §6),
         reported over the play-through as the cards proved them.
 
         A player who threw up after the lead never shows the rest of his hand, so what his
@@ -209,7 +209,7 @@ class LedgerChecker:
             for account, signed in ((p["from"], -p["amount_units"]), (p["to"], p["amount_units"])):
                 if account not in POOLS:
                     self.categories.setdefault(account, Counter())[category] += signed
-            # RULES.md §9.1: loos for no trick and offence loos count; Blenheim's fines do not
+            # docs/rules.md §11.2: loos for no trick and offence loos count; Blenheim's fines do not
             if p["to"] == "next_pool" and (
                     p["reason"] in ("loo", "single_loo")
                     or (p["reason"] == "penalty" and table != "blenheim")):
@@ -220,7 +220,7 @@ class LedgerChecker:
 
     def deal_started(self, e: ev.DealStarted, state: SessionState) -> None:
         r = state.rules
-        # RULES.md §7: a player who withdraws deals, and takes no part in that or later hands
+        # docs/rules.md §8: a player who withdraws deals, and takes no part in that or later hands
         assert not self.withdrawn & set(e.dealt), f"{self.withdrawn} withdrew but is dealt in"
         if e.redeal:
             # The misdealt hand is void: only a Blenheim fine left to be settled with it is
@@ -233,7 +233,7 @@ class LedgerChecker:
             self.forfeiting = set()
             self.fined_at_settlement = set()
             return
-        # (7) a fresh pool if and only if no loo is owed (RULES.md §9.1)
+        # (7) a fresh pool if and only if no loo is owed (docs/rules.md §11.2)
         assert e.fresh == (not self.loo_owed), \
             f"deal {e.deal_no}: fresh={e.fresh} but a loo owed is {self.loo_owed}"
         self.loo_owed = False
@@ -251,7 +251,7 @@ class LedgerChecker:
         if self.last_round_left:
             assert e.forced == "last-round" and not e.miss, "everyone stands in the last round"
             self.last_round_left -= 1
-        # RULES.md §3.1: what is paid for a deal
+        # docs/rules.md §5.1: what is paid for a deal
         antes = e.fresh and e.kind == "hand" and r.fresh_pool == "antes"
         price = [p for p in e.postings if p["reason"] == "deal"]
         assert [(p["from"], p["amount_units"]) for p in price] == \
@@ -268,13 +268,13 @@ class LedgerChecker:
     def penalty(self, e: ev.PenaltyImposed, state: SessionState) -> None:
         r = state.rules
         spec = TABLES[r.penalties][e.offence]
-        # RULES.md §9.9: an offence that can be committed at any time is in play once play began
+        # docs/rules.md §11.20: an offence committed at any time is in play once play began
         assert e.stage == spec.stage_now(self.pool_at_play is not None), \
             f"{e.offence} charged as {e.stage}"
         if e.leaves_play:
             self.left_play.add(e.player)
         first_in_play = e.stage == "in-play" and e.player not in self.in_play_offenders
-        # RULES.md §6: whose winnings stay in the pool (Enquire Within, Cassell: he keeps them)
+        # docs/rules.md §7: whose winnings stay in the pool (Enquire Within, Cassell: he keeps them)
         standing = state.deal is not None and state.deal.hand_of(e.player) is not None
         forfeits = (r.penalties in ("baxter-wray", "blenheim") and e.stage == "in-play") or (
             r.penalties == "baxter-wray" and e.offence == "looked-at-another-hand" and standing)
@@ -289,14 +289,14 @@ class LedgerChecker:
             assert e.amount_units == 0 and not e.postings, "one penalty in play per deal"
             return
         base = self.pool_at_play if self.pool_at_play is not None else self.tally["pool"]
-        # RULES.md §6, the amounts of each table
+        # docs/rules.md §7, the amounts of each table
         if r.penalties == "blenheim":
             want = None if e.stage == "in-play" else r.stake
         elif r.penalties == "baxter-wray" and e.stage == "pre-play" \
                 and e.offence != "looked-at-another-hand":
             want = r.single_loo
         elif spec.to == "next_pool" and self.pool_at_play is None and loo_depends_on_pool(r):
-            # RULES.md §9.2: the loo is on the pool as it stood when play began: not yet known
+            # docs/rules.md §11.3: the loo is on the pool as it stood when play began: not yet known
             assert e.destination == "next_pool-at-settlement" and not e.postings
             self.deferred.append(e.player)
             want = None
@@ -309,7 +309,7 @@ class LedgerChecker:
         deal = state.deal
         assert deal is not None and deal.deal_no == e.deal_no
         assert e.pool_units == self.tally["pool"], "the settlement misreads the pool"
-        # RULES.md §6: an offender's winnings stay in the pool, however the pool is won ...
+        # docs/rules.md §7: an offender's winnings stay in the pool, however the pool is won ...
         for p in e.postings:
             assert not (p["from"] == "pool" and p["to"] in self.forfeiting), \
                 f"{p['to']} forfeited his winnings but receives {p['amount_units']} ({p['reason']})"
@@ -326,7 +326,7 @@ class LedgerChecker:
         looed = set(e.looed)
         loo_postings = [p for p in e.postings if p["reason"] in ("loo", "single_loo")]
         if deal.kind == "single":
-            # RULES.md §3.8: a higher card of the turned-up suit wins; everyone else is looed
+            # docs/rules.md §5.2: a higher card of the turned-up suit wins; everyone else is looed
             better = [(rank(c), p) for p, c in deal.face_up.items()
                       if suit(c) == deal.trump and rank(c) > rank(deal.trump_card)]
             winner = max(better)[1] if better else None
@@ -337,7 +337,7 @@ class LedgerChecker:
         if e.outcome not in PLAYED_OUTCOMES:
             assert not looed and not e.shares, f"{e.outcome}: nobody is looed without play"
             return
-        # (4) remainder priority: the first tricks have the preference (RULES.md §3.6)
+        # (4) remainder priority: the first tricks have the preference (docs/rules.md §5.7)
         if e.shares:
             amounts = [s["amount_units"] for s in e.shares]
             assert [s["trick"] for s in e.shares] == [1, 2, 3]
@@ -369,14 +369,14 @@ class LedgerChecker:
         assert sorted(p["from"] for p in loo_postings) == (sorted(looed) if loo else [])
 
     def session_ended(self, e: ev.SessionEnded, state: SessionState) -> None:
-        """RULES.md §7: divide the pool equally, remainder one unit each in seat order from the
+        """docs/rules.md §8: divide the pool equally, remainder one unit each in seat order from the
         (last) dealer's left; releasing the last loos pays each loo back with its own entry."""
         assert self.tally["pool"] == 0
         if e.method == "single":
             assert not self.loo_owed, "a session ends on a single only with no loo owed"
         released = sorted((p["to"], p["amount_units"]) for p in e.postings
                           if p["reason"] == "loo_released")
-        # Baxter-Wray p. 17: only loos for taking no trick are released (RULES.md §7)
+        # Baxter-Wray p. 17: only loos for taking no trick are released (docs/rules.md §8)
         no_trick = sorted((payer, units) for payer, units, why in self.loos if why == "loo")
         assert released == (no_trick if e.method == "release-last-loos" else [])
         division = [p for p in e.postings if p["reason"] == "end_division"]
@@ -420,7 +420,7 @@ class LedgerChecker:
         if any(isinstance(e, ev.DealSettled | ev.SessionEnded) for e in step.events):
             assert self.shadow is not None and self.shadow.to_dict() == state.to_dict()
         # (8) after every event the transfers settle every party exactly: the players and,
-        # while units are still on the table, the pool, owed them like a player (RULES.md §7)
+        # while units are still on the table, the pool, owed them like a player (docs/rules.md §8)
         on_table = state.balances["pool"] + state.balances["next_pool"]
         nets = {row["player"]: row["net_units"] for row in st_["players"]}
         if on_table:
@@ -615,8 +615,8 @@ def _refused(state: SessionState, command: cmd.Command) -> LedgerError:
 
 
 @pytest.mark.parametrize(("preset", "offence"), [
-    ("baxter-wray", "looked-at-another-hand"),  # §6 + §9.5: "his winnings are forfeited"
-    ("baxter-wray", "played-out-of-turn"),  # §6: "winnings forfeited"
+    ("baxter-wray", "looked-at-another-hand"),  # docs/rules.md §7, §11.17: winnings forfeited
+    ("baxter-wray", "played-out-of-turn"),  # docs/rules.md §7: "winnings forfeited"
     ("blenheim", "played-before-all-declared"),  # law 9: tricks left in the pool, 4 x stake
 ])
 def test_a_pool_taken_without_play_keeps_the_offenders_forfeit_and_fine(preset, offence):
@@ -639,7 +639,7 @@ def test_a_pool_taken_without_play_keeps_the_offenders_forfeit_and_fine(preset, 
 
 
 def test_a_redeal_is_refused_once_play_has_begun():
-    # Baxter-Wray p. 22: interfering with the cards "during the deal" may call for a redeal;
+    # Baxter-Wray p. 24: interfering with the cards "during the deal" may call for a redeal;
     # accepted in play, the redealt hand kept the old hand's first trick.
     s = _open("baxter-wray", ["A", "B", "C"], fresh_pool="antes")
     s, _ = execute(s, cmd.StartDeal(trump_card="7H"))
@@ -653,7 +653,7 @@ def test_a_redeal_is_refused_once_play_has_begun():
 
 
 def test_a_misdeal_can_be_called_in_a_deal_where_everyone_must_stand():
-    # RULES.md §6: a misdeal is the dealer's, "same dealer deals again"; a forced stand goes
+    # docs/rules.md §7: a misdeal is the dealer's, "same dealer deals again"; a forced stand goes
     # straight to play, and the ledger used to call that "after play began"
     s = _open("baxter-wray", ["A", "B", "C"], fresh_pool="antes", club_law=True)
     s, _ = execute(s, cmd.StartDeal(trump_card="7C"))
@@ -666,7 +666,7 @@ def test_a_misdeal_can_be_called_in_a_deal_where_everyone_must_stand():
 
 
 def test_a_deal_out_of_turn_is_refused_while_a_player_withdraws():
-    # RULES.md §7: he "deals, and takes no part in that or later hands"; under Blenheim law 6
+    # docs/rules.md §8: he "deals, and takes no part in that or later hands"; under Blenheim law 6
     # a deal out of turn used to stand and deal him in.
     s = _open("blenheim", ["A", "B", "C", "D"])
     s, _ = execute(s, cmd.Withdraw(player="A"))
