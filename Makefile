@@ -36,7 +36,7 @@ alembic-check: install
 
 # pytest exits 5 when it collected no tests: that is a failure here, not a pass.
 pytest: install
-	@set -uo pipefail; $(BIN)/python -m pytest; rc=$$?; \
+	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 test: lint typecheck alembic-check pytest

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -111,6 +112,38 @@ def engine(database_url: str) -> Iterator[Engine]:
 @pytest.fixture
 def ledger(engine: Engine) -> Ledger:
     return Ledger(engine)
+
+
+# Tiers. A plain `pytest` (no paths) runs the fast tier: the domain alone, in memory (the unit
+# tests and the rule tests' in-memory half), in seconds. LOO_TEST_TIER=all (make test and CI
+# set it), or naming paths or node ids, runs everything asked for: REST on SQLite and
+# PostgreSQL, the store, the end-to-end tests and the property runs.
+TIER_ENV = "LOO_TEST_TIER"
+FAST_DIRS = ("tests/unit/", "tests/rules/")
+
+
+def _every_tier(config: pytest.Config) -> bool:
+    return os.environ.get(TIER_ENV, "").strip().lower() == "all" or _in_ci() \
+        or bool(config.option.file_or_dir)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _every_tier(config):
+        return
+    fast = [i for i in items if i.nodeid.startswith(FAST_DIRS) and "rest-" not in i.nodeid]
+    left_out = [i for i in items if i not in set(fast)]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = fast
+        config._lanterloo_left_out = len(left_out)  # type: ignore[attr-defined]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    left_out = getattr(config, "_lanterloo_left_out", 0)
+    if left_out:
+        terminalreporter.write_line(
+            f"fast tier: {left_out} tests of the REST, database and end-to-end tiers were left "
+            f"out; `make test` (or {TIER_ENV}=all) runs every tier")
 
 
 # CI runs the property tests derandomized, so that a run is repeatable and a green main stays

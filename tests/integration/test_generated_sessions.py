@@ -10,7 +10,7 @@ from ledger.domain import statement
 from ledger.domain.events import event_to_record
 from ledger.service import Ledger
 from tests.clubs import club_client
-from tests.unit.sessions import RandomChooser, SessionShape, play_session, to_wire
+from tests.support.sessions import RandomChooser, SessionShape, play_session, to_wire
 
 
 def batches(steps):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 
 import pytest
@@ -45,9 +44,3 @@ def table(request, tmp_path):
             with admin.connect() as conn:
                 conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
             admin.dispose()
-
-
-def pytest_collection_modifyitems(config, items):
-    """LOO_RULES_DOMAIN_ONLY=1 runs the rules in memory only (a quick loop while editing)."""
-    if os.environ.get("LOO_RULES_DOMAIN_ONLY"):
-        items[:] = [i for i in items if "rest-" not in i.nodeid]

@@ -14,7 +14,7 @@ from ledger.domain import commands as cmd
 from ledger.domain.corrections import CorrectionRefused, correct, last_entry, live_events
 from ledger.domain.engine import fold
 from ledger.domain.state import SessionState
-from tests.unit.sessions import DrawChooser, SessionShape, play_session
+from tests.support.sessions import DrawChooser, SessionShape, play_session
 
 SHAPE = SessionShape(min_deals=1, max_deals=6)
 

@@ -1,6 +1,6 @@
 """Golden digests: seeded sessions must give byte-identical JSON, event by event.
 
-Each session is played by the generator (tests/unit/sessions.py) with a seeded chooser; the
+Each session is played by the generator (tests/support/sessions.py) with a seeded chooser; the
 digest covers, in order, every event's stored record (type, schema version, payload), the
 refusals met on the way (the error's class, status and problem fields), what the table was
 told to expect after every command, and at the end the state's JSON, the session and deal
@@ -25,7 +25,7 @@ import pytest
 from ledger.domain import deal_view, expected, session_view, statement
 from ledger.domain.events import event_from_record, event_to_record
 from ledger.domain.state import SessionState
-from tests.unit.sessions import PRESET_NAMES, RandomChooser, SessionShape, Step, play_session
+from tests.support.sessions import PRESET_NAMES, RandomChooser, SessionShape, Step, play_session
 
 # The parameters that reach the rarer paths (as COVERAGE_RULES in test_properties.py).
 RULES = (

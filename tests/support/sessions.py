@@ -2,7 +2,7 @@
 
 A reusable generator for property tests, REST tests and benchmarks:
 
-    from tests.unit.sessions import play_session, sessions, DrawChooser, RandomChooser
+    from tests.support.sessions import play_session, sessions, DrawChooser, RandomChooser
 
     @given(st.data())
     def test_x(data):
