@@ -43,6 +43,26 @@ TITLES: dict[str, str] = {
 }
 
 
+# The HTTP status of each kind of refusal the ledger names (LedgerError.code). The domain and
+# the service know nothing of HTTP; tests/unit/test_architecture.py checks that every code
+# raised anywhere has a line here.
+STATUS_OF_CODE: dict[str, int] = {
+    "rule-violation": 422,
+    "invalid-input": 422,
+    "correction-refused": 422,
+    "idempotency-key-reuse": 422,
+    "out-of-turn": 409,
+    "version-conflict": 409,
+    "not-found": 404,
+    "forbidden": 403,
+}
+
+
+def status_of(error: LedgerError) -> int:
+    """The HTTP status for a refusal of the ledger."""
+    return STATUS_OF_CODE[error.code]
+
+
 class ApiProblem(Exception):
     """An HTTP-level refusal raised by the API layer (the domain raises LedgerError)."""
 
@@ -115,7 +135,7 @@ def validation_problem(errors: Any, *, status: int = 422) -> Response:
 def _ledger_error(error: LedgerError) -> Response:
     data: dict[str, Any] = error.to_dict()
     detail = str(data.pop("detail", error.message))
-    return problem(int(error.status), str(error.code), detail, **data)
+    return problem(status_of(error), str(error.code), detail, **data)
 
 
 def _api_problem(error: ApiProblem) -> Response:

@@ -45,7 +45,6 @@ _DUMMY_HASH = hashlib.sha256(b"no such token").hexdigest()
 class NotFound(LedgerError):
     """Not in this club: another club's row is answered exactly like a missing one."""
 
-    status = 404
     code = "not-found"
 
 

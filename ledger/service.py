@@ -66,7 +66,6 @@ T = TypeVar("T")
 class IdempotencyKeyReused(LedgerError):
     """The Idempotency-Key was already used for a different request."""
 
-    status = 422
     code = "idempotency-key-reuse"
 
     def __init__(self, key: str):
@@ -77,12 +76,10 @@ class IdempotencyKeyReused(LedgerError):
 class Forbidden(LedgerError):
     """The caller's role or membership does not allow this on the object."""
 
-    status = 403
     code = "forbidden"
 
 
 class DealNotFound(LedgerError):
-    status = 404
     code = "not-found"
 
 

@@ -35,7 +35,6 @@ MAX_REASON_LENGTH = 500
 class CorrectionRefused(LedgerError):
     """The correction would leave the session impossible, or names no entry it can void."""
 
-    status = 422
     code = "correction-refused"
 
 

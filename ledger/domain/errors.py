@@ -1,4 +1,8 @@
-"""Domain errors: one base class, each refusal names the rule it enforces."""
+"""Domain errors: one base class, each refusal names the rule it enforces.
+
+An error carries a `code` (what kind of refusal) and a `rule` (which rule or check refused),
+never an HTTP status: the web layer maps codes to statuses (api/errors.py, STATUS_OF_CODE).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ from __future__ import annotations
 class LedgerError(Exception):
     """A command the ledger refuses; nothing is appended."""
 
-    status = 422
     code = "rule-violation"
 
     def __init__(self, message: str, *, rule: str, field: str | None = None, **extra: object):
@@ -27,26 +30,22 @@ class LedgerError(Exception):
 class InvalidInput(LedgerError):
     """The command is malformed or names something that does not exist (card, player, type)."""
 
-    status = 422
     code = "invalid-input"
 
 
 class OutOfTurn(LedgerError):
     """The command is well formed but not what the table expects now."""
 
-    status = 409
     code = "out-of-turn"
 
 
 class SessionNotFound(LedgerError):
-    status = 404
     code = "not-found"
 
 
 class ConcurrencyConflict(LedgerError):
     """The stream moved on since the version the client expected."""
 
-    status = 409
     code = "version-conflict"
 
     def __init__(self, current_version: int, expected_version: int):

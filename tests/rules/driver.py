@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.errors import status_of
 from ledger.domain import CLIENT_TYPES, LedgerError, OpenSession, execute, session_view
 from ledger.domain.engine import deal_view
 from ledger.domain.events import event_to_record
@@ -34,7 +35,7 @@ class DomainTable:
             self.state, events = execute(None, OpenSession(players=players, **body),
                                          session_id="s")
         except LedgerError as err:
-            raise Refused(err.status, {"detail": err.message, **err.to_dict()}) from err
+            raise Refused(status_of(err), {"detail": err.message, **err.to_dict()}) from err
         self._record(events)
         return session_view(self.state)
 
@@ -52,7 +53,7 @@ class DomainTable:
                 out += events
         except LedgerError as err:
             self.state = type(self.state).from_dict(snapshot)
-            raise Refused(err.status, {"detail": err.message, **err.to_dict()}) from err
+            raise Refused(status_of(err), {"detail": err.message, **err.to_dict()}) from err
         return self._record(out)
 
     def _record(self, events: list[Any]) -> list[dict[str, Any]]:

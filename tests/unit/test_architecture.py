@@ -44,3 +44,26 @@ def test_no_float_appears_in_the_domain_money_code():
         calls = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
                  and isinstance(n.func, ast.Name) and n.func.id == "float"]
         assert not floats and not calls, f"{path.name}: float at lines {floats + calls}"
+
+
+def test_no_error_below_the_web_layer_knows_an_http_status():
+    """Domain and service errors carry a code and a rule; api/errors.py maps codes to statuses,
+    and every code raised anywhere has its status there."""
+    import importlib
+    import pkgutil
+
+    import ledger
+    from api.errors import STATUS_OF_CODE
+    from ledger.domain.errors import LedgerError
+
+    for module in pkgutil.walk_packages(ledger.__path__, "ledger."):
+        importlib.import_module(module.name)
+
+    def subclasses(cls: type) -> list[type]:
+        return [cls] + [s for c in cls.__subclasses__() for s in subclasses(c)]
+
+    errors = subclasses(LedgerError)
+    assert len(errors) > 5
+    for error in errors:
+        assert "status" not in vars(error), f"{error.__name__} names an HTTP status"
+        assert error.code in STATUS_OF_CODE, f"{error.__name__}: no status for {error.code!r}"

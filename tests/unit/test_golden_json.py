@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from api.errors import status_of
 from ledger.domain import deal_view, expected, session_view, statement
 from ledger.domain.events import event_from_record, event_to_record
 from ledger.domain.state import SessionState
@@ -69,7 +70,7 @@ def golden_digest(seed: int) -> str:
     def observe(step: Step, state: SessionState) -> None:
         if step.error is not None:
             err = step.error
-            add("refused", [type(err).__name__, err.status, err.code, err.to_dict()])
+            add("refused", [type(err).__name__, status_of(err), err.code, err.to_dict()])
         for event in step.events:
             record = event_to_record(event)
             add("event", list(record))
