@@ -151,3 +151,14 @@ def test_the_health_check_reaches_the_database(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.get_json() == {"status": "ok", "database": "ok"}
+
+
+def test_a_player_named_like_a_formula_is_neutralised_in_the_statement_csv(client):
+    # OWASP, CSV injection: a cell that begins with = + - @ is escaped with a quote.
+    response = client.post("/sessions", json={"players": ["=1+1", "+SUM(A1)", "B"]})
+    assert response.status_code == 201, response.get_json()
+    sid = response.get_json()["session_id"]
+    text = client.get(f"/sessions/{sid}/statement?format=csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert [r[0] for r in rows[1:4]] == ["'=1+1", "'+SUM(A1)", "B"]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for r in rows for cell in r[:1])
