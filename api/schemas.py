@@ -495,6 +495,9 @@ class RecordedEventSchema(Open):
                               metadata={"description": "The member who appended it"})
     token_id = fields.String(allow_none=True,
                              metadata={"description": "The token (device) it came from"})
+    superseded_by = fields.Integer(allow_none=True, metadata={
+        "description": "The version of the correction that superseded this event (the log "
+                       "keeps it; the projections no longer count it), or null"})
     hash = fields.String(allow_none=True, metadata={
         "description": "SHA-256 of the event chained to the one before it (docs/operations.md)"})
 

@@ -373,7 +373,11 @@ class Ledger:
 
     def events(self, session_id: str, after_position: int = 0,
                limit: int = 100) -> dict[str, Any]:
-        """One page of the log: {"events": [...], "next_after": position or None}."""
+        """One page of the log: {"events": [...], "next_after": position or None}.
+
+        An event a correction superseded names it (`superseded_by`: the correction's version;
+        docs/rules.md §12.3): the log keeps it, the projections no longer count it.
+        """
         if isinstance(limit, bool) or not isinstance(limit, int) \
                 or not 1 <= limit <= MAX_PAGE_LIMIT:
             raise InvalidInput(f"limit must be from 1 to {MAX_PAGE_LIMIT}",
@@ -387,7 +391,12 @@ class Ledger:
                 raise _not_found(session_id)
             rows = store.read_events(conn, session_id, after_position=after_position,
                                      limit=limit + 1)
-        page = [_event_dict(row) for row in rows[:limit]]
+            superseded = [(row.payload["rewound_to"], row.version)
+                          for row in store.read_events(conn, session_id,
+                                                       types=("EntryCorrected",))]
+        page = [{**_event_dict(row), "superseded_by": next(
+            (version for kept, version in superseded if kept < row.version < version), None)}
+            for row in rows[:limit]]
         more = len(rows) > limit
         return {"events": page, "next_after": page[-1]["position"] if more else None}
 

@@ -60,11 +60,13 @@ def append_events(conn: Connection, stream_id: str, first_version: int,
 
 
 def read_events(conn: Connection, stream_id: str, *, after_position: int = 0,
-                limit: int | None = None) -> list[Row[Any]]:
-    """The stream's events after `after_position`, in order."""
+                limit: int | None = None, types: Sequence[str] = ()) -> list[Row[Any]]:
+    """The stream's events after `after_position` (of `types` only, if given), in order."""
     query = (select(events)
              .where(events.c.stream_id == stream_id, events.c.position > after_position)
              .order_by(events.c.position))
+    if types:
+        query = query.where(events.c.type.in_(types))
     if limit is not None:
         query = query.limit(limit)
     return list(conn.execute(query))

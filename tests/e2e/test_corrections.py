@@ -76,6 +76,11 @@ def test_a_wrong_trick_winner_corrected_two_deals_later_reads_as_if_logged_right
     assert after[:before] == events(wrong)[:before]
     assert any(e["version"] == mistaken["version"] and e["payload"]["winner"] == "C"
                for e in after)
+    # ... marked superseded by the correction, as is every event of the tail as first logged
+    marker_version = appended[0]["version"]
+    assert {e["version"]: e["superseded_by"] for e in after if e["superseded_by"]} == {
+        v: marker_version for v in range(mistaken["version"], marker_version)}
+    assert all(e["superseded_by"] is None for e in after if e["version"] >= marker_version)
     deal_2 = wrong.client.get(f"{wrong.url}/deals/2").get_json()
     assert [c["reason"] for c in deal_2["corrections"]] == ["trick 2 of deal 2 was D's"]
     statement = wrong.client.get(f"{wrong.url}/statement").get_json()
@@ -108,7 +113,9 @@ def test_undo_voids_the_last_entry_with_an_event_and_nothing_is_deleted(client):
                                  headers={"If-Match": f'"{table.version()}"'})
     assert response.status_code == 201, response.get_json()
     after = events(table)
-    assert after[:len(before)] == before
+    unmarked = [{**e, "superseded_by": None} for e in after[:len(before)]]
+    assert unmarked == before  # nothing deleted or changed ...
+    assert after[len(before) - 1]["superseded_by"] == after[len(before)]["version"]  # ... marked
     assert after[len(before)]["type"] == "EntryCorrected"
     view = table.view()
     assert view["expected"]["actions"][0]["type"] in ("CardPlayed", "TrickWon")
