@@ -21,7 +21,7 @@ from ledger.domain import commands as cmd
 from ledger.domain import rules as domain_rules
 from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
-from ledger.domain.limits import MAX_PLAYERS, PACKS
+from ledger.domain.limits import MAX_PLAYERS, PACKS, PLAYER_NAME_MAX
 from ledger.domain.play import OFFENCE_OF_RULE
 
 from .errors import ApiProblem
@@ -34,7 +34,7 @@ def printable(value: str) -> bool:
     return True
 
 
-PLAYER: dict[str, Any] = {"validate": [validate.Length(min=1, max=40), printable],
+PLAYER: dict[str, Any] = {"validate": [validate.Length(min=1, max=PLAYER_NAME_MAX), printable],
           "metadata": {"description": "A player's name as seated", "example": "C"}}
 
 # A card as ledger.domain.cards.parse_card reads it: a rank (2-10, J, Q, K, A; T for 10 and
