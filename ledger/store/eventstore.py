@@ -54,7 +54,7 @@ def append_events(conn: Connection, stream_id: str, first_version: int,
         {"position": position, "version": row["version"], "type": row["type"],
          "schema_version": row["schema_version"], "payload": row["payload"],
          "recorded_at": utc_iso(recorded_at), "actor": actor, "member_id": member_id,
-         "token_id": token_id, "hash": row["hash"]}
+         "token_id": token_id, "superseded_by": None, "hash": row["hash"]}
         for position, row in zip(positions, rows, strict=True)
     ]
 

@@ -152,7 +152,7 @@ def test_an_expected_version_behind_the_stream_is_a_conflict_naming_the_current_
 
     assert refused.value.current_version == 3
     assert refused.value.expected_version == 1
-    assert refused.value.status == 409
+    assert refused.value.code == "version-conflict"
     assert refused.value.to_dict()["current_version"] == 3
     assert ledger.session(session_id)["version"] == 3
 
@@ -188,7 +188,7 @@ def test_an_unknown_session_is_not_found_for_every_call(ledger):
                  lambda: ledger.append(missing, [turn_up_single()], actor=ACTOR)):
         with pytest.raises(SessionNotFound) as refused:
             call()
-        assert refused.value.status == 404
+        assert refused.value.code == "not-found"
     assert not ledger.session_exists(missing)
 
 
@@ -196,7 +196,7 @@ def test_a_deal_not_yet_dealt_is_not_found(ledger):
     session_id = open_session(ledger)
     with pytest.raises(DealNotFound) as refused:
         ledger.deal(session_id, 1)
-    assert refused.value.status == 404
+    assert refused.value.code == "not-found"
 
 
 # -- idempotency ---------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def test_a_key_reused_for_a_different_request_is_refused(ledger):
         ledger.append(session_id, [StartDeal(trump_card="9S")], actor=ACTOR,
                       idempotency_key="k-2", fingerprint="deal two")
 
-    assert refused.value.status == 422
+    assert refused.value.code == "idempotency-key-reuse"
     assert refused.value.rule == "idempotency-key-reuse"
     assert ledger.session(session_id)["version"] == 3
 
