@@ -85,12 +85,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         deals,
         events,
         health,
+        offences,
         sessions,
         statement,
         verify,
     )
 
-    for module in (sessions, events, corrections, deals, statement, verify, clubs,
+    for module in (sessions, events, corrections, deals, offences, statement, verify, clubs,
                    health):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.

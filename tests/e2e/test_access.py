@@ -47,6 +47,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/sessions/{session_id}/events"): allowed("treasurer", "dealer", ok=201),
     ("get", "/sessions/{session_id}/events"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/deals/{deal_no}"): allowed(*ALL),
+    ("get", "/sessions/{session_id}/offences"): allowed(*ALL),
     ("post", "/sessions/{session_id}/corrections"): allowed("treasurer", ok=201),
     # a dealer may undo only his own entry (tests/e2e/test_corrections.py): the walk's last
     # entry is the dealer's
