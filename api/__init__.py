@@ -57,7 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     MAX_BATCH_EVENTS and the rest of api/config.py.
     """
     # No app-wide /static route: the docs' and the tablet's files are served by their own
-    # blueprints (api/swagger.py).
+    # blueprints (api/swagger.py, api/web.py).
     app = Flask(__name__, static_folder=None)
     app.config.update(from_env(config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -95,9 +95,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                    health):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
-    from . import swagger
+    from . import swagger, web
 
     app.register_blueprint(swagger.blp)
+    app.register_blueprint(web.blp)
     return app
 
 

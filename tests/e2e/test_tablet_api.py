@@ -1,6 +1,6 @@
 """What the tablet asks of the API besides the table's own routes: a 304 for a session that has
 not moved (polling with If-None-Match), the offences a penalty may name with what each costs
-now."""
+now, and the tablet's pages and files (public, 'self'-only, outside the OpenAPI document)."""
 
 from __future__ import annotations
 
@@ -76,3 +76,31 @@ def test_blenheim_offences_in_play_are_fixed_with_the_deal(client):
     assert rows["revoke"]["amount_units"] is None and rows["revoke"]["when_fixed"] == \
         "with-the-deal"
     assert rows["misdeal"]["amount_units"] == 3 and rows["misdeal"]["amount"] == "stake"
+
+
+def test_the_tablet_pages_are_public_and_load_only_their_own_files(app):
+    anonymous = app.test_client()
+    for path in ("/table", "/table/live"):
+        page = anonymous.get(path)
+        assert page.status_code == 200 and page.mimetype == "text/html"
+        policy = page.headers["Content-Security-Policy"]
+        assert policy.startswith("default-src 'none'; script-src 'self'; style-src 'self';")
+        assert "unsafe" not in policy and "http" not in policy
+        assert "http" not in page.get_data(as_text=True).replace("http-equiv", "")
+    manifest = anonymous.get("/table/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    data = manifest.get_json()
+    assert data["start_url"] == "/table" and data["display"] == "standalone"
+    for icon in data["icons"]:
+        got = anonymous.get(icon["src"])
+        assert got.status_code == 200 and got.mimetype == icon["type"]
+        if icon["type"] == "image/png":
+            assert got.get_data()[:8] == b"\x89PNG\r\n\x1a\n"
+    worker = anonymous.get("/table/sw.js")
+    assert worker.headers["Service-Worker-Allowed"] == "/table"
+    source = worker.get_data(as_text=True)
+    assert '"/table/static/table.js"' in source and '"/table"' in source
+    with anonymous.get("/table/static/table.js") as script:
+        assert script.mimetype == "text/javascript"
+    spec = anonymous.get("/openapi.json").get_json()
+    assert not [p for p in spec["paths"] if p.startswith(("/table", "/docs"))]
