@@ -188,10 +188,13 @@ async function sync() {
         }
         break;
       }
+      // The entry leaves the outbox only once the ledger's new state is on the device: if
+      // the connection drops in between, it is sent again with the same key and If-Match,
+      // and the ledger answers with its first response (appending nothing twice).
+      await adopt(result.body.session);
       state.outbox.shift();
       saveOutbox();
       notesFrom(result.body.appended);
-      await adopt(result.body.session);
       state.offline = false;
       render();
     }
@@ -291,7 +294,8 @@ function settlementView(deal) {
     `Trick ${x.trick}: ${x.winner} ${x.stays_in_pool ? `— ${x.amount_units} stays in the pool`
       : `+${x.amount_units}`}`));
   if (shares.length) items.push(h("ul", { class: "shares" }, shares));
-  const taken = (s.postings || []).filter((p) => p.reason === "pool_taken");
+  const taken = (deal.postings || []).filter((p) => p.reason === "pool_taken"
+    && p.deal_no === (deal.deal_no || deal.no));
   for (const t of taken) items.push(h("p", {}, `${t.to} takes the pool: +${t.amount_units}`));
   if (s.looed && s.looed.length) {
     items.push(h("p", {}, `Looed: ${s.looed.join(", ")}${s.loo_units ? ` (${s.loo_units} each)`
@@ -373,8 +377,6 @@ function stepView(m) {
   }
   if (exp.phase === "between-deals" || exp.phase === "redeal") {
     const action = find("DealStarted");
-    const lastDeal = exp.phase === "between-deals" && m.deal ? settlementView(
-      m.predicted ? m.deal : (state.snapshot.deal || m.deal)) : null;
     const money = payIn(m, action);
     const single = action.kind === "single";
     const picks = state.picks;
@@ -405,7 +407,6 @@ function stepView(m) {
     };
     const taken = new Set([picks.trump, ...Object.values(picks.faceUp)].filter(Boolean));
     return h("section", { class: "panel", "aria-label": "The deal" },
-      lastDeal,
       h("h2", { class: "prompt" }, exp.phase === "redeal"
         ? `${action.dealer} deals again (the hand is void)`
         : `${action.dealer} deals${single ? " the turn-up single" : ""}`),
@@ -641,8 +642,10 @@ function render() {
     n.text))) : null;
   app.append(header(m), h("main", { class: "main" },
     h("div", { class: "work" }, conflictView(), notices, stepView(m), pendingView()),
-    h("aside", { class: "side", "aria-label": "The deal and the balances" }, dealView(m),
-      balancesView(m))));
+    h("aside", { class: "side", "aria-label": "The deal and the balances" },
+      m.deal && m.deal.phase === "settled" ? settlementView(
+        m.predicted ? m.deal : (state.snapshot.deal || m.deal)) : null,
+      dealView(m), balancesView(m))));
 }
 
 let pollTimer = null;
