@@ -106,25 +106,31 @@ function render() {
   const rows = s.seats.map((p) => h("tr", {}, h("th", { scope: "row" }, p),
     h("td", { class: "num" }, signed(s.balances[p] || 0)),
     h("td", { class: "num" }, owed[p] ? String(owed[p]) : "—")));
+  const pool = h("section", { class: "panel", "aria-label": "Pool" }, h("h2", {}, "Pool"),
+    h("p", { class: "big-number", "data-testid": "pool" }, String(s.pool_units)),
+    h("p", {}, `Owed to the next deal: ${s.next_pool_units}`),
+    h("p", { class: "muted" }, `Deal ${s.deal_no} · ${s.status}`
+      + `${s.next_dealer ? ` · next dealer ${s.next_dealer}` : ""}`));
+  const balances = h("section", { class: "panel balances", "aria-label": "Balances" },
+    h("h2", {}, "Balances"),
+    h("table", { "data-testid": "balances" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col", class: "num" }, "Net"),
+        h("th", { scope: "col", class: "num" }, "Loo owed"))),
+      h("tbody", {}, rows)));
+  const last = h("section", { class: "panel", "aria-label": "The last deal" },
+    h("h2", {}, "The last deal"), settlement(state.lastDeal));
+  const links = h("section", { class: "panel", "aria-label": "Statement" }, h("h2", {}, "Statement"),
+    h("div", { class: "links" },
+      h("button", { type: "button", class: "btn", onclick: () => download("json") },
+        "Statement (JSON)"),
+      h("button", { type: "button", class: "btn", onclick: () => download("csv") },
+        "Statement (CSV)")),
+    h("p", { class: "muted", "data-testid": "updated" },
+      state.updated ? `Updated ${state.updated.toLocaleTimeString()}` : ""));
   app.append(header, h("main", { class: "main single" },
     state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
-    h("div", { class: "grid" },
-      h("section", { class: "panel", "aria-label": "Pool" }, h("h2", {}, "Pool"),
-        h("p", { class: "big-number", "data-testid": "pool" }, String(s.pool_units)),
-        h("p", {}, `Owed to the next deal: ${s.next_pool_units}`),
-        h("p", { class: "muted" }, `Deal ${s.deal_no} · ${s.status}`
-          + `${s.next_dealer ? ` · next dealer ${s.next_dealer}` : ""}`)),
-      h("section", { class: "panel balances", "aria-label": "Balances" }, h("h2", {}, "Balances"),
-        h("table", { "data-testid": "balances" }, h("thead", {}, h("tr", {},
-          h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Net"),
-          h("th", { scope: "col", class: "num" }, "Loo owed"))), h("tbody", {}, rows))),
-      h("section", { class: "panel", "aria-label": "The last deal" }, h("h2", {}, "The last deal"),
-        settlement(state.lastDeal)),
-      h("section", { class: "panel", "aria-label": "Statement" }, h("h2", {}, "Statement"),
-        h("div", { class: "links" },
-          h("button", { type: "button", class: "btn", onclick: () => download("json") }, "Statement (JSON)"),
-          h("button", { type: "button", class: "btn", onclick: () => download("csv") }, "Statement (CSV)")),
-        h("p", { class: "muted" }, state.updated ? `Updated ${state.updated.toLocaleTimeString()}` : ""))));
+    h("div", { class: "grid" }, pool, balances, last, links)));
 }
 
 window.addEventListener("DOMContentLoaded", () => {
