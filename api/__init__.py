@@ -56,7 +56,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     `config` may hold DATABASE_URL, or ENGINE (an SQLAlchemy engine to share), AUTO_MIGRATE,
     MAX_BATCH_EVENTS and the rest of api/config.py.
     """
-    app = Flask(__name__)
+    # No app-wide /static route: the docs' and the tablet's files are served by their own
+    # blueprints (api/swagger.py, api/web.py).
+    app = Flask(__name__, static_folder=None)
     app.config.update(from_env(config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
     _configure_logging(app)
@@ -77,10 +79,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["lanterloo_engine"] = engine
 
     auth.document_security(api)
-    from . import clubs, corrections, deals, events, health, sessions, statement, verify
+    from . import (
+        clubs,
+        corrections,
+        deals,
+        events,
+        health,
+        offences,
+        sessions,
+        statement,
+        verify,
+    )
 
-    for module in (sessions, events, corrections, deals, statement, verify, clubs, health):
+    for module in (sessions, events, corrections, deals, offences, statement, verify, clubs,
+                   health):
         api.register_blueprint(module.blp)
+    # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
+    from . import swagger, web
+
+    app.register_blueprint(swagger.blp)
+    app.register_blueprint(web.blp)
     return app
 
 

@@ -46,9 +46,11 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "OPENAPI_URL_PREFIX": "/",
         "OPENAPI_JSON_PATH": "openapi.json",
         "OPENAPI_SWAGGER_UI_PATH": "/docs",
-        "OPENAPI_SWAGGER_UI_URL": os.environ.get(
-            "LOO_SWAGGER_UI_URL", "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
-        ),
+        # Swagger UI's files: served by the app itself from the flask-swagger-ui package
+        # (api/swagger.py), so /docs loads with no connection to the internet.
+        "OPENAPI_SWAGGER_UI_URL": os.environ.get("LOO_SWAGGER_UI_URL", "/docs/assets/"),
+        # No validator badge: it would load an image from the internet.
+        "OPENAPI_SWAGGER_UI_CONFIG": {"validatorUrl": None},
         "JSON_SORT_KEYS": False,
     }
     if overrides:

@@ -2,8 +2,10 @@
 
 - `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`;
 - `Content-Security-Policy`: nothing may load (`default-src 'none'`) except on /docs, whose
-  Swagger UI page loads its script and styles from LOO_SWAGGER_UI_URL's origin and runs one
-  inline script that fetches /openapi.json;
+  Swagger UI page loads its scripts and styles from the app itself (api/swagger.py; from
+  LOO_SWAGGER_UI_URL's origin if that names another) and no inline script, and on the tablet's
+  pages under /table (api/web.py), which load their own files only ('self') and talk to the
+  API of the same origin;
 - `Cache-Control: no-store` on every response to a request that carried credentials, so no
   cache keeps a club's data or a freshly shown token.
 """
@@ -17,14 +19,28 @@ from flask import Flask, Response, request
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 
+# The tablet's pages (api/web.py): their own scripts, styles, icons, manifest and service
+# worker, and fetch() to the API of the same origin; nothing inline, nothing from elsewhere.
+PAGES_PREFIX = "/table"
+PAGES_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+             "connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
+             "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+
+
 def docs_csp(swagger_ui_url: str | None) -> str:
+    """/docs: Swagger UI's files from the app ('self'), or from LOO_SWAGGER_UI_URL's origin
+    when it names another; its settings are passed in data attributes, so no inline script."""
     parts = urlsplit(swagger_ui_url or "")
     origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
     assets = f"'self' {origin}".strip()
-    return (f"default-src 'none'; script-src {assets} 'unsafe-inline'; "
-            f"style-src {assets} 'unsafe-inline'; img-src 'self' data: {origin}".strip()
+    return (f"default-src 'none'; script-src {assets}; style-src {assets}; "
+            f"img-src 'self' data: {origin}".strip()
             + "; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
               "form-action 'none'")
+
+
+def _on_pages(path: str) -> bool:
+    return path == PAGES_PREFIX or path.startswith(PAGES_PREFIX + "/")
 
 
 def install(app: Flask) -> None:
@@ -38,7 +54,8 @@ def install(app: Flask) -> None:
         headers.setdefault("Referrer-Policy", "no-referrer")
         headers.setdefault("X-Frame-Options", "DENY")
         on_docs = request.path.rstrip("/") == docs_path
-        headers["Content-Security-Policy"] = docs_policy if on_docs else API_CSP
+        headers["Content-Security-Policy"] = (
+            docs_policy if on_docs else PAGES_CSP if _on_pages(request.path) else API_CSP)
         if "Authorization" in request.headers or response.status_code == 401:
             headers["Cache-Control"] = "no-store"
         return response

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
-from flask import url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
@@ -123,13 +123,27 @@ class Sessions(MethodView):
 class Session(MethodView):
     @requires(*STATE_READERS)
     @blp.doc(operationId="getSession",
+             parameters=[{"in": "header", "name": "If-None-Match", "required": False,
+                          "schema": {"type": "string", "example": '"12"'},
+                          "description": "The ETag last read: 304 with no body while the "
+                                         "session is still at that version"}],
              responses={200: {"links": session_links("$response.body#/session_id",
                                                        deal_no="$response.body#/deal_no")}})
     @blp.response(200, SessionViewSchema, headers={
         "ETag": {"description": "The session version, for If-Match",
                  "schema": {"type": "string"}}})
+    @blp.alt_response(304, description="Not modified: the session is still at the version "
+                                       "If-None-Match names", headers={
+        "ETag": {"description": "The session version", "schema": {"type": "string"}}})
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, session_id: str):
-        """Read a session: whose turn, the legal choices, pools and balances"""
+        """Read a session: whose turn, the legal choices, pools and balances
+
+        Send `If-None-Match` with the ETag last read to poll cheaply: 304 with no body while
+        nothing was appended since.
+        """
         view = ledger().session(session_id)
-        return view, 200, {"ETag": etag(int(view["version"]))}
+        tag = etag(int(view["version"]))
+        if request.if_none_match and request.if_none_match.contains_weak(tag.strip('"')):
+            return Response(status=304, headers={"ETag": tag})
+        return view, 200, {"ETag": tag}

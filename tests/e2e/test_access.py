@@ -47,6 +47,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/sessions/{session_id}/events"): allowed("treasurer", "dealer", ok=201),
     ("get", "/sessions/{session_id}/events"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/deals/{deal_no}"): allowed(*ALL),
+    ("get", "/sessions/{session_id}/offences"): allowed(*ALL),
     ("post", "/sessions/{session_id}/corrections"): allowed("treasurer", ok=201),
     # a dealer may undo only his own entry (tests/e2e/test_corrections.py): the walk's last
     # entry is the dealer's
@@ -285,12 +286,23 @@ def test_sessions_without_a_club_are_reachable_by_no_token(world):
 
 
 def test_the_docs_page_has_a_policy_that_lets_swagger_ui_load(client):
+    """Swagger UI comes from the app itself (the flask-swagger-ui package's files): the page
+    loads nothing from the internet, and its policy allows only 'self', nothing inline."""
     response = client.get("/docs")
     assert response.status_code == 200
     policy = response.headers["Content-Security-Policy"]
-    assert "script-src 'self' https://cdn.jsdelivr.net" in policy
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy
+    assert "unsafe-inline" not in policy and "http" not in policy
     assert "connect-src 'self'" in policy and "frame-ancestors 'none'" in policy
-    assert re.search(r"cdn\.jsdelivr\.net", response.get_data(as_text=True))
+    page = response.get_data(as_text=True)
+    assert not re.search(r"https?://", page) and "<script>" not in page
+    for src in re.findall(r'(?:src|href)="([^"]+)"', page):
+        with client.get(src) as asset:  # a file response: closed, or it warns
+            assert asset.status_code == 200, src
+            assert asset.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    with client.get("/docs/assets/swagger-ui-bundle.js") as bundle:
+        assert bundle.mimetype == "text/javascript"
+    assert client.get("/docs/assets/index.html").status_code == 404
 
 
 def test_the_openapi_document_names_the_bearer_scheme_and_each_routes_roles(client):

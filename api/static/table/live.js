@@ -1,0 +1,140 @@
+// The treasurer's live view of a table: the pool, the balances, the loos owed and the last
+// deal, polled every second with If-None-Match (a 304 costs nothing), and the statement as
+// JSON or CSV (a treasurer's, admin's or auditor's token).
+
+import { Failure, h, registerServiceWorker, request, saved, sessionFromAddress, token } from "./api.js";
+import { label } from "./cards.js";
+
+const POLL_MS = 1000;
+const state = { sid: null, session: null, lastDeal: null, error: null, updated: null };
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+async function poll() {
+  if (!state.sid || !token()) return render();
+  const sid = encodeURIComponent(state.sid);
+  const headers = state.session ? { "If-None-Match": `"${state.session.version}"` } : {};
+  try {
+    const got = await request("GET", `/sessions/${sid}`, { headers });
+    if (got.status === 200) {
+      state.session = got.body;
+      const s = got.body;
+      let last = null;
+      if (s.deal) {
+        const current = (await request("GET", `/sessions/${sid}/deals/${s.deal_no}`)).body;
+        last = current.settlement || s.deal_no < 2 ? current
+          : (await request("GET", `/sessions/${sid}/deals/${s.deal_no - 1}`)).body;
+        state.current = current;
+      }
+      state.lastDeal = last;
+      state.updated = new Date();
+    }
+    state.error = null;
+  } catch (failure) {
+    state.error = failure.status === 401 ? "This token was refused (revoked or expired)."
+      : failure.status === 0 ? "No connection to the ledger: showing the last figures."
+        : failure.message;
+    if (failure.status === 401) saved.set("token", null);
+  }
+  render();
+  setTimeout(poll, POLL_MS);
+}
+
+async function download(format) {
+  const sid = encodeURIComponent(state.sid);
+  try {
+    const accept = format === "csv" ? "text/csv" : "application/json";
+    const response = await fetch(`/sessions/${sid}/statement${format === "csv" ? "?format=csv" : ""}`,
+      { headers: { Authorization: `Bearer ${token()}`, Accept: accept }, cache: "no-store" });
+    if (!response.ok) throw new Failure(response.status, await response.json().catch(() => null));
+    const blob = await response.blob();
+    const a = h("a", { href: URL.createObjectURL(blob),
+      download: `lanterloo-${state.sid}-statement.${format}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (failure) {
+    state.error = failure.status === 403
+      ? "The statement needs a treasurer's (or auditor's) token." : failure.message;
+    render();
+  }
+}
+
+function settlement(deal) {
+  if (!deal || !deal.settlement) return h("p", { class: "muted" }, "No deal settled yet.");
+  const s = deal.settlement;
+  return h("div", {},
+    h("p", { class: "big-text" }, `Deal ${deal.deal_no}, ${deal.dealer} dealt, trumps `
+      + `${label(deal.trump_card)}: ${s.outcome}`),
+    (s.shares || []).length ? h("ul", { class: "list" }, s.shares.map((x) => h("li", {},
+      `Trick ${x.trick}: ${x.winner} ${x.stays_in_pool ? "(stays in the pool)" : `+${x.amount_units}`}`))) : null,
+    s.looed && s.looed.length ? h("p", {}, `Looed: ${s.looed.join(", ")}`) : null,
+    s.carried_units ? h("p", {}, `Carried: ${s.carried_units}`) : null);
+}
+
+function render() {
+  const app = document.getElementById("app");
+  app.replaceChildren();
+  app.classList.add("live");
+  const header = h("header", { class: "bar" }, h("div", { class: "title" },
+    h("strong", {}, state.session ? (state.session.name || "Session") : "Live table"),
+    state.session ? h("span", { class: "muted" }, ` · version ${state.session.version}`) : null),
+  h("a", { class: "btn ghost", href: `/table#s=${encodeURIComponent(state.sid || "")}` }, "The dealer's screen"));
+  if (!token() || !state.sid) {
+    const t = h("textarea", { id: "token", rows: "3", autocomplete: "off" });
+    const s = h("input", { id: "session", type: "text", value: state.sid || "" });
+    app.append(header, h("main", { class: "main single" }, h("section", { class: "panel login" },
+      h("h1", {}, "Live table"), state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
+      h("label", { for: "token" }, "Token (treasurer)"), t,
+      h("label", { for: "session" }, "Session"), s,
+      h("button", { type: "button", class: "btn big primary", onclick: () => {
+        saved.set("token", t.value.trim());
+        state.sid = s.value.trim();
+        saved.set("session", state.sid);
+        poll();
+      } }, "Show the table"))));
+    return;
+  }
+  const s = state.session;
+  if (!s) {
+    app.append(header, h("main", { class: "main single" }, h("section", { class: "panel" },
+      h("h2", {}, state.error || "Loading…"))));
+    return;
+  }
+  const owed = {};
+  for (const loo of s.loos_owed) owed[loo.player] = (owed[loo.player] || 0) + loo.amount_units;
+  const rows = s.seats.map((p) => h("tr", {}, h("th", { scope: "row" }, p),
+    h("td", { class: "num" }, signed(s.balances[p] || 0)),
+    h("td", { class: "num" }, owed[p] ? String(owed[p]) : "—")));
+  const pool = h("section", { class: "panel", "aria-label": "Pool" }, h("h2", {}, "Pool"),
+    h("p", { class: "big-number", "data-testid": "pool" }, String(s.pool_units)),
+    h("p", {}, `Owed to the next deal: ${s.next_pool_units}`),
+    h("p", { class: "muted" }, `Deal ${s.deal_no} · ${s.status}`
+      + `${s.next_dealer ? ` · next dealer ${s.next_dealer}` : ""}`));
+  const balances = h("section", { class: "panel balances", "aria-label": "Balances" },
+    h("h2", {}, "Balances"),
+    h("table", { "data-testid": "balances" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col", class: "num" }, "Net"),
+        h("th", { scope: "col", class: "num" }, "Loo owed"))),
+      h("tbody", {}, rows)));
+  const last = h("section", { class: "panel", "aria-label": "The last deal" },
+    h("h2", {}, "The last deal"), settlement(state.lastDeal));
+  const links = h("section", { class: "panel", "aria-label": "Statement" }, h("h2", {}, "Statement"),
+    h("div", { class: "links" },
+      h("button", { type: "button", class: "btn", onclick: () => download("json") },
+        "Statement (JSON)"),
+      h("button", { type: "button", class: "btn", onclick: () => download("csv") },
+        "Statement (CSV)")),
+    h("p", { class: "muted", "data-testid": "updated" },
+      state.updated ? `Updated ${state.updated.toLocaleTimeString()}` : ""));
+  app.append(header, h("main", { class: "main single" },
+    state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
+    h("div", { class: "grid" }, pool, balances, last, links)));
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  registerServiceWorker();
+  state.sid = sessionFromAddress() || saved.get("session");
+  poll();
+});

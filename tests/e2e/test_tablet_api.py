@@ -1,0 +1,106 @@
+"""What the tablet asks of the API besides the table's own routes: a 304 for a session that has
+not moved (polling with If-None-Match), the offences a penalty may name with what each costs
+now, and the tablet's pages and files (public, 'self'-only, outside the OpenAPI document)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import EXAMPLE_1, PLAYERS, Table
+
+
+@pytest.fixture
+def table(client) -> Table:
+    sid = client.post("/sessions", json={"players": PLAYERS, "first_dealer": "A"}).get_json()[
+        "session_id"]
+    return Table(client, sid)
+
+
+def test_polling_a_session_that_has_not_moved_is_a_304_without_a_body(table):
+    first = table.client.get(table.url)
+    assert first.status_code == 200 and first.headers["ETag"] == '"1"'
+    for sent in ('"1"', "1", 'W/"1"', '"7", "1"', "*"):
+        again = table.client.get(table.url, headers={"If-None-Match": sent})
+        assert again.status_code == 304, sent
+        assert again.get_data() == b"" and again.headers["ETag"] == '"1"'
+    table.append(EXAMPLE_1)  # the session moves on: the old tag no longer matches
+    moved = table.client.get(table.url, headers={"If-None-Match": '"1"'})
+    assert moved.status_code == 200 and moved.headers["ETag"] == '"3"'
+    assert moved.get_json()["version"] == 3
+    assert table.client.get(table.url, headers={"If-None-Match": '"3"'}).status_code == 304
+
+
+def test_a_304_is_decided_after_the_token_and_the_club(table, app, engine):
+    from tests.clubs import club_client
+
+    stranger = club_client(app, engine)
+    response = stranger.get(table.url, headers={"If-None-Match": "*"})
+    assert response.status_code == 404
+    anonymous = app.test_client().get(table.url, headers={"If-None-Match": "*"})
+    assert anonymous.status_code == 401
+
+
+def test_the_offences_list_the_preset_table_with_what_each_costs_now(table):
+    before = table.client.get(f"{table.url}/offences")
+    assert before.status_code == 200
+    body = before.get_json()
+    assert body["penalties"] == "baxter-wray" and body["open"] is False
+    assert all(o["law"] and o["to"] in ("pool", "next_pool") for o in body["offences"])
+    table.append(EXAMPLE_1)
+    table.send("DealStarted", trump_card="3C")
+    rows = {o["offence"]: o for o in table.client.get(f"{table.url}/offences").get_json()[
+        "offences"]}
+    assert table.client.get(f"{table.url}/offences").get_json()["open"] is True
+    expected = table.view()["expected"]["actions"][1]
+    assert expected["type"] == "PenaltyImposed" and list(rows) == expected["offences"]
+    # docs/rules.md §7.3: a single loo (3) into this deal's pool; a loo (6) to the next pool.
+    assert rows["looked-at-miss"] | {"law": None} == rows["looked-at-miss"] | {
+        "law": None, "offence": "looked-at-miss", "amount": "single_loo", "amount_units": 3,
+        "when_fixed": None, "to": "pool", "kind": "fine", "stage": "pre-play"}
+    assert rows["revoke"]["amount_units"] == 6 and rows["revoke"]["to"] == "next_pool"
+    assert rows["revoke"]["replay"] == "required" and rows["revoke"]["forfeits"] == "always"
+    assert rows["misdeal"]["redeal"] == "always" and rows["misdeal"]["dealer_only"]
+    assert "Baxter-Wray p. 24" in rows["looked-at-miss"]["law"]
+    # What the rows say is what the ledger charges.
+    charged = table.send("PenaltyImposed", player="D", offence="looked-at-miss")
+    penalty = next(e for e in charged["appended"] if e["type"] == "PenaltyImposed")["payload"]
+    assert penalty["amount_units"] == rows["looked-at-miss"]["amount_units"]
+    assert penalty["destination"] == rows["looked-at-miss"]["to"]
+
+
+def test_blenheim_offences_in_play_are_fixed_with_the_deal(client):
+    sid = client.post("/sessions", json={"players": PLAYERS, "preset": "blenheim"}).get_json()[
+        "session_id"]
+    rows = {o["offence"]: o for o in client.get(f"/sessions/{sid}/offences").get_json()[
+        "offences"]}
+    assert rows["revoke"]["amount_units"] is None and rows["revoke"]["when_fixed"] == \
+        "with-the-deal"
+    assert rows["misdeal"]["amount_units"] == 3 and rows["misdeal"]["amount"] == "stake"
+
+
+def test_the_tablet_pages_are_public_and_load_only_their_own_files(app):
+    anonymous = app.test_client()
+    for path in ("/table", "/table/live"):
+        page = anonymous.get(path)
+        assert page.status_code == 200 and page.mimetype == "text/html"
+        policy = page.headers["Content-Security-Policy"]
+        assert policy.startswith("default-src 'none'; script-src 'self'; style-src 'self';")
+        assert "unsafe" not in policy and "http" not in policy
+        assert "http" not in page.get_data(as_text=True).replace("http-equiv", "")
+    manifest = anonymous.get("/table/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    data = manifest.get_json()
+    assert data["start_url"] == "/table" and data["display"] == "standalone"
+    for icon in data["icons"]:
+        got = anonymous.get(icon["src"])
+        assert got.status_code == 200 and got.mimetype == icon["type"]
+        if icon["type"] == "image/png":
+            assert got.get_data()[:8] == b"\x89PNG\r\n\x1a\n"
+    worker = anonymous.get("/table/sw.js")
+    assert worker.headers["Service-Worker-Allowed"] == "/table"
+    source = worker.get_data(as_text=True)
+    assert '"/table/static/table.js"' in source and '"/table"' in source
+    with anonymous.get("/table/static/table.js") as script:
+        assert script.mimetype == "text/javascript"
+    spec = anonymous.get("/openapi.json").get_json()
+    assert not [p for p in spec["paths"] if p.startswith(("/table", "/docs"))]
