@@ -124,8 +124,10 @@ def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mod
     pam = pam_card(rules.pam, trump)
     trumps = _trumps(hand, trump, pam)
     top = _top_trump(trump_card, rules)
-    if top in hand and led != top:
-        return [(Breach.LEAD_ACE_OF_TRUMPS, f"held {top} and led {led}")]
+    if top in hand:
+        # docs/rules.md §11.39: the ace (or king) of trumps is led whenever held, even by the
+        # holder of Pam; the other lead rules then have nothing to add
+        return [] if led == top else [(Breach.LEAD_ACE_OF_TRUMPS, f"held {top} and led {led}")]
     if rules.variant == Variant.IRISH and mode != "any-trump" and declared != 2:
         # Britannica, Irish loo: "it is not compulsory to lead a trump with two trumps, unless
         # there are only two declared players" (docs/rules.md §9.2).
