@@ -43,6 +43,7 @@ def may_exchange(s: SessionState, deal: DealState) -> list[str]:
 
 
 def exchange_cards(s: SessionState, c: cmd.ExchangeCards) -> list[ev.Event]:
+    """docs/rules.md §9.2, §11.40: once, by a standing player, before the first card."""
     r = s.rules
     player = known_player(s, c.player)
     deal = open_deal(s, "exchanges")
@@ -113,6 +114,8 @@ def may_show_flush(s: SessionState, deal: DealState) -> bool:
 
 
 def show_flush(s: SessionState, c: cmd.ShowFlush) -> list[ev.Event]:
+    """docs/rules.md §9.3, §11.38: every flush shown, in one event; the winner by precedence
+    and who pays him by `flush_payers`."""
     r = s.rules
     deal = open_deal(s, "a flush")
     if r.variant != Variant.FIVE_CARD:

@@ -130,7 +130,7 @@ def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mod
         return [] if led == top else [(Breach.LEAD_ACE_OF_TRUMPS, f"held {top} and led {led}")]
     if rules.variant == Variant.IRISH and mode != "any-trump" and declared != 2:
         # Britannica, Irish loo: "it is not compulsory to lead a trump with two trumps, unless
-        # there are only two declared players" (docs/rules.md §9.2).
+        # there are only two declared players" (docs/rules.md §9.2, §11.41).
         return []
     if mode == LeadRule.HIGHEST_OF_TWO and len(trumps) >= 2 and led != trumps[0]:
         return [(Breach.LEAD_HIGHEST_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
