@@ -140,6 +140,8 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "penalties": domain_rules.PENALTY_TABLES,
     "variant": domain_rules.VARIANTS,
     "pack": PACKS,
+    "pam": domain_rules.PAMS,  # five-card loo only
+    "flush_payers": domain_rules.FLUSH_PAYERS,  # five-card loo only
 }
 MAX_UNITS = 10**9
 
@@ -280,6 +282,39 @@ class CardPlayedIn(EventIn):
     type = _type("CardPlayed")
     player = fields.String(required=True, **PLAYER)
     card = fields.String(required=True, **CARD)
+    call = fields.String(load_default=None, allow_none=True,
+                         validate=validate.OneOf(["pam-be-civil"]),
+                         metadata={"description": "Five-card loo: 'pam-be-civil', said as the "
+                                                  "ace of trumps is led"})
+
+
+class CardsExchangedIn(EventIn):
+    """Irish and five-card loo: a standing player exchanges cards from the top of the pack,
+    once, before play; the count always, the cards when known."""
+
+    command = cmd.ExchangeCards
+    type = _type("CardsExchanged")
+    player = fields.String(required=True, **PLAYER)
+    count = _strict_int(required=True, validate=validate.Range(min=1, max=5),
+                        metadata={"description": "How many cards he put out and drew",
+                                  "example": 2})
+    cards_out = fields.List(fields.String(**CARD), load_default=None, allow_none=True,
+                            metadata={"description": "The cards he put out, when known"})
+    cards_in = fields.List(fields.String(**CARD), load_default=None, allow_none=True,
+                           metadata={"description": "The cards he drew, when known"})
+
+
+class FlushShownIn(EventIn):
+    """Five-card loo: the flushes shown after the declarations (the ledger finds the winner)."""
+
+    command = cmd.ShowFlush
+    type = _type("FlushShown")
+    flushes = fields.Dict(keys=fields.String(**PLAYER),
+                          values=fields.List(fields.String(**CARD)), required=True,
+                          metadata={"description": "Each player who shows a flush, and his "
+                                                   "five cards",
+                                    "example": {"B": ["2H", "5H", "9H", "QH", "KH"]}})
+    pam_held_by = fields.String(load_default=None, allow_none=True, **PLAYER)
 
 
 class TrickWonIn(EventIn):
@@ -356,6 +391,8 @@ EVENT_SCHEMAS: dict[str, type[EventIn]] = {
     "DealStarted": DealStartedIn,
     "DeclarationMade": DeclarationMadeIn,
     "CardPlayed": CardPlayedIn,
+    "CardsExchanged": CardsExchangedIn,
+    "FlushShown": FlushShownIn,
     "TrickWon": TrickWonIn,
     "PenaltyImposed": PenaltyImposedIn,
     "ReplayAsked": ReplayAskedIn,

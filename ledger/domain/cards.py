@@ -42,18 +42,43 @@ def rank_of(card: str) -> int:
     return RANK_VALUE[card[:-1]]
 
 
-def beats(card: str, best: str, trump: str) -> bool:
+# Pam outranks every card (docs/rules.md §9.3): "the highest card ... the ace of trumps is
+# next in value" (Baxter-Wray p. 27).
+PAM_RANK = RANK_VALUE["A"] + 1
+
+
+def pam_card(pam: str | None, trump: str) -> str | None:
+    """The card that is Pam this deal: the knave of clubs, or the knave of trumps; None when
+    the game has no Pam (three-card and Irish loo)."""
+    if pam is None:
+        return None
+    return "J" + ("C" if pam == "jack-of-clubs" else trump)
+
+
+def suit_in_play(card: str, trump: str, pam: str | None = None) -> str:
+    """The suit a card counts as in play: Pam is a trump whatever its own suit
+    (Britannica: "Pam ... ranks as the highest trump, whatever suit is turned up")."""
+    return trump if card == pam else suit_of(card)
+
+
+def power(card: str, pam: str | None = None) -> int:
+    """A card's rank in play: Pam above the ace."""
+    return PAM_RANK if card == pam else rank_of(card)
+
+
+def beats(card: str, best: str, trump: str, pam: str | None = None) -> bool:
     """Whether `card` beats the card `best` currently winning a trick."""
-    if suit_of(card) == suit_of(best):
-        return rank_of(card) > rank_of(best)
-    return suit_of(card) == trump
+    if suit_in_play(card, trump, pam) == suit_in_play(best, trump, pam):
+        return power(card, pam) > power(best, pam)
+    return suit_in_play(card, trump, pam) == trump
 
 
-def trick_winner_index(cards: list[str], trump: str) -> int:
-    """Index of the winning card: highest trump, else highest of the suit led."""
+def trick_winner_index(cards: list[str], trump: str, pam: str | None = None) -> int:
+    """Index of the winning card: highest trump (Pam the highest), else highest of the suit
+    led."""
     best = 0
     for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], trump):
+        if beats(cards[i], cards[best], trump, pam):
             best = i
     return best
 

@@ -51,6 +51,27 @@ class Declare(Command):
 class PlayCard(Command):
     player: str
     card: str
+    call: str | None = None  # five-card loo: "pam-be-civil" as the ace of trumps is led
+
+
+@dataclass(frozen=True)
+class ExchangeCards(Command):
+    """Irish and five-card loo: a standing player exchanges `count` cards from the pack, once;
+    the cards he put out and received when the table knows them."""
+
+    player: str
+    count: int
+    cards_out: list[str] | None = None
+    cards_in: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class ShowFlush(Command):
+    """Five-card loo: every flush shown after the declarations, {player: his five cards}, and
+    who showed Pam when that exempts him from paying (Britannica, Enquire Within)."""
+
+    flushes: dict[str, list[str]]
+    pam_held_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +124,8 @@ CLIENT_TYPES: dict[str, type[Command]] = {
     "DealStarted": StartDeal,
     "DeclarationMade": Declare,
     "CardPlayed": PlayCard,
+    "CardsExchanged": ExchangeCards,
+    "FlushShown": ShowFlush,
     "TrickWon": RecordTrick,
     "PenaltyImposed": ImposePenalty,
     "ReplayAsked": AskReplay,

@@ -61,7 +61,14 @@ def client_command(event: ev.Event, before: SessionState | None) -> cmd.Command 
     if isinstance(event, ev.DeclarationMade):
         return cmd.Declare(player=event.player, declaration=event.declaration)
     if isinstance(event, ev.CardPlayed):
-        return cmd.PlayCard(player=event.player, card=event.card)
+        return cmd.PlayCard(player=event.player, card=event.card, call=event.call)
+    if isinstance(event, ev.CardsExchanged):
+        return cmd.ExchangeCards(player=event.player, count=event.count,
+                                 cards_out=list(event.cards_out) or None,
+                                 cards_in=list(event.cards_in) or None)
+    if isinstance(event, ev.FlushShown):
+        return cmd.ShowFlush(flushes={p: list(c) for p, c in event.flushes.items()},
+                             pam_held_by=event.pam_held_by)
     if isinstance(event, ev.TrickWon):
         return None if event.cards else cmd.RecordTrick(winner=event.winner)
     if isinstance(event, ev.PenaltyImposed):

@@ -15,7 +15,6 @@ from .errors import InvalidInput, OutOfTurn
 from .events import NEXT_POOL, POOL, posting
 from .guards import between_deals, known_player
 from .limits import (
-    CARDS_PER_HAND,
     CURRENCY_PATTERN,
     MAX_PLAYERS,
     MAX_UNITS,
@@ -45,7 +44,8 @@ def open_session(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Even
     if len(set(players)) != len(players):
         raise InvalidInput("player names must be distinct", rule="players", field="players")
     rules = build_rules(c.preset, c.rules)
-    check_capacity(hands_dealt(rules, len(players)), rules.pack, miss=True)
+    check_capacity(hands_dealt(rules, len(players)), rules.pack, miss=rules.has_miss,
+                   cards_each=rules.cards_each)
     first = c.first_dealer if c.first_dealer is not None else players[0]
     if first not in players:
         raise InvalidInput(f"first dealer {first!r} is not one of the players",
@@ -99,7 +99,10 @@ def next_deal(s: SessionState) -> NextDeal:
     last_round = s.last_round_left > 0
     # Cassell: after the pool is won "the next hand then becomes Bold Stand": a forced hand,
     # never the turn-up single.
-    kind = DealKind.SINGLE if (fresh and r.fresh_pool == FreshPool.TURN_UP and not last_round
+    # docs/rules.md §11.34: Irish and five-card loo have no turn-up single; a fresh pool under
+    # `turn-up` is a hand played for the dealer's price alone (Baxter-Wray p. 28: "no payments
+    # to the pool, beyond the dealer's fee").
+    kind = DealKind.SINGLE if (fresh and r.turn_up_single and not last_round
                                and not s.next_forced) else DealKind.HAND
     forced = (Forced.LAST_ROUND if last_round else
               s.next_forced if s.next_forced else
@@ -157,11 +160,12 @@ def start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
     forced: Forced | None = base_forced
     if kind == DealKind.HAND and forced is None and club_law_applies(r, trump_card):
         forced = Forced.CLUB_LAW
-    miss = kind == DealKind.HAND and forced is None
+    # Irish and five-card loo: "There is no miss" (Baxter-Wray p. 27; Britannica).
+    miss = kind == DealKind.HAND and forced is None and r.has_miss
     if len(dealt) < MIN_PLAYERS:
         raise InvalidInput("at least two players must be dealt in", rule="players")
     check_capacity(len(dealt), r.pack, miss=miss,
-                   cards_each=1 if kind == DealKind.SINGLE else CARDS_PER_HAND)
+                   cards_each=1 if kind == DealKind.SINGLE else r.cards_each)
     face_up = _face_up(s, c, kind, dealt, trump_card)
     if not redeal:
         postings = _stakes(s, dealer, deal_no, fresh and kind == DealKind.HAND)

@@ -17,11 +17,12 @@ from .dealing import open_session, start_deal
 from .declaring import declare
 from .ending import end_session
 from .errors import InvalidInput, OutOfTurn
+from .exchanging import exchange_cards, show_flush
 from .penalising import ask_replay, impose_penalty, replay_required, waive_replay
 from .play import trick_complete
 from .playing import breaches_proven, play_card, record_trick, trick_completed
 from .seating import join, start_last_round, withdraw
-from .settling import outcome_before_play, settle_played, settle_single
+from .settling import outcome_before_play, settle_flush, settle_played, settle_single
 from .state import SessionState
 from .vocabulary import Entry, Phase, Status
 
@@ -29,6 +30,8 @@ _HANDLERS: dict[type[cmd.Command], Callable[[SessionState, Any], list[ev.Event]]
     cmd.StartDeal: start_deal,
     cmd.Declare: declare,
     cmd.PlayCard: play_card,
+    cmd.ExchangeCards: exchange_cards,
+    cmd.ShowFlush: show_flush,
     cmd.RecordTrick: record_trick,
     cmd.ImposePenalty: impose_penalty,
     cmd.AskReplay: ask_replay,
@@ -64,6 +67,8 @@ def follow_ups(s: SessionState) -> list[ev.Event]:
         return [settle_single(s, deal)]
     if deal.phase == Phase.DECLARING:
         return outcome_before_play(s, deal)
+    if deal.phase == Phase.FLUSH:
+        return [settle_flush(s, deal)]
     if deal.entry == Entry.CARDS and (found := breaches_proven(s, deal)):
         return found
     if deal.phase in (Phase.PLAYING, Phase.REPLAYING) and trick_complete(deal, s.rules):

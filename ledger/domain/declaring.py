@@ -38,6 +38,13 @@ def legal_declarations(s: SessionState, deal: DealState, player: str) -> list[De
             # Baxter-Wray p. 19: "he must play the miss for the benefit of the pool";
             # Britannica: he declares before seeing miss that he does not play for himself.
             choices = [Declaration.PLAY, Declaration.TAKE_MISS, Declaration.PLAY_MISS_FOR_POOL]
+    if player == order[-1] and not deal.miss and not deal.forced and not s.rules.has_miss:
+        own = [p for p in earlier if deal.declarations.get(p) == Declaration.PLAY]
+        if len(own) == 1:
+            # docs/rules.md §11.36: Irish and five-card loo have no miss to play for the pool;
+            # the dealer stands against the one player who stood (Baxter-Wray p. 20 without a
+            # miss: the pool is not given up to a lone player without a fight).
+            choices = [Declaration.PLAY]
     if s.rules.last_before_dealer_bound and len(order) >= 2 and player == order[-2]:
         # Cassell: "When only two players stand, the last before the dealer is bound to play
         # either his own hand or dumby".

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .cards import pam_card
 from .commands import Command, OpenSession
 from .decide import decide, decide_open, follow_ups
 from .errors import SessionNotFound
@@ -62,6 +63,9 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
     view = state.deal.to_dict()
     view["pool_units"] = state.pool_units() if state.deal.phase != Phase.SETTLED else 0
     view["contributions"] = [p for p in state.deal.postings if p["to"] == Account.POOL]
+    if state.rules.pam is not None:
+        # five-card loo: the card that is Pam this deal, the highest trump (docs/rules.md §9.3)
+        view["pam"] = pam_card(state.rules.pam, state.deal.trump)
     # what corrections of this deal's entries changed (docs/rules.md §12)
     view["corrections"] = [c for c in state.corrections if c["deal_no"] == state.deal.deal_no]
     return view

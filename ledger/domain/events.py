@@ -16,6 +16,7 @@ from .records import BreachFound, Posting, Share
 from .vocabulary import (
     Account,
     Breach,
+    Call,
     DealKind,
     Declaration,
     Destination,
@@ -163,6 +164,45 @@ class CardPlayed(Event):
     card: str
     trick: int
     replay: bool
+    # Five-card loo: "Pam be civil", said as the ace of trumps is led (docs/rules.md §9.3).
+    # Written only when said, so the payload of every other card is as it always was (an
+    # event without it reads as no call: no new schema version is needed).
+    call: Call | None = None
+
+    def payload(self) -> dict[str, Any]:
+        data = asdict(self)
+        if data["call"] is None:
+            del data["call"]
+        return data
+
+
+@dataclass(frozen=True)
+class CardsExchanged(Event):
+    """Irish and five-card loo: a standing player exchanged `count` cards for as many from the
+    top of the pack, once, before play (docs/rules.md §9.2); the cards when the table knows
+    them, else empty lists."""
+
+    type: ClassVar[str] = "CardsExchanged"
+    deal_no: int
+    player: str
+    count: int
+    cards_out: list[str]
+    cards_in: list[str]
+    stock_left: int  # the cards left in the pack after the exchange
+
+
+@dataclass(frozen=True)
+class FlushShown(Event):
+    """Five-card loo: the flushes shown after the declarations, the one that wins by
+    precedence, and who pays its holder a loo (docs/rules.md §9.3); the hand is not played."""
+
+    type: ClassVar[str] = "FlushShown"
+    deal_no: int
+    flushes: dict[str, list[str]]  # player -> his five cards
+    winner: str
+    beaten: list[str]
+    pam_held_by: str | None
+    payers: list[str]
 
 
 @dataclass(frozen=True)
@@ -253,7 +293,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (SessionOpened, PlayerJoined, PlayerWithdrew, LastRoundStarted, DealStarted,
                 DeclarationMade, PenaltyImposed, CardPlayed, TrickWon, BreachDetected,
-                ReplayStarted, ReplayWaived, DealSettled, SessionEnded, EntryCorrected)
+                ReplayStarted, ReplayWaived, DealSettled, SessionEnded, EntryCorrected,
+                CardsExchanged, FlushShown)
 }
 
 # (type, from_version) -> function turning a payload of that version into the next version.

@@ -13,7 +13,6 @@ from typing import cast
 from . import events as ev
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL, POOL_ACCOUNTS, check_balanced
-from .limits import TRICKS_PER_HAND
 from .records import BreachRecord, PenaltyRecord, Posting
 from .rules import Rules
 from .seating import left_of
@@ -119,6 +118,7 @@ def _(e: ev.DealStarted, state: SessionState) -> None:
             e.trump_card, dict(e.face_up), e.forced, e.miss
         deal.phase, deal.redeals = Phase.DECLARING, deal.redeals + 1
         deal.declarations, deal.standing, deal.replay = {}, [], None
+        deal.exchanges, deal.flush = {}, None
     else:
         state.deal_no = e.deal_no
         state.deal = DealState(
@@ -187,9 +187,28 @@ def _(e: ev.CardPlayed, state: SessionState) -> None:
     if deal.pool_at_play_units is None:
         deal.pool_at_play_units = state.pool_units()
     deal.entry = Entry.CARDS
+    if e.call is not None:
+        deal.civil.append(e.trick)
     deal.current_trick.append([e.player, e.card])
     if not e.replay:
         deal.hands.setdefault(e.player, []).append(e.card)
+
+
+@_apply.register
+def _(e: ev.CardsExchanged, state: SessionState) -> None:
+    assert state.deal is not None
+    state.deal.exchanges[e.player] = {"count": e.count, "cards_out": list(e.cards_out),
+                                      "cards_in": list(e.cards_in)}
+
+
+@_apply.register
+def _(e: ev.FlushShown, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.flush = {"flushes": {p: list(c) for p, c in e.flushes.items()}, "winner": e.winner,
+                  "beaten": list(e.beaten), "pam_held_by": e.pam_held_by,
+                  "payers": list(e.payers)}
+    deal.phase = Phase.FLUSH  # the hand is not played; the settlement follows
 
 
 @_apply.register
@@ -203,7 +222,7 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
     deal.tricks.append({"trick": e.trick, "winner": e.winner,
                         "cards": [list(x) for x in e.cards]})
     deal.current_trick = []
-    if len(deal.tricks) == TRICKS_PER_HAND:
+    if len(deal.tricks) == state.rules.cards_each:
         review = deal.replay == Replay.ON_REQUEST and deal.first_play is None
         deal.phase = Phase.REVIEW if review else Phase.PLAYED
 
@@ -219,7 +238,7 @@ def _(e: ev.ReplayStarted, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
     deal.first_play = deal.tricks
-    deal.tricks, deal.current_trick = [], []
+    deal.tricks, deal.current_trick, deal.civil = [], [], []
     deal.replay = Replay.ASKED if e.asked_by else Replay.REQUIRED
     deal.replay_asked_by = e.asked_by
     deal.entry = None

@@ -7,11 +7,12 @@ from typing import Any
 from .dealing import next_deal
 from .declaring import legal_declarations, next_declarer
 from .ending import END_METHODS
+from .exchanging import may_exchange, may_show_flush, stock_left
 from .penalising import offenders_in_play
 from .penalties import TABLES
 from .play import in_play, next_to_play
-from .state import SessionState
-from .vocabulary import BETWEEN_DEALS, DealKind, EndMethod, Entry, Phase, Status
+from .state import DealState, SessionState
+from .vocabulary import BETWEEN_DEALS, Call, DealKind, EndMethod, Entry, Phase, Status
 
 
 def expected(state: SessionState) -> dict[str, Any]:
@@ -51,13 +52,18 @@ def expected(state: SessionState) -> dict[str, Any]:
         assert player is not None
         return {"phase": Phase.DECLARING, "actions": [
             {"type": "DeclarationMade", "player": player,
-             "choices": legal_declarations(state, deal, player)}, penalty]}
+             "choices": legal_declarations(state, deal, player)},
+            *_variant_actions(state, deal), penalty]}
     if deal.phase in (Phase.PLAYING, Phase.REPLAYING):
         trick = len(deal.tricks) + 1
-        actions = []
+        actions = _variant_actions(state, deal)
         if deal.entry in (None, Entry.CARDS):
-            actions.append({"type": "CardPlayed", "player": next_to_play(deal, state.rules),
-                            "trick": trick})
+            card: dict[str, Any] = {"type": "CardPlayed",
+                                    "player": next_to_play(deal, state.rules), "trick": trick}
+            if state.rules.pam is not None and not deal.current_trick:
+                # five-card loo: the ace of trumps may be led with "Pam be civil"
+                card["calls"] = [Call.PAM_BE_CIVIL]
+            actions.append(card)
         if deal.entry in (None, Entry.QUICK):
             actions.append({"type": "TrickWon", "trick": trick,
                             "winners": in_play(deal, trick)})
@@ -68,6 +74,19 @@ def expected(state: SessionState) -> dict[str, Any]:
             {"type": "ReplayAsked", "by": [p for p in state.active if p not in offenders]},
             {"type": "ReplayWaived"}, penalty]}
     return {"phase": deal.phase, "actions": []}
+
+
+def _variant_actions(state: SessionState, deal: DealState) -> list[dict[str, Any]]:
+    """Irish and five-card loo, before the first card: who may still exchange and how many
+    cards the pack has left; at five-card loo, that a flush may be shown (§11.30)."""
+    out: list[dict[str, Any]] = []
+    players = may_exchange(state, deal)
+    if players:
+        out.append({"type": "CardsExchanged", "players": players,
+                    "stock_left": stock_left(state.rules, deal)})
+    if may_show_flush(state, deal):
+        out.append({"type": "FlushShown", "players": deal.standing_names()})
+    return out
 
 
 def _round_even(state: SessionState) -> bool:

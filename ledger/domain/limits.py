@@ -30,6 +30,7 @@ PACK_32 = 32
 PACKS = (PACK_52, PACK_32)
 CARDS_PER_HAND = 3
 TRICKS_PER_HAND = 3
+FIVE_CARDS = 5  # five-card loo: five cards each, five tricks (docs/rules.md §9.3)
 
 # The events one request may append together (the API's default for LOO_MAX_BATCH_EVENTS).
 MAX_BATCH_EVENTS = 500

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import RANK_VALUE, beats, rank_of, suit_of
+from .cards import RANK_VALUE, RANKS_52, beats, pam_card, power, suit_in_play, suit_of
 from .records import BreachFound, TrickCards
 from .rules import Rules
 from .state import DealState
-from .vocabulary import Breach, Hand, LeadRule, Phase, TrumpAfterTrick
+from .vocabulary import Breach, Hand, LeadRule, Phase, TrumpAfterTrick, Variant
 
 # Breaches whose kind no card still unknown could change (the checks that come first).
-STABLE_RULES = frozenset({Breach.LEAD_ACE_OF_TRUMPS, Breach.REVOKE, Breach.NOT_HEADING})
+STABLE_RULES = frozenset({Breach.LEAD_ACE_OF_TRUMPS, Breach.REVOKE, Breach.NOT_HEADING,
+                          Breach.PAM_BE_CIVIL})
 
 
 def play_begun(deal: DealState) -> bool:
@@ -92,38 +93,60 @@ def _top_trump(trump_card: str, rules: Rules) -> str:
     return "A" + trump
 
 
-def _in_sequence(low: str, high: str, hand: list[str], out: set[str]) -> bool:
+def _trump_ladder(trump: str, pam: str | None) -> list[str]:
+    """The trumps from the lowest to the highest: Pam on top (docs/rules.md §9.3)."""
+    ladder = [r + trump for r in RANKS_52 if r + trump != pam]
+    return ladder + ([pam] if pam else [])
+
+
+def _in_sequence(low: str, high: str, hand: list[str], out: set[str], trump: str,
+                 pam: str | None = None) -> bool:
     """Blenheim law 10: "unless his cards are sequence cards or cards of equal value".
 
-    Two cards are of equal value when every card between them is in his hand or out of play
-    (the turned-up card, or a card already played).
+    Two trumps are of equal value when every trump between them is in his hand or out of play
+    (the turned-up card, or a card already played); Pam sits just above the ace.
     """
-    between = {rank_of(c) for c in (*hand, *out) if suit_of(c) == suit_of(high)}
-    return all(v in between for v in range(rank_of(low) + 1, rank_of(high)))
+    ladder = _trump_ladder(trump, pam)
+    between = ladder[ladder.index(low) + 1:ladder.index(high)]
+    return all(c in hand or c in out for c in between)
+
+
+def _trumps(hand: list[str], trump: str, pam: str | None) -> list[str]:
+    """His trumps, the highest first; Pam counts as a trump (Britannica)."""
+    return sorted((c for c in hand if suit_in_play(c, trump, pam) == trump),
+                  key=lambda c: power(c, pam), reverse=True)
 
 
 def _lead_breaches(hand: list[str], led: str, trump_card: str, rules: Rules, mode: str,
                    declared: int, out: set[str]) -> list[tuple[Breach, str]]:
     """(rule, detail) pairs for a lead; `mode` is the lead rule in force for this lead."""
     trump = suit_of(trump_card)
-    trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
+    pam = pam_card(rules.pam, trump)
+    trumps = _trumps(hand, trump, pam)
     top = _top_trump(trump_card, rules)
-    if top in hand and led != top:
-        return [(Breach.LEAD_ACE_OF_TRUMPS, f"held {top} and led {led}")]
+    if top in hand:
+        # docs/rules.md §11.39: the ace (or king) of trumps is led whenever held, even by the
+        # holder of Pam; the other lead rules then have nothing to add
+        return [] if led == top else [(Breach.LEAD_ACE_OF_TRUMPS, f"held {top} and led {led}")]
+    if rules.variant == Variant.IRISH and mode != "any-trump" and declared != 2:
+        # Britannica, Irish loo: "it is not compulsory to lead a trump with two trumps, unless
+        # there are only two declared players" (docs/rules.md §9.2, §11.41).
+        return []
     if mode == LeadRule.HIGHEST_OF_TWO and len(trumps) >= 2 and led != trumps[0]:
         return [(Breach.LEAD_HIGHEST_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
     if mode == LeadRule.ONE_OF_TWO and len(trumps) >= 2:
-        if suit_of(led) != trump:
+        if suit_in_play(led, trump, pam) != trump:
             return [(Breach.LEAD_A_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
-        if declared == 2 and led != trumps[0] and not _in_sequence(led, trumps[0], hand, out):
+        if declared == 2 and led != trumps[0] \
+                and not _in_sequence(led, trumps[0], hand, out, trump, pam):
             return [(Breach.LEAD_HIGHEST_TRUMP,
                      f"two declared players: held {', '.join(trumps)} and led {led}")]
     if mode == LeadRule.HIGHEST_CARD:
         if trumps and led != trumps[0]:
             return [(Breach.LEAD_HIGHEST_TRUMP, f"held trumps {', '.join(trumps)} and led {led}")]
-        if not trumps and rank_of(led) < max(rank_of(c) for c in hand):
+        if not trumps and power(led, pam) < max(power(c, pam) for c in hand):
             return [(Breach.LEAD_HIGHEST_CARD, f"held {', '.join(hand)} and led {led}")]
-    if mode == "any-trump" and trumps and suit_of(led) != trump:
+    if mode == "any-trump" and trumps and suit_in_play(led, trump, pam) != trump:
         return [(Breach.TRUMP_AFTER_TRICK, f"held trumps {', '.join(trumps)} and led {led}")]
     return []
 
@@ -133,10 +156,11 @@ def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
     """The lead to the second trick by the winner of the first (docs/rules.md §6)."""
     style = rules.trump_after_trick
     trump = suit_of(trump_card)
-    trumps = sorted((c for c in hand if suit_of(c) == trump), key=rank_of, reverse=True)
+    pam = pam_card(rules.pam, trump)
+    trumps = _trumps(hand, trump, pam)
     if style == TrumpAfterTrick.NONE or not trumps:
         return []
-    if suit_of(led) != trump:
+    if suit_in_play(led, trump, pam) != trump:
         return [(Breach.TRUMP_AFTER_TRICK, f"won the first trick holding {', '.join(trumps)} "
                                            f"and led {led}")]
     if style in (TrumpAfterTrick.HIGHER_OF_TWO, TrumpAfterTrick.HIGHEST) and led != trumps[0]:
@@ -148,25 +172,37 @@ def _trump_after_trick(hand: list[str], led: str, trump_card: str, rules: Rules,
     return []
 
 
-def _follow_breaches(hand: list[str], card: str, so_far: list[str],
-                     trump: str) -> list[tuple[Breach, str]]:
-    """Follow suit if able; head if able; holding none of the suit, trump if that heads."""
-    led_suit = suit_of(so_far[0])
+def _follow_breaches(hand: list[str], card: str, so_far: list[str], trump: str,
+                     pam: str | None = None, civil: bool = False) -> list[tuple[Breach, str]]:
+    """Follow suit if able; head if able; holding none of the suit, trump if that heads.
+
+    Pam counts as a trump. `civil`: the ace of trumps was led with "Pam be civil": the holder
+    of Pam "must pass the trick, if he can do so without revoking" (Baxter-Wray p. 28).
+    """
+    led_suit = suit_in_play(so_far[0], trump, pam)
     best = so_far[0]
     for c in so_far[1:]:
-        if beats(c, best, trump):
+        if beats(c, best, trump, pam):
             best = c
-    of_suit = [c for c in hand if suit_of(c) == led_suit]
+    of_suit = [c for c in hand if suit_in_play(c, trump, pam) == led_suit]
+    if civil and pam in of_suit and len(of_suit) > 1:
+        # he holds another trump: Pam may not be played, and is no card to head with
+        if card == pam:
+            others = [c for c in of_suit if c != pam]
+            return [(Breach.PAM_BE_CIVIL, f"the ace of trumps was led with 'Pam be civil'; held "
+                                          f"{', '.join(others)} besides Pam and played {card}")]
+        of_suit = [c for c in of_suit if c != pam]
     if of_suit:
-        if suit_of(card) != led_suit:
+        if suit_in_play(card, trump, pam) != led_suit:
             return [(Breach.REVOKE, f"held {', '.join(of_suit)} of the suit led and played {card}")]
-        heading = [c for c in of_suit if beats(c, best, trump)]
-        if heading and not beats(card, best, trump):
+        heading = [c for c in of_suit if beats(c, best, trump, pam)]
+        if heading and not beats(card, best, trump, pam):
             return [(Breach.NOT_HEADING, f"could head {best} with {', '.join(heading)}, "
                                     f"played {card}")]
         return []
-    heading_trumps = [c for c in hand if suit_of(c) == trump and beats(c, best, trump)]
-    if heading_trumps and not beats(card, best, trump):
+    heading_trumps = [c for c in hand
+                      if suit_in_play(c, trump, pam) == trump and beats(c, best, trump, pam)]
+    if heading_trumps and not beats(card, best, trump, pam):
         return [(Breach.NOT_TRUMPING_TO_HEAD, f"held none of the suit led; could head {best} with "
                                          f"{', '.join(heading_trumps)}, played {card}")]
     return []
@@ -182,11 +218,14 @@ OFFENCE_OF_RULE: dict[Breach, str] = {
     Breach.REVOKE: "revoke",
     Breach.NOT_HEADING: "not-heading",
     Breach.NOT_TRUMPING_TO_HEAD: "not-trumping-to-head",
+    # docs/rules.md §11.37: no table lists it; reported only
+    Breach.PAM_BE_CIVIL: "pam-be-civil",
 }
 
 
 def detect_breaches(tricks: Sequence[TrickCards], trump_card: str, rules: Rules,
-                    declared: int, complete: set[str] | None = None) -> list[BreachFound]:
+                    declared: int, complete: set[str] | None = None,
+                    civil: Sequence[int] = ()) -> list[BreachFound]:
     """Every breach of docs/rules.md §6 that the logged tricks prove, with its evidence.
 
     `tricks` may end with the trick in progress. A player not in `complete` (None: everyone)
@@ -194,6 +233,7 @@ def detect_breaches(tricks: Sequence[TrickCards], trump_card: str, rules: Rules,
     for him (STABLE_RULES); with his whole hand known, every breach is.
     """
     trump = suit_of(trump_card)
+    pam = pam_card(rules.pam, trump)
     remaining: dict[str, list[str]] = {}
     for t in tricks:
         for player, card in t["cards"]:
@@ -213,7 +253,8 @@ def detect_breaches(tricks: Sequence[TrickCards], trump_card: str, rules: Rules,
             elif i == 0:
                 pairs = []
             else:
-                pairs = _follow_breaches(hand, card, [c for _, c in cards[:i]], trump)
+                pairs = _follow_breaches(hand, card, [c for _, c in cards[:i]], trump, pam,
+                                         civil=t["trick"] in civil)
             known = complete is None or player in complete
             for rule, detail in pairs:
                 if known or rule in STABLE_RULES:

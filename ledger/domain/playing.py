@@ -10,17 +10,16 @@ from typing import cast
 
 from . import commands as cmd
 from . import events as ev
-from .cards import parse_card, trick_winner_index
+from .cards import pam_card, parse_card, trick_winner_index
 from .declaring import next_declarer
 from .errors import InvalidInput, OutOfTurn
 from .guards import known_player, open_deal
-from .limits import CARDS_PER_HAND, TRICKS_PER_HAND
 from .penalising import penalty_event
 from .penalties import TABLES
 from .play import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play
 from .records import PenaltyRecord, TrickCards
 from .state import DealState, SessionState
-from .vocabulary import Entry, Phase
+from .vocabulary import Call, Entry, Phase
 
 
 def _tricks_open(s: SessionState, what: str) -> DealState:
@@ -47,6 +46,7 @@ def play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
     if player != turn:
         raise OutOfTurn(f"it is {turn}'s turn to play, not {player}'s", rule="play-in-turn")
     replay = deal.phase == Phase.REPLAYING
+    call = _call(s, deal, c.call, card)
     in_trick = {x for _, x in deal.current_trick}
     if replay and deal.hands:
         played_again = [x for t in deal.tricks for p, x in t["cards"] if p == player]
@@ -59,12 +59,34 @@ def play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
         seen = {deal.trump_card} | in_trick | {x for t in deal.tricks for _, x in t["cards"]}
         if not replay:
             seen |= {x for cards in deal.hands.values() for x in cards}
+        # Irish and five-card loo: a card put out in an exchange is out of play ("nor can a card
+        # once put out be taken back into the hand", Baxter-Wray p. 27), and a card another
+        # player drew is his.
+        seen |= {x for p, e in deal.exchanges.items() for x in e["cards_out"]
+                 + (e["cards_in"] if p != player else [])}
         if card in seen:
             raise InvalidInput(f"{card} has already been seen in this deal", rule="card-unseen",
                                field="card")
     trick = len(deal.tricks) + 1
     return [ev.CardPlayed(deal_no=deal.deal_no, player=player, card=card, trick=trick,
-                          replay=replay)]
+                          replay=replay, call=call)]
+
+
+def _call(s: SessionState, deal: DealState, call: object, card: str) -> Call | None:
+    """Five-card loo: "Pam be civil" is said as the ace of trumps is led (Baxter-Wray p. 28:
+    "When the ace of trumps is led it is usual for the player of it to say, 'Pam, be
+    civil'"); docs/rules.md §9.3."""
+    if call is None:
+        return None
+    if not isinstance(call, str) or call not in tuple(Call):
+        raise InvalidInput(f"call must be one of {', '.join(Call)}", rule="call", field="call")
+    if s.rules.pam is None:
+        raise InvalidInput("'Pam be civil' is said at five-card loo only: this game has no Pam",
+                           rule="pam-be-civil", field="call")
+    if deal.current_trick or card != "A" + deal.trump:
+        raise InvalidInput(f"'Pam be civil' is said as the ace of trumps (A{deal.trump}) is led",
+                           rule="pam-be-civil", field="call")
+    return Call(call)
 
 
 def record_trick(s: SessionState, c: cmd.RecordTrick) -> list[ev.Event]:
@@ -88,7 +110,8 @@ def trick_completed(s: SessionState, deal: DealState) -> list[ev.Event]:
     """The trick each player in play has played to: the highest trump, else the highest card
     of the suit led, wins it."""
     cards = [c for _, c in deal.current_trick]
-    winner = deal.current_trick[trick_winner_index(cards, deal.trump)][0]
+    pam = pam_card(s.rules.pam, deal.trump)
+    winner = deal.current_trick[trick_winner_index(cards, deal.trump, pam)][0]
     return [ev.TrickWon(deal_no=deal.deal_no, trick=len(deal.tricks) + 1, winner=winner,
                         cards=[list(x) for x in deal.current_trick],
                         replay=deal.phase == Phase.REPLAYING)]
@@ -103,14 +126,14 @@ def breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
     tricks: list[TrickCards] = list(deal.tricks)
     if deal.current_trick:
         tricks.append({"trick": len(deal.tricks) + 1, "cards": deal.current_trick})
-    over = len(deal.tricks) == TRICKS_PER_HAND
+    over = len(deal.tricks) == s.rules.cards_each
     played = Counter(p for t in tricks for p, _ in t["cards"])
     complete = {p for p in deal.standing_names()
-                if over or p in deal.abandoned or played[p] == CARDS_PER_HAND}
+                if over or p in deal.abandoned or played[p] == s.rules.cards_each}
     reported = [b for b in deal.breaches if b["replay"] == replay]
     seen = {(b["player"], b["trick"], b["card"]) for b in reported}
     found = [b for b in detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing),
-                                        complete)
+                                        complete, deal.civil)
              if (b["player"], b["trick"], b["card"]) not in seen]
     table = TABLES[s.rules.penalties]
     # One penalty per offender for the breaches of a play-through; the others are reported.

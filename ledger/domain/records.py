@@ -101,3 +101,22 @@ class PenaltyRecord(TypedDict):
     stage: Stage
     leaves_play: bool
     hand: NotRequired[int]
+
+
+class Exchange(TypedDict):
+    """Irish and five-card loo: the cards a standing player exchanged for cards from the top of
+    the pack (docs/rules.md §9.2); the cards are empty lists when the table did not log them."""
+
+    count: int
+    cards_out: list[str]
+    cards_in: list[str]
+
+
+class FlushRecord(TypedDict):
+    """Five-card loo: the flushes shown, the one that wins, and who pays its holder a loo."""
+
+    flushes: dict[str, list[str]]
+    winner: str
+    beaten: list[str]
+    pam_held_by: str | None
+    payers: list[str]

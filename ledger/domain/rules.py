@@ -10,12 +10,14 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, cast
 
 from .errors import InvalidInput
-from .limits import MAX_UNITS, PACK_32, PACK_52, PACKS
+from .limits import CARDS_PER_HAND, FIVE_CARDS, MAX_UNITS, PACK_32, PACK_52, PACKS
 from .vocabulary import (
     DealOutOfTurn,
+    FlushPayers,
     FreshPool,
     LeadRule,
     LooKind,
+    Pam,
     Preset,
     TrumpAfterTrick,
     Variant,
@@ -28,6 +30,11 @@ LEAD_RULES = tuple(LeadRule)
 TRUMP_AFTER_TRICK = tuple(TrumpAfterTrick)
 PENALTY_TABLES = tuple(Preset)
 VARIANTS = tuple(Variant)
+PAMS = tuple(Pam)
+FLUSH_PAYERS = tuple(FlushPayers)
+# The parameters of five-card loo only; null, and left out of the stored JSON, otherwise (so a
+# three-card or Irish session's rules read exactly as before they existed).
+FIVE_CARD_ONLY = ("pam", "flush_payers")
 DEAL_OUT_OF_TURN = tuple(DealOutOfTurn)
 
 
@@ -58,9 +65,36 @@ class Rules:
     penalties: Preset
     variant: Variant
     pack: int
+    pam: Pam | None = None  # five-card loo: the knave that is Pam (docs/rules.md §9.3)
+    flush_payers: FlushPayers | None = None  # five-card loo: who pays a flush a loo
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        for name in FIVE_CARD_ONLY:
+            if data[name] is None:
+                del data[name]
+        return data
+
+    @property
+    def cards_each(self) -> int:
+        """Cards dealt to each hand, and tricks in a hand (docs/rules.md §9.3)."""
+        return FIVE_CARDS if self.variant == Variant.FIVE_CARD else CARDS_PER_HAND
+
+    @property
+    def has_miss(self) -> bool:
+        """Irish and five-card loo deal no miss (Baxter-Wray pp. 27-28; Britannica)."""
+        return self.variant == Variant.THREE_CARD
+
+    @property
+    def exchanges(self) -> bool:
+        """Irish and five-card loo: a standing player may exchange cards from the pack once."""
+        return self.variant != Variant.THREE_CARD
+
+    @property
+    def turn_up_single(self) -> bool:
+        """Whether a fresh pool under `fresh_pool: turn-up` is the turn-up single: at the
+        three-card game only (docs/rules.md §11.34)."""
+        return self.fresh_pool == FreshPool.TURN_UP and self.variant == Variant.THREE_CARD
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -104,6 +138,32 @@ PRESETS: dict[str, dict[str, Any]] = {
                          penalties=Preset.CASSELL),
 }
 DEFAULT_PRESET = Preset.BAXTER_WRAY
+
+# docs/rules.md §9.3: five-card loo's amounts, preset by preset. Britannica: "a single stake
+# should be divisible by five"; so each preset's stake of 3 becomes 5, and the amounts that are
+# one stake (a deal, an ante, a loo of one stake) become 5, two stakes 10, seven stakes 35.
+# Enquire Within §100 ii: "if every one at dealing stakes half-a-crown, the tricks are entitled
+# to sixpence a-piece, and whoever is looed must put down half-a-crown".
+_FIVE_CARD: dict[str, dict[str, Any]] = {
+    Preset.BAXTER_WRAY: dict(stake=5, deal_price=5, fresh_deal_price=5, loo_amount=10,
+                             pam=Pam.JACK_OF_CLUBS,
+                             flush_payers=FlushPayers.ALL_BUT_BEATEN_FLUSHES),
+    Preset.BLENHEIM: dict(stake=5, deal_price=5, fresh_deal_price=10, ante=5, loo_limit=35,
+                          pam=Pam.JACK_OF_CLUBS,
+                          flush_payers=FlushPayers.ALL_BUT_PAM_AND_FLUSHES),
+    Preset.ENQUIRE_WITHIN: dict(stake=5, deal_price=5, fresh_deal_price=5, ante=5,
+                                loo_amount=5, pam=Pam.JACK_OF_CLUBS,
+                                flush_payers=FlushPayers.STOOD_BUT_PAM_AND_FLUSHES),
+    # Cassell has no five-card loo: his amounts scaled, Baxter-Wray's flush (§11.35).
+    Preset.CASSELL: dict(stake=5, deal_price=5, fresh_deal_price=5, ante=5, loo_amount=5,
+                         pam=Pam.JACK_OF_CLUBS,
+                         flush_payers=FlushPayers.ALL_BUT_BEATEN_FLUSHES),
+}
+VARIANT_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
+    Variant.THREE_CARD: {},
+    Variant.IRISH: {},  # the preset's amounts; Baxter-Wray p. 28: "Pam is unknown"
+    Variant.FIVE_CARD: _FIVE_CARD,
+}
 OVERRIDABLE = tuple(f.name for f in fields(Rules) if f.name != "preset")
 
 
@@ -130,6 +190,10 @@ def build_rules(preset: str | None = None, overrides: dict[str, Any] | None = No
     if overrides is not None and not isinstance(overrides, dict):
         raise InvalidInput("rules must be an object of parameter overrides", rule="rule-parameter",
                            field="rules")
+    variant = (overrides or {}).get("variant", params["variant"])
+    if isinstance(variant, str) and variant in VARIANT_DEFAULTS:
+        # the variant's own amounts and parameters for this preset, then the club's overrides
+        params.update(VARIANT_DEFAULTS[variant].get(name, {}))
     for key, value in (overrides or {}).items():
         if key not in OVERRIDABLE:
             raise InvalidInput(f"unknown rule parameter {key!r}", rule="rule-parameter",
@@ -160,9 +224,22 @@ def validate_rules(r: Rules) -> None:
     for name in ("loo_capped_at_pool", "ace_turned_up_king_leads", "miss_holder_leads",
                  "club_law", "force_after_single", "last_before_dealer_bound"):
         _require(isinstance(getattr(r, name), bool), f"{name} must be true or false", name)
-    _require(r.stake > 0 and r.stake % 3 == 0,
-             "stake must be a positive number of units divisible by 3 (a third per trick)",
-             "stake")
+    _require(r.variant in VARIANTS, f"variant must be one of {', '.join(VARIANTS)}", "variant")
+    tricks = r.cards_each
+    _require(r.stake > 0 and r.stake % tricks == 0,
+             f"stake must be a positive number of units divisible by {tricks} (a "
+             f"{'fifth' if tricks == 5 else 'third'} per trick"
+             f"{' at five-card loo' if tricks == 5 else ''})", "stake")
+    if r.variant == Variant.FIVE_CARD:
+        _require(r.pam in PAMS, f"pam must be one of {', '.join(PAMS)} at five-card loo", "pam")
+        _require(r.flush_payers in FLUSH_PAYERS,
+                 f"flush_payers must be one of {', '.join(FLUSH_PAYERS)} at five-card loo",
+                 "flush_payers")
+    else:
+        # Baxter-Wray p. 28: at Irish loo "Pam is unknown"; flushes are five-card loo's
+        for name in FIVE_CARD_ONLY:
+            _require(getattr(r, name) is None,
+                     f"{name} belongs to five-card loo; leave it out at {r.variant}", name)
     _require(r.deal_price > 0, "deal_price must be positive", "deal_price")
     _require(r.fresh_deal_price > 0, "fresh_deal_price must be positive", "fresh_deal_price")
     _require(r.loo in LOO_KINDS, f"loo must be one of {', '.join(LOO_KINDS)}", "loo")
@@ -189,9 +266,6 @@ def validate_rules(r: Rules) -> None:
              f"deal_out_of_turn must be one of {', '.join(DEAL_OUT_OF_TURN)}", "deal_out_of_turn")
     _require(r.penalties in PENALTY_TABLES,
              f"penalties must be one of {', '.join(PENALTY_TABLES)}", "penalties")
-    _require(r.variant in VARIANTS,
-             f"variant must be one of {', '.join(VARIANTS)} (five-card and Irish loo come later)",
-             "variant")
     _require(_is_int(r.pack) and r.pack in PACKS, f"pack must be {PACK_52} or {PACK_32}", "pack")
     _require(not (r.force_after_single and r.fresh_pool == FreshPool.TURN_UP),
              "force_after_single needs fresh_pool antes: with the turn-up single a fresh pool "

@@ -87,7 +87,8 @@ def join(s: SessionState, c: cmd.JoinPlayer) -> list[ev.Event]:
                            field="after")
     if len(s.active) + 1 > MAX_PLAYERS:
         raise InvalidInput(f"at most {MAX_PLAYERS} players", rule="players")
-    check_capacity(hands_dealt(s.rules, len(s.active) + 1), s.rules.pack, miss=True)
+    check_capacity(hands_dealt(s.rules, len(s.active) + 1), s.rules.pack,
+                   miss=s.rules.has_miss, cards_each=s.rules.cards_each)
     return [ev.PlayerJoined(player=c.player, after=after)]
 
 

@@ -10,7 +10,6 @@ from . import events as ev
 from .cards import rank_of, suit_of
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL, posting
-from .limits import TRICKS_PER_HAND
 from .money import loo_units, trick_shares
 from .penalising import (
     DEFERRED_LOO,
@@ -69,6 +68,32 @@ def _settle_without_play(s: SessionState, deal: DealState, taker: str | None,
     return _settled(s, deal, outcome, postings, [], [], None)
 
 
+# ---------------------------------------------------------------- a flush (five-card loo)
+
+
+def settle_flush(s: SessionState, deal: DealState) -> ev.DealSettled:
+    """Baxter-Wray p. 28: the holder of the flush, "besides taking the amount in the pool,
+    receives from each of the players ... the amount of a loo"; Britannica: "the holder
+    receives the amount of a loo from every one, and the hand is not played". Who pays is
+    `flush_payers` (FlushShown.payers); the loo is the deal's, on the pool as it stands
+    (docs/rules.md §9.3, §11.3). A holder whose winnings are forfeited takes neither: the pool
+    is carried, and nobody pays him (§11.24, §11.38)."""
+    flush = deal.flush
+    assert flush is not None
+    pool = s.pool_units()
+    loo = loo_units(s.rules, penalty_base(s, deal))
+    winner = flush["winner"]
+    postings: list[Posting] = []
+    if winner not in forfeited(deal):
+        if pool:
+            postings.append(posting(POOL, winner, pool, Reason.POOL_TAKEN, deal_no=deal.deal_no))
+        if loo:
+            postings += [posting(p, winner, loo, Reason.FLUSH, deal_no=deal.deal_no)
+                         for p in flush["payers"]]
+    postings += fines_left_to_deal(s, deal)
+    return _settled(s, deal, Outcome.FLUSH, postings, [], [], loo)
+
+
 # ---------------------------------------------------------------- the turn-up single
 
 
@@ -116,7 +141,7 @@ def settle_played(s: SessionState, deal: DealState) -> ev.DealSettled:
         else:
             outcome = Outcome.POOL_STAYS
     else:
-        for t, share in zip(deal.tricks, trick_shares(pool, TRICKS_PER_HAND), strict=True):
+        for t, share in zip(deal.tricks, trick_shares(pool, r.cards_each), strict=True):
             w = t["winner"]
             kept = KeptInPool.MISS_FOR_POOL if hands[w] == Hand.MISS_FOR_POOL else \
                 KeptInPool.FORFEITED if w in forfeit else None

@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .records import BreachRecord, LooOwed, PenaltyRecord, Posting, Standing, Trick
+from .records import (
+    BreachRecord,
+    Exchange,
+    FlushRecord,
+    LooOwed,
+    PenaltyRecord,
+    Posting,
+    Standing,
+    Trick,
+)
 from .rules import Rules
 from .vocabulary import (
     Account,
@@ -25,6 +34,8 @@ from .vocabulary import (
     Status,
     read_fields,
 )
+
+_VARIANT_ONLY = ("exchanges", "flush", "civil")
 
 
 @dataclass
@@ -59,6 +70,11 @@ class DealState:
     breaches: list[BreachRecord] = field(default_factory=list)
     postings: list[Posting] = field(default_factory=list)
     settlement: dict[str, Any] | None = None  # the DealSettled payload without its postings
+    # Irish and five-card loo (docs/rules.md §9.2, §9.3); left out of the JSON while empty, so
+    # a three-card deal reads as before they existed.
+    exchanges: dict[str, Exchange] = field(default_factory=dict)  # one per standing player
+    flush: FlushRecord | None = None  # the flushes shown, the winner and who pays
+    civil: list[int] = field(default_factory=list)  # tricks led by the ace with "Pam be civil"
 
     @property
     def trump(self) -> str:
@@ -74,7 +90,11 @@ class DealState:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        for name in _VARIANT_ONLY:
+            if not data[name]:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealState:

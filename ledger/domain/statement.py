@@ -121,6 +121,8 @@ OUTCOMES: dict[Outcome, str] = {
                         "pool",
     Outcome.SINGLE_NOT_WON: "turn-up single: no card beat the turn-up; everyone was looed and "
                             "the pool was carried",
+    Outcome.FLUSH: "five-card loo: a flush took the pool and a loo from each player who pays "
+                   "it; the hand was not played",
 }
 
 

@@ -41,6 +41,7 @@ class Phase(StrEnum):
     REVIEW = "review"  # Blenheim law 11: the play is over; a replay may be asked for
     REPLAYING = "replaying"
     PLAYED = "played"  # the tricks are over; the settlement follows by itself
+    FLUSH = "flush"  # five-card loo: a flush was shown; the settlement follows by itself
     REDEAL = "redeal"  # misdealt: the same dealer deals again
     SETTLED = "settled"
 
@@ -120,6 +121,7 @@ class Outcome(StrEnum):
     NOBODY_STOOD = "nobody-stood"
     SINGLE_WON = "single-won"
     SINGLE_NOT_WON = "single-not-won"
+    FLUSH = "flush"  # five-card loo: a flush took the pool and a loo from each payer
 
 
 class EndMethod(StrEnum):
@@ -152,6 +154,7 @@ class Reason(StrEnum):
     CARRIED_FORWARD = "carried_forward"  # what stays in the pool goes to the next one
     LOO_RELEASED = "loo_released"  # at the end, a loo for no trick paid back
     END_DIVISION = "end_division"  # at the end, the last pool divided
+    FLUSH = "flush"  # five-card loo: a loo paid to the holder of the winning flush
 
 
 # ---------------------------------------------------------------- penalties
@@ -210,6 +213,14 @@ class Breach(StrEnum):
     REVOKE = "revoke"
     NOT_HEADING = "not-heading"
     NOT_TRUMPING_TO_HEAD = "not-trumping-to-head"
+    PAM_BE_CIVIL = "pam-be-civil"  # five-card loo: Pam played on the ace led with the call
+
+
+class Call(StrEnum):
+    """What a player says as he plays a card (CardPlayed.call)."""
+
+    # Baxter-Wray p. 28: when the ace of trumps is led, "Pam, be civil"
+    PAM_BE_CIVIL = "pam-be-civil"
 
 
 # ---------------------------------------------------------------- rule parameters
@@ -256,6 +267,29 @@ class DealOutOfTurn(StrEnum):
 
 class Variant(StrEnum):
     THREE_CARD = "three-card"
+    IRISH = "irish"  # Baxter-Wray p. 28; Britannica: three cards, exchanges, no miss
+    FIVE_CARD = "five-card"  # Baxter-Wray pp. 27-28; Britannica; Enquire Within §100
+
+
+class Pam(StrEnum):
+    """Five-card loo: which knave is Pam, the highest trump (docs/rules.md §9.3)."""
+
+    JACK_OF_CLUBS = "jack-of-clubs"  # "The knave of clubs generally" (Baxter-Wray p. 27)
+    JACK_OF_TRUMPS = "jack-of-trumps"  # "or sometimes the knave of the trump suit"
+
+
+class FlushPayers(StrEnum):
+    """Five-card loo: who pays the holder of the winning flush a loo (docs/rules.md §9.3)."""
+
+    # Baxter-Wray p. 28: "from each of the players, whether they stood or not"; the holder of
+    # a beaten flush "is exempt from the loo"
+    ALL_BUT_BEATEN_FLUSHES = "all-but-beaten-flushes"
+    # Britannica: "from every one ... If more than one flush is held, or if Pam is held, the
+    # holder is exempted from payment"
+    ALL_BUT_PAM_AND_FLUSHES = "all-but-pam-and-flushes"
+    # Enquire Within §100 iii: "looes all the players who stand in the game"; ii: "each,
+    # except a player holding pam, of an inferior flush, must pay"
+    STOOD_BUT_PAM_AND_FLUSHES = "stood-but-pam-and-flushes"
 
 
 # ---------------------------------------------------------------- reading JSON back

@@ -259,7 +259,7 @@ def test_the_breach_rules_are_an_enum_in_the_document(client):
     breach = _spec(client)["components"]["schemas"]["BreachDetected"]
     assert breach["properties"]["rule"]["enum"] == list(OFFENCE_OF_RULE) == [
         "lead-ace-of-trumps", "lead-highest-trump", "lead-a-trump", "lead-highest-card",
-        "trump-after-trick", "revoke", "not-heading", "not-trumping-to-head"]
+        "trump-after-trick", "revoke", "not-heading", "not-trumping-to-head", "pam-be-civil"]
     deal = _spec(client)["components"]["schemas"]["DealView"]
     assert deal["properties"]["breaches"]["items"]["$ref"].endswith("/BreachDetected")
 

@@ -59,7 +59,8 @@ def test_the_typed_fields_are_every_integer_and_boolean_a_client_sends():
     assert set(OVERRIDABLE) >= {k.removeprefix("rules.") for k in SESSION_FIELDS} - {
         "money_per_unit_minor"}
     assert BATCH_FIELDS == {"expected_version": "int"}
-    assert {t: f for t, f in EVENT_FIELDS.items() if f} == {"PenaltyImposed": {"redeal": "bool"}}
+    assert {t: f for t, f in EVENT_FIELDS.items() if f} == {"PenaltyImposed": {"redeal": "bool"},
+                                                            "CardsExchanged": {"count": "int"}}
 
 
 def _bad_values(kind: str) -> list[Any]:
@@ -121,6 +122,13 @@ def test_redeal_must_be_a_json_boolean(declaring: Table):
                                              "offence": "misdeal", "redeal": 1}]}, 422,
                                 rule="schema")
     assert problem["field"] == "events.0.redeal"
+
+
+def test_the_count_of_an_exchange_must_be_a_json_integer(declaring: Table):
+    for value in NOT_INTEGERS:
+        problem = declaring.refused({"type": "CardsExchanged", "player": "C", "count": value},
+                                    422, rule="schema", mentions=("count",))
+        assert problem["field"] == "count", value
 
 
 def test_query_integers_refuse_fractions(table: Table):

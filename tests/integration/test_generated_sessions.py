@@ -31,10 +31,13 @@ def batches(steps):
         yield batch
 
 
-@pytest.mark.parametrize("seed", [3, 11, 29])
+@pytest.mark.parametrize(("seed", "variant"), [(3, "three-card"), (11, "three-card"),
+                                             (29, "three-card"), (5, "irish"),
+                                             (7, "five-card"), (13, "five-card")])
 def test_a_generated_session_over_http_gives_the_same_log_projections_and_statement(
-        engine, seed):
-    played = play_session(RandomChooser(seed), shape=SessionShape(min_deals=15, max_deals=30))
+        engine, seed, variant):
+    played = play_session(RandomChooser(seed), shape=SessionShape(min_deals=15, max_deals=30,
+                                                                  variants=(variant,)))
     client = club_client(create_app({"ENGINE": engine, "TESTING": True}), engine)
 
     opened = client.post("/sessions", json=to_wire(played.opening))

@@ -31,6 +31,8 @@ from ledger.domain.state import SessionState
 from tests.support.sessions import (
     SessionShape,
     Step,
+    flush_of,
+    pam_of,
     play_session,
     rank,
     suit,
@@ -108,6 +110,8 @@ class LedgerChecker:
         self.last_round_left = 0
         self.withdrawn: set[str] = set()
         self.checked_steps = 0
+        self.flush: ev.FlushShown | None = None  # shown this deal (five-card loo)
+        self.exchanges: dict[str, int] = {}  # this hand's exchanges: player -> cards drawn
 
     # ------------------------------------------------------------ per command
 
@@ -128,7 +132,8 @@ class LedgerChecker:
                 self.breaches_match_the_laws()
                 hand_over = False
             self.before_event(event, state)
-            if isinstance(event, ev.TrickWon) and event.trick == 3 and event.cards:
+            if isinstance(event, ev.TrickWon) and event.trick == state.rules.cards_each \
+                    and event.cards:
                 hand_over = True
             self.apply_postings(event)
             self.events.append(event)
@@ -180,6 +185,10 @@ class LedgerChecker:
             self.breaches.add((e.player, e.trick))
         elif isinstance(e, ev.PenaltyImposed):
             self.penalty(e, state)
+        elif isinstance(e, ev.CardsExchanged):
+            self.exchanged(e, state)
+        elif isinstance(e, ev.FlushShown):
+            self.flush_shown(e, state)
         elif isinstance(e, ev.DealSettled):
             self.deal_settled(e, state)
             self.bold_stand = e.next_forced is not None
@@ -212,6 +221,7 @@ class LedgerChecker:
         r = state.rules
         # docs/rules.md §8: a player who withdraws deals, and takes no part in that or later hands
         assert not self.withdrawn & set(e.dealt), f"{self.withdrawn} withdrew but is dealt in"
+        self.exchanges = {}
         if e.redeal:
             # The misdealt hand is void: only a Blenheim fine left to be settled with it is
             # charged now; its offences, forfeits and replay do not carry into the new hand.
@@ -235,8 +245,12 @@ class LedgerChecker:
         self.fined_at_settlement = set()
         self.card_notes, self.breaches, self.left_play = [], set(), set()
         # Cassell: after an all-or-nothing pool is won, a bold stand, never the turn-up single
+        # docs/rules.md §11.34: Irish and five-card loo have no turn-up single
         assert e.kind == ("single" if e.fresh and r.fresh_pool == "turn-up"
+                          and r.variant == "three-card"
                           and self.last_round_left == 0 and not self.bold_stand else "hand")
+        # Irish and five-card loo deal no miss (Baxter-Wray p. 27; Britannica)
+        assert not (e.miss and r.variant != "three-card"), "a miss dealt at a variant"
         self.bold_stand = False
         if self.last_round_left:
             assert e.forced == "last-round" and not e.miss, "everyone stands in the last round"
@@ -295,6 +309,41 @@ class LedgerChecker:
         assert e.amount_units == want, f"{e.offence}: {e.amount_units} units, RULES say {want}"
         assert sum(p["amount_units"] for p in e.postings) == (want or 0)
 
+    def exchanged(self, e: ev.CardsExchanged, state: SessionState) -> None:
+        """docs/rules.md §9.2: once per standing player, before play, from what is left."""
+        deal = state.deal
+        assert deal is not None and self.pool_at_play is None, "an exchange after play began"
+        assert deal.hand_of(e.player) is not None and e.player not in self.exchanges
+        r = state.rules
+        left = r.pack - len(deal.dealt) * r.cards_each - 1 - sum(self.exchanges.values())
+        assert 1 <= e.count <= min(r.cards_each, left) and e.stock_left == left - e.count
+        assert len(e.cards_out) in (0, e.count) and len(e.cards_in) in (0, e.count)
+        self.exchanges[e.player] = e.count
+
+    def flush_shown(self, e: ev.FlushShown, state: SessionState) -> None:
+        """docs/rules.md §9.3, read again: the winner by precedence, and who pays him."""
+        deal = state.deal
+        r = state.rules
+        assert deal is not None and r.variant == "five-card" and self.pool_at_play is None
+        trump = deal.trump_card[-1]
+        pam = pam_of(r.pam, deal.trump_card)
+        suits = {}
+        for p, cards in e.flushes.items():
+            suits[p] = flush_of(cards, pam)
+            assert suits[p] is not None, f"{p}'s {cards} is no flush"
+            assert deal.hand_of(p) is not None, "a flush shown by a player who did not stand"
+        # a flush in trumps, then one with Pam, then the elder hand (Baxter-Wray p. 28)
+        best = sorted(e.flushes, key=lambda p: (suits[p] != trump, pam not in e.flushes[p],
+                                                deal.dealt.index(p)))
+        assert e.winner == best[0] and sorted(e.beaten) == sorted(best[1:])
+        exempt = {e.winner, *e.beaten}
+        if r.flush_payers != "all-but-beaten-flushes" and e.pam_held_by:
+            exempt.add(e.pam_held_by)
+        base = deal.standing_names() if r.flush_payers == "stood-but-pam-and-flushes" \
+            else deal.dealt
+        assert e.payers == [p for p in base if p not in exempt]
+        self.flush = e
+
     def deal_settled(self, e: ev.DealSettled, state: SessionState) -> None:
         deal = state.deal
         assert deal is not None and deal.deal_no == e.deal_no
@@ -324,13 +373,27 @@ class LedgerChecker:
             assert e.outcome == ("single-won" if winner else "single-not-won")
             assert all(p["amount_units"] == state.rules.single_loo for p in loo_postings)
             return
+        if e.outcome == "flush":
+            # the pool to the holder, and the deal's loo from each payer, unless he forfeits
+            flush, self.flush = self.flush, None
+            assert flush is not None and flush.deal_no == e.deal_no
+            loo = loo_for(state, self.tally["pool"])
+            paid = sorted((p["from"], p["to"], p["amount_units"]) for p in e.postings
+                          if p["reason"] == "flush")
+            if flush.winner in self.forfeiting:
+                assert not paid
+            else:
+                assert paid == (sorted((p, flush.winner, loo) for p in flush.payers)
+                                if loo else [])
+            assert not looed and not e.shares and e.loo_units == loo
+            return
         if e.outcome not in PLAYED_OUTCOMES:
             assert not looed and not e.shares, f"{e.outcome}: nobody is looed without play"
             return
         # (4) remainder priority: the first tricks have the preference (docs/rules.md §5.7)
         if e.shares:
             amounts = [s["amount_units"] for s in e.shares]
-            assert [s["trick"] for s in e.shares] == [1, 2, 3]
+            assert [s["trick"] for s in e.shares] == list(range(1, state.rules.cards_each + 1))
             assert sum(amounts) == e.pool_units
             assert amounts == sorted(amounts, reverse=True) and max(amounts) - min(amounts) <= 1
             for s in e.shares:
@@ -342,7 +405,7 @@ class LedgerChecker:
         # (6) loos: every looed player stood and took no trick; the miss for the pool never
         hands = {x["player"]: x["hand"] for x in deal.standing}
         won = Counter(t["winner"] for t in deal.tricks)
-        assert len(deal.tricks) == 3
+        assert len(deal.tricks) == state.rules.cards_each
         for p in looed:
             assert p in hands, f"{p} was looed without standing"
             assert won[p] == 0, f"{p} was looed with {won[p]} tricks"

@@ -34,13 +34,14 @@ from hypothesis import strategies as st
 from ledger.domain import CLIENT_TYPES, PRESETS, LedgerError, execute, expected
 from ledger.domain import commands as cmd
 from ledger.domain.cards import RANK_VALUE, SUITS, ranks_for
-from ledger.domain.events import DealSettled, DealStarted, Event, PenaltyImposed
+from ledger.domain.events import BreachDetected, DealSettled, DealStarted, Event, PenaltyImposed
 from ledger.domain.penalties import TABLES
 from ledger.domain.state import SessionState
 
 T = TypeVar("T")
 
 PRESET_NAMES = ("baxter-wray", "blenheim", "enquire-within", "cassell")
+VARIANT_NAMES = ("three-card", "irish", "five-card")
 PLAYER_NAMES = ("Ada", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
 JOINER_NAMES = ("Hal", "Ivy", "Jem", "Kit", "Lou", "Max", "Ned", "Oto")
 MAX_SEATED = 9  # 9 hands, a miss and a trump card fit the 32-card pack
@@ -143,6 +144,11 @@ class SessionShape:
     unlimited_loos: bool = True  # `unlimited` loos grow geometrically (big ints) in long runs
     preset: str | None = None  # a fixed preset instead of a random one
     rules: dict[str, Any] = field(default_factory=dict)  # fixed overrides, before random ones
+    # the variants drawn from (one: no draw, so three-card sessions stay as they always were)
+    variants: tuple[str, ...] = ("three-card",)
+    p_exchange: float = 0.4  # Irish and five-card loo: a standing player exchanges
+    p_stacked_flush: float = 0.15  # five-card loo: a deal is stacked to give someone a flush
+    p_stacked_civil: float = 0.35  # five-card loo: stacked for "Pam be civil" to bite
 
 
 @dataclass
@@ -198,21 +204,39 @@ def rank(card: str) -> int:
     return RANK_VALUE[card[:-1]]
 
 
+def pam_of(pam: str | None, trump_card: str) -> str | None:
+    """Five-card loo: the knave of clubs, or of trumps (Baxter-Wray p. 27)."""
+    if pam is None:
+        return None
+    return "JC" if pam == "jack-of-clubs" else "J" + suit(trump_card)
+
+
+def flush_of(cards: Sequence[str], pam: str | None) -> str | None:
+    """The suit of a flush: five of a suit, or four of a suit with Pam; else None."""
+    suits = {suit(c) for c in cards if c != pam}
+    return next(iter(suits)) if len(cards) == 5 and len(suits) == 1 else None
+
+
 def pack_of(size: int) -> list[str]:
     return [r + s for s in SUITS for r in ranks_for(size)]
 
 
-def heads(card: str, best: str, trump: str) -> bool:
-    """Whether `card` would win a trick that `best` is winning so far."""
+def heads(card: str, best: str, trump: str, pam: str | None = None) -> bool:
+    """Whether `card` would win a trick that `best` is winning so far; Pam is the highest
+    trump."""
+    if card == pam:
+        return True
+    if best == pam:
+        return False
     if suit(card) == suit(best):
         return rank(card) > rank(best)
     return suit(card) == trump
 
 
-def trick_winner(cards: Sequence[str], trump: str) -> int:
+def trick_winner(cards: Sequence[str], trump: str, pam: str | None = None) -> int:
     best = 0
     for i, card in enumerate(cards):
-        if heads(card, cards[best], trump):
+        if heads(card, cards[best], trump, pam):
             best = i
     return best
 
@@ -222,45 +246,65 @@ def _top_trump(trump_card: str, king_when_ace_turned: bool) -> str:
     return ("K" if king_when_ace_turned and trump_card[:-1] == "A" else "A") + suit(trump_card)
 
 
-def _sequence(low: str, high: str, hand: Sequence[str], out: Sequence[str]) -> bool:
+def _sequence(low: str, high: str, hand: Sequence[str], out: Sequence[str],
+              pam: str | None = None) -> bool:
     """Blenheim law 10: cards in sequence or "of equal value" (a card out of play, turned up
-    or played in an earlier trick, counts as a gap filled)."""
-    filled = {rank(c) for c in (*hand, *out) if suit(c) == suit(high)}
-    return all(v in filled for v in range(rank(low) + 1, rank(high)))
+    or played in an earlier trick, counts as a gap filled). Pam ranks just above the ace."""
+    trump = suit(low)
+    order = [r for r in RANK_VALUE if r + trump != pam]  # the trump suit without Pam
+    ranks = [r + trump for r in order] + ([pam] if pam else [])
+    gap = ranks[ranks.index(low) + 1:ranks.index(high)]
+    return all(c in hand or c in out for c in gap)
 
 
 def _one_of_two(hand: list[str], trumps: list[str], out: Sequence[str],
-                declared: int) -> list[str]:
+                declared: int, pam: str | None = None) -> list[str]:
     if declared == 2:
-        return [t for t in trumps if t == trumps[0] or _sequence(t, trumps[0], hand, out)]
+        return [t for t in trumps if t == trumps[0] or _sequence(t, trumps[0], hand, out, pam)]
     return trumps
 
 
 def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump_card: str,
                 lead_rule: str, trump_after_trick: str, king_when_ace_turned: bool,
-                declared: int, played: Sequence[str] = ()) -> list[str]:
-    """The cards of `hand` a player may play by docs/rules.md §6 (an independent reading);
-    `played` are the cards of the earlier tricks."""
+                declared: int, played: Sequence[str] = (), pam: str | None = None,
+                civil: bool = False, irish: bool = False) -> list[str]:
+    """The cards of `hand` a player may play by docs/rules.md §6 and §9 (an independent
+    reading); `played` are the cards of the earlier tricks. Five-card loo: `pam` is the card
+    that is Pam (a trump, the highest), `civil` that the ace of trumps was led with "Pam be
+    civil"; `irish`: the two-trump lead rules hold only with two declared players."""
     hand = list(hand)
     out = [trump_card, *played]
     trump = suit(trump_card)
-    trumps = sorted((c for c in hand if suit(c) == trump), key=rank, reverse=True)
+
+    def in_suit(c: str) -> str:
+        return trump if c == pam else suit(c)
+
+    def strength(c: str) -> int:
+        return 99 if c == pam else rank(c)
+
+    trumps = sorted((c for c in hand if in_suit(c) == trump), key=strength, reverse=True)
     if so_far:
-        led = suit(so_far[0])
-        best = so_far[trick_winner(so_far, trump)]
-        of_suit = [c for c in hand if suit(c) == led]
+        led = in_suit(so_far[0])
+        best = so_far[trick_winner(so_far, trump, pam)]
+        of_suit = [c for c in hand if in_suit(c) == led]
+        if civil and pam in of_suit and len(of_suit) > 1:
+            # Baxter-Wray p. 28: "the holder of Pam must pass the trick, if he can do so
+            # without revoking"
+            of_suit.remove(pam)
         if of_suit:  # follow suit, and head if able
-            return [c for c in of_suit if heads(c, best, trump)] or of_suit
+            return [c for c in of_suit if heads(c, best, trump, pam)] or of_suit
         # none of the suit led: trump if a trump would head the trick, otherwise any card
-        return [c for c in trumps if heads(c, best, trump)] or hand
+        return [c for c in trumps if heads(c, best, trump, pam)] or hand
     if trick == 1:
         top = _top_trump(trump_card, king_when_ace_turned)
         if top in hand:
             return [top]
+        if irish and declared != 2:
+            return hand  # Britannica: Irish loo
         if lead_rule == "highest-of-two" and len(trumps) >= 2:
             return [trumps[0]]
         if lead_rule == "one-of-two" and len(trumps) >= 2:
-            return _one_of_two(hand, trumps, out, declared)
+            return _one_of_two(hand, trumps, out, declared, pam)
         if lead_rule == "highest-card":
             if trumps:
                 return [trumps[0]]
@@ -275,7 +319,7 @@ def legal_cards(hand: Sequence[str], *, trick: int, so_far: Sequence[str], trump
         if top in hand:
             return [top]
         if len(trumps) >= 2:
-            return _one_of_two(hand, trumps, out, declared)
+            return _one_of_two(hand, trumps, out, declared, pam)
         return trumps
     return hand
 
@@ -317,6 +361,9 @@ class _Player:
         self.played: dict[str, list[str]] = {}  # cards played in this play-through
         self.penalties_this_deal = 0
         self.entry: str | None = None
+        self.stock: list[str] = []  # Irish and five-card loo: the undealt pack, top first
+        self.civil = 0  # the trick led by the ace of trumps with "Pam be civil" (0: none)
+        self.variant = "three-card"
 
     # ------------------------------------------------------------ bookkeeping
 
@@ -339,6 +386,8 @@ class _Player:
             self.seen(e.type)
             if isinstance(e, DealSettled):
                 self.seen(f"outcome:{e.outcome}")
+            if isinstance(e, BreachDetected):
+                self.seen(f"breach:{e.rule}")
         if self.observer is not None:
             self.observer(step, state)
         return events
@@ -394,8 +443,18 @@ class _Player:
         n = c.integer(3, 7)
         players = list(PLAYER_NAMES[:n])
         rules: dict[str, Any] = dict(self.shape.rules)
+        variants = self.shape.variants
+        self.variant = variants[0] if len(variants) == 1 else c.choice(variants)
+        if self.variant != "three-card":
+            rules["variant"] = self.variant
+            self.seen(f"variant:{self.variant}")
+            self.seen(f"variant:{self.variant}:{preset}")
         if c.chance(self.shape.p_overrides):
             rules.update(self.overrides(preset))
+        if self.variant == "five-card" and rules.get("stake", 5) % 5:
+            rules["stake"] = 5  # a fixed override made for three cards
+        if self.variant == "five-card" and rules.get("pack") == 32 and 5 * n + 1 > 32:
+            del rules["pack"]  # six hands of five and a trump card fill the piquet pack
         first = c.choice(players) if c.chance(0.5) else None
         money = c.chance(0.3)
         opening = cmd.OpenSession(players=players, preset=preset, rules=rules,
@@ -439,7 +498,7 @@ class _Player:
         if c.chance(0.2):
             out["miss_holder_leads"] = True
         if c.chance(0.2):
-            out["stake"] = c.choice((3, 6, 9))
+            out["stake"] = c.choice((5, 10, 15) if self.variant == "five-card" else (3, 6, 9))
         if c.chance(0.2):
             out["deal_price"] = c.integer(1, 6)
         if c.chance(0.2):
@@ -450,6 +509,16 @@ class _Player:
             out["deal_out_of_turn"] = c.choice(("refuse", "stands"))
         if out.get("fresh_pool", PRESETS[preset]["fresh_pool"]) == "turn-up":
             out.pop("force_after_single", None)  # a forced stand needs a fresh pool of antes
+        if self.variant == "five-card":
+            # the parameters the sources leave to agreement (docs/rules.md §9.3)
+            if c.chance(0.4):
+                out["pam"] = c.choice(("jack-of-clubs", "jack-of-trumps"))
+                self.seen(f"pam:{out['pam']}")
+            if c.chance(0.4):
+                out["flush_payers"] = c.choice(("all-but-beaten-flushes",
+                                                "all-but-pam-and-flushes",
+                                                "stood-but-pam-and-flushes"))
+            out.pop("miss_holder_leads", None)
         return out
 
     # ------------------------------------------------------------ the loop
@@ -511,8 +580,9 @@ class _Player:
 
     def capacity(self) -> int:
         assert self.state is not None
-        pack = self.state.rules.pack
-        return min(MAX_SEATED, (pack - 4) // 3)
+        r = self.state.rules
+        return min(MAX_SEATED, (r.pack - 1 - (r.cards_each if r.has_miss else 0))
+                   // r.cards_each)
 
     # ------------------------------------------------------------ dealing
 
@@ -545,12 +615,21 @@ class _Player:
         cards = self.c.permutation(pack_of(s.rules.pack))
         trump_card, rest = cards[0], cards[1:]
         face_up = None
+        each = s.rules.cards_each
+        if kind == "hand" and self.variant == "five-card" \
+                and self.c.chance(self.shape.p_stacked_flush):
+            rest = self.stack_flush(rest, trump_card, len(dealt))
+        if kind == "hand" and self.variant == "five-card" and len(dealt) >= 2 \
+                and self.c.chance(self.shape.p_stacked_civil):
+            rest = self.stack_civil(rest, trump_card, len(dealt))
         if kind == "single":
             face_up = {p: self.spell(rest[i]) for i, p in enumerate(dealt)}
             self.hands, self.miss = {}, []
         else:
-            self.hands = {p: rest[3 * i:3 * i + 3] for i, p in enumerate(dealt)}
-            self.miss = rest[3 * len(dealt):3 * len(dealt) + 3]
+            self.hands = {p: list(rest[each * i:each * i + each]) for i, p in enumerate(dealt)}
+            miss = 3 if self.variant == "three-card" else 0
+            self.miss = rest[each * len(dealt):each * len(dealt) + miss]
+            self.stock = list(rest[each * len(dealt) + miss:])
         self.played, self.entry = {}, None
         if not redeal:
             self.penalties_this_deal = 0
@@ -568,17 +647,116 @@ class _Player:
             self.seen(f"forced:{started.forced}")
         self.seen(f"kind:{started.kind}")
 
+    def stack_flush(self, rest: list[str], trump_card: str, hands: int) -> list[str]:
+        """Five-card loo: a pack stacked so that one or two hands hold a flush, now and then
+        with the knave of clubs (a flush from a shuffled pack is too rare for a session to
+        meet one)."""
+        rest = list(rest)
+        for _ in range(self.c.choice((1, 1, 2))):
+            i = self.c.integer(0, hands - 1)
+            colour = self.c.choice(SUITS)
+            wanted = [x for x in rest if suit(x) == colour][:5]
+            if colour != "C" and "JC" in rest and self.c.chance(0.3):
+                wanted = wanted[:4] + ["JC"]
+            for slot, card in zip(range(5 * i, 5 * i + 5), wanted, strict=False):
+                j = rest.index(card)
+                rest[slot], rest[j] = rest[j], rest[slot]
+        assert trump_card not in rest
+        return rest
+
+    def stack_civil(self, rest: list[str], trump_card: str, hands: int) -> list[str]:
+        """Five-card loo: a pack stacked so that one hand holds the ace of trumps and another
+        Pam and a second trump, for "Pam be civil" to bite."""
+        assert self.state is not None
+        trump = suit(trump_card)
+        pam = pam_of(self.state.rules.pam, trump_card)
+        ace = "A" + trump
+        other = next((x for x in rest if suit(x) == trump and x not in (ace, pam)), None)
+        if pam not in rest or ace not in rest or other is None:
+            return rest
+        rest = list(rest)
+        j = self.c.integer(1, hands - 1)  # the ace to the elder hand, Pam to another
+        for slot, card in ((0, ace), (5 * j, pam), (5 * j + 1, other)):
+            k = rest.index(card)
+            rest[slot], rest[k] = rest[k], rest[slot]
+        return rest
+
     # ------------------------------------------------------------ declarations and penalties
 
     def declaring(self) -> None:
         if self.maybe_penalty():
             return
+        if self.maybe_exchange():
+            return
         offer = self.action("DeclarationMade")
         assert offer is not None
         weights = {"play": 35, "throw_up": 40, "take_miss": 20, "play_miss_for_pool": 30}
-        choice = self.c.weighted([(x, weights[x]) for x in offer["choices"]])
+        s = self.state
+        assert s is not None and s.deal is not None
+        pam = pam_of(s.rules.pam, s.deal.trump_card)
+        if pam is not None and {pam, "A" + suit(s.deal.trump_card)} & set(
+                self.hands.get(offer["player"], [])) and "play" in offer["choices"] \
+                and self.c.chance(0.9):
+            choice = "play"  # Britannica: "play on an honour in trumps"
+        else:
+            choice = self.c.weighted([(x, weights[x]) for x in offer["choices"]])
         self.seen(f"declare:{choice}")
         self.send(cmd.Declare(player=offer["player"], declaration=choice))
+
+    def maybe_exchange(self) -> bool:
+        """Irish and five-card loo: a standing player exchanges, once, before play, drawing from
+        the top of the pack (Baxter-Wray p. 27); the cards are logged or not."""
+        offer = self.action("CardsExchanged")
+        if offer is None or not self.c.chance(self.shape.p_exchange):
+            return False
+        assert offer["stock_left"] == len(self.stock), "the ledger miscounts the pack"
+        player = self.c.choice(offer["players"])
+        hand = self.hands[player]
+        most = min(len(hand), len(self.stock))
+        if most == 0:
+            self.attempt(cmd.ExchangeCards(player=player, count=1), "exchange-from-empty-pack")
+            return True
+        count = self.c.integer(1, most)
+        if self.c.chance(0.1) and count < len(hand) and count + 1 > len(self.stock):
+            self.attempt(cmd.ExchangeCards(player=player, count=count + 1), "pack-short")
+        out = self.c.permutation(hand)[:count]
+        drawn, self.stock = self.stock[:count], self.stock[count:]
+        self.hands[player] = [x for x in hand if x not in out] + drawn
+        known = self.c.chance(0.5)
+        self.seen("exchange" + (":cards" if known else ":count"))
+        self.send(cmd.ExchangeCards(player=player, count=count,
+                                    cards_out=[self.spell(x) for x in out] if known else None,
+                                    cards_in=[self.spell(x) for x in drawn] if known else None))
+        if self.c.chance(0.2):
+            self.attempt(cmd.ExchangeCards(player=player, count=1), "second-exchange")
+        return True
+
+    def maybe_flush(self) -> bool:
+        """Five-card loo, before the first card: every standing player holding a flush shows it
+        (and, where it exempts him, the holder of Pam says so)."""
+        s = self.state
+        assert s is not None and s.deal is not None
+        if self.action("FlushShown") is None:
+            return False
+        deal = s.deal
+        pam = pam_of(s.rules.pam, deal.trump_card)
+        flushes = {p: self.hands[p] for p in deal.standing_names()
+                   if flush_of(self.hands[p], pam)}
+        if not flushes:
+            if self.c.chance(0.05):
+                p = self.c.choice(deal.standing_names())
+                self.attempt(cmd.ShowFlush(flushes={p: self.hands[p]}), "not-a-flush")
+                return True
+            return False
+        holder = next((p for p in deal.dealt if pam in self.hands.get(p, [])), None)
+        named = holder if holder is not None and self.c.chance(0.7) else None
+        self.seen("flush" + (":several" if len(flushes) > 1 else ""))
+        if any(pam in cards for cards in flushes.values()):
+            self.seen("flush:with-pam")
+        self.send(cmd.ShowFlush(flushes={p: [self.spell(x) for x in cards]
+                                         for p, cards in flushes.items()},
+                                pam_held_by=named))
+        return True
 
     def maybe_penalty(self, in_play: bool = False) -> bool:
         s = self.state
@@ -667,8 +845,11 @@ class _Player:
         assert s is not None and s.deal is not None
         deal = s.deal
         if not deal.tricks and not deal.current_trick:
-            self.played, self.entry = {}, None
+            self.played, self.entry, self.civil = {}, None, 0
         if self.maybe_penalty(in_play=True):
+            return
+        if before_any_card(deal) and deal.phase == "playing" and (
+                self.maybe_flush() or self.maybe_exchange()):
             return
         card_offer, trick_offer = self.action("CardPlayed"), self.action("TrickWon")
         if self.entry is None:
@@ -684,20 +865,36 @@ class _Player:
         player = card_offer["player"]
         hand = self.hand_of(player)
         r = s.rules
-        legal = legal_cards(hand, trick=len(deal.tricks) + 1,
+        pam = pam_of(r.pam, deal.trump_card)
+        trick = len(deal.tricks) + 1
+        legal = legal_cards(hand, trick=trick,
                             so_far=[x for _, x in deal.current_trick], trump_card=deal.trump_card,
                             lead_rule=r.lead_rule, trump_after_trick=r.trump_after_trick,
                             king_when_ace_turned=r.ace_turned_up_king_leads,
                             declared=len(deal.standing),
-                            played=[x for t in deal.tricks for _, x in t["cards"]])
+                            played=[x for t in deal.tricks for _, x in t["cards"]],
+                            pam=pam, civil=self.civil == trick,
+                            irish=self.variant == "irish")
         pool = hand if self.c.chance(self.shape.p_illegal_card) else legal
         card = self.c.choice(pool)
+        if pam in hand and pam not in legal and self.civil == trick and self.c.chance(0.5):
+            card = pam  # Pam played on the ace with the call: not civil
         if card not in legal:
             self.seen("card:illegal")
+        call = None
+        if pam is not None and not deal.current_trick and card == "A" + suit(deal.trump_card) \
+                and self.c.chance(0.8):
+            call = "pam-be-civil"  # Baxter-Wray p. 28
+            self.civil = trick
+            self.seen("call:pam-be-civil")
+            if any(pam in self.hand_of(p) for p in deal.standing_names() if p != player):
+                self.seen("call:pam-out")
+        if pam is not None and card == pam:
+            self.seen("card:pam")
         self.played.setdefault(player, []).append(card)
-        self.send(cmd.PlayCard(player=player, card=self.spell(card)),
+        self.send(cmd.PlayCard(player=player, card=self.spell(card), call=call),
                   card_legal=card in legal, card=card, player=player,
-                  trick=len(deal.tricks) + 1, replay=deal.phase == "replaying")
+                  trick=trick, replay=deal.phase == "replaying")
 
     def review(self) -> None:
         if self.maybe_penalty(in_play=True):

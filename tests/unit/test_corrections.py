@@ -14,9 +14,9 @@ from ledger.domain import commands as cmd
 from ledger.domain.corrections import CorrectionRefused, correct, last_entry, live_events
 from ledger.domain.engine import fold
 from ledger.domain.state import SessionState
-from tests.support.sessions import DrawChooser, SessionShape, play_session
+from tests.support.sessions import VARIANT_NAMES, DrawChooser, SessionShape, play_session
 
-SHAPE = SessionShape(min_deals=1, max_deals=6)
+SHAPE = SessionShape(min_deals=1, max_deals=6, variants=VARIANT_NAMES)
 
 
 def entered(played: Any) -> list[cmd.Command]:
@@ -99,9 +99,11 @@ def test_voiding_any_entry_reads_as_if_it_had_never_been_logged(data):
 def test_undo_after_undo_walks_back_and_rebuilds_the_same(data):
     played = play_session(DrawChooser(data.draw), shape=SessionShape(min_deals=1, max_deals=3))
     log = [(i + 1, e) for i, e in enumerate(played.events)]
-    for _ in range(data.draw(st.integers(1, 3))):
+    for undo in range(data.draw(st.integers(1, 3))):
         version = last_entry(log)
-        assert version is not None
+        if version is None:  # walked back to the opening: a one-deal session has two entries
+            assert undo >= 2
+            break
         state, events = correct(log, voids=[version], reason="undo", authorised_by="T",
                                 session_id="s")
         log = log + [(len(log) + 1 + i, e) for i, e in enumerate(events)]

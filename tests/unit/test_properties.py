@@ -27,6 +27,7 @@ from ledger.domain.state import SessionState
 from tests.support.checker import SLOW, check_session
 from tests.support.sessions import (
     PRESET_NAMES,
+    VARIANT_NAMES,
     DrawChooser,
     RandomChooser,
     SessionShape,
@@ -34,8 +35,8 @@ from tests.support.sessions import (
     sessions,
 )
 
-SHORT = SessionShape(min_deals=1, max_deals=8)
-LONG = SessionShape(min_deals=100, max_deals=300, unlimited_loos=False)
+SHORT = SessionShape(min_deals=1, max_deals=8, variants=VARIANT_NAMES)
+LONG = SessionShape(min_deals=100, max_deals=300, unlimited_loos=False, variants=VARIANT_NAMES)
 
 
 # ---------------------------------------------------------------- the properties
@@ -100,13 +101,49 @@ def test_the_generator_reaches_every_outcome_table_and_ending():
     assert not missing, f"never generated: {missing}"
 
 
+# The parameters that reach the rarer paths of Irish and five-card loo (docs/rules.md §9).
+VARIANT_RULES = {
+    "irish": ({}, {"pack": 32}, {"lead_rule": "one-of-two"}, {"dealer_stands_out_above": 3},
+              {"club_law": True}),
+    "five-card": ({}, {"pam": "jack-of-trumps"},
+                  {"flush_payers": "stood-but-pam-and-flushes", "loo": "unlimited"},
+                  {"flush_payers": "all-but-pam-and-flushes", "pack": 32},
+                  {"loo": "all-or-nothing"}),
+}
+
+
+def test_the_generator_reaches_every_preset_of_both_variants_and_their_rules():
+    """Irish and five-card loo at every preset, checked like the three-card sessions: five
+    tricks, exchanges, Pam, 'Pam be civil' and flushes must all be met."""
+    seen: Counter[str] = Counter()
+    for seed in range(16):
+        variant = ("irish", "five-card")[seed % 2]
+        rules = VARIANT_RULES[variant][(seed // 2) % len(VARIANT_RULES[variant])]
+        shape = SessionShape(min_deals=8, max_deals=12, p_overrides=0.3,
+                             preset=PRESET_NAMES[(seed // 2) % 4], rules=rules,
+                             variants=(variant,))
+        played = check_session(RandomChooser(seed), shape, fold_every_command=False)
+        seen.update(played.features)
+    wanted = [
+        *(f"variant:{v}:{p}" for v in ("irish", "five-card") for p in PRESET_NAMES),
+        "exchange:cards", "exchange:count", "refused:second-exchange", "refused:not-a-flush",
+        "outcome:divided", "outcome:flush", "outcome:dealer-took-pool", "flush:several",
+        "flush:with-pam", "call:pam-be-civil", "call:pam-out", "breach:pam-be-civil", "card:pam",
+        "card:illegal",
+        "entry:cards", "entry:quick", "BreachDetected", "forced:club-law",
+    ]
+    missing = [w for w in wanted if not seen[w]]
+    assert not missing, f"never generated: {missing}"
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not SLOW, reason="set LANTERLOO_SLOW=1 for the long property runs")
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_many_more_random_sessions_keep_every_property(data):
-    check_session(DrawChooser(data.draw), SessionShape(max_deals=20), fold_every_command=True)
+    check_session(DrawChooser(data.draw), SessionShape(max_deals=20, variants=VARIANT_NAMES),
+                  fold_every_command=True)
 
 
 @pytest.mark.slow
@@ -115,7 +152,8 @@ def test_many_more_random_sessions_keep_every_property(data):
 @given(seed=st.integers(0, 2**32 - 1), deals=st.integers(100, 500))
 def test_many_long_sessions_keep_every_property(seed, deals):
     check_session(RandomChooser(seed),
-                  SessionShape(min_deals=100, max_deals=500, unlimited_loos=True),
+                  SessionShape(min_deals=100, max_deals=500, unlimited_loos=True,
+                               variants=VARIANT_NAMES),
                   fold_every_command=False, deals=deals)
 
 
@@ -161,6 +199,35 @@ def test_the_legal_play_oracle_reads_the_laws_of_section_five(hand, trick, so_fa
                                                               after, legal):
     got = legal_cards(hand, trick=trick, so_far=so_far, trump_card=trump, lead_rule=rule,
                       trump_after_trick=after, king_when_ace_turned=True, declared=2)
+    assert sorted(got) == sorted(legal)
+
+
+@pytest.mark.parametrize(("hand", "so_far", "civil", "legal"), [
+    # Pam (JC, hearts trumps) is a trump: it follows a trump lead and heads it
+    (["JC", "2C", "5D"], ["AH"], False, ["JC"]),
+    # it is no club: holding no other club he may not follow the 9C with it, but must trump
+    (["JC", "5D", "6D"], ["9C"], False, ["JC"]),
+    (["JC", "2C", "5D"], ["9C"], False, ["2C"]),
+    # "Pam be civil": with another trump he passes; with none he may win with Pam
+    (["JC", "7H", "5D"], ["AH"], True, ["7H"]),
+    (["JC", "5D", "6D"], ["AH"], True, ["JC"]),
+    # a low trump cannot head Pam: any trump follows
+    (["7H", "3H", "5D"], ["JC"], False, ["7H", "3H"]),
+])
+def test_the_oracle_reads_pam_and_pam_be_civil(hand, so_far, civil, legal):
+    got = legal_cards(hand, trick=2, so_far=so_far, trump_card="2H", lead_rule="highest-of-two",
+                      trump_after_trick="none", king_when_ace_turned=True, declared=3,
+                      pam="JC", civil=civil)
+    assert sorted(got) == sorted(legal)
+
+
+@pytest.mark.parametrize(("declared", "legal"), [(3, ["KS", "5S", "6D"]), (2, ["KS"])])
+def test_the_oracle_reads_irish_loo_lead_rule(declared, legal):
+    # Britannica: "not compulsory to lead a trump with two trumps, unless there are only two
+    # declared players"
+    got = legal_cards(["KS", "5S", "6D"], trick=1, so_far=[], trump_card="2S",
+                      lead_rule="highest-of-two", trump_after_trick="higher-of-two",
+                      king_when_ace_turned=True, declared=declared, irish=True)
     assert sorted(got) == sorted(legal)
 
 
