@@ -9,7 +9,6 @@ at /docs.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -21,7 +20,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
-from . import auth, security
+from . import auth, metrics, observability, security
 from .backend import EXTENSION
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
@@ -62,7 +61,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _configure_logging(app)
 
     register_error_handlers(app)
+    observability.install(app)
     security.install(app)
+    metrics.install(app)
     api = LanterlooApi(app, spec_kwargs={
         "info": {"description": "Lanterloo: an event-sourced ledger for clubs that play Loo. "
                                 "Every refusal is application/problem+json."}})
@@ -85,10 +86,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _configure_logging(app: Flask) -> None:
-    level = str(app.config.get("LOG_LEVEL", "INFO")).upper()
-    logger = logging.getLogger("lanterloo")
-    logger.setLevel(level)
-    if not logging.getLogger().handlers and not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-        logger.addHandler(handler)
+    observability.configure_logging(str(app.config.get("LOG_LEVEL", "INFO")),
+                                    str(app.config.get("LOG_FORMAT", "json")))

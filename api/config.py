@@ -39,6 +39,8 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         # Request bodies above this many bytes get 413 before any parsing.
         "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
+        # JSON lines (one object per line), or "text" for a terminal.
+        "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),
         # flask-smorest / OpenAPI
         "API_TITLE": "Lanterloo",
         "API_VERSION": "1",
