@@ -307,6 +307,13 @@ def _configure_sqlite(engine: Engine, limits: Limits) -> None:
         finally:
             cursor.close()
 
+    @event.listens_for(engine, "handle_error")
+    def _reopen_after_read_only(context: Any) -> None:
+        # A file opened while it was read-only stays read-only for that connection: drop the
+        # connection, so that one opened after the file is writable again can write.
+        if "readonly" in str(context.original_exception).lower():
+            context.is_disconnect = True
+
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(_BEGIN, "DEFERRED")
