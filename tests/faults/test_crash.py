@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 import random
-from http.client import HTTPException
 import signal
 import threading
 import time
+from http.client import HTTPException
 from typing import Any
 
 import pytest
