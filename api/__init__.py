@@ -20,7 +20,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
-from . import auth, metrics, observability, security
+from . import auth, security
 from .backend import EXTENSION
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
@@ -55,6 +55,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     `config` may hold DATABASE_URL, or ENGINE (an SQLAlchemy engine to share), AUTO_MIGRATE,
     MAX_BATCH_EVENTS and the rest of api/config.py.
     """
+    # Imported here, not with the package: gunicorn's master imports api.serving (and so this
+    # package) before PROMETHEUS_MULTIPROC_DIR is ready, and must create no metric itself.
+    from . import metrics, observability
+
     app = Flask(__name__)
     app.config.update(from_env(config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -86,5 +90,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _configure_logging(app: Flask) -> None:
+    from . import observability
+
     observability.configure_logging(str(app.config.get("LOG_LEVEL", "INFO")),
                                     str(app.config.get("LOG_FORMAT", "json")))
