@@ -29,7 +29,9 @@ from ledger.domain import LedgerError
 
 
 def _database_url(args: argparse.Namespace) -> str | None:
-    return args.database_url or os.environ.get("LOO_DATABASE_URL") or None
+    from ledger.store.db import env_or_file
+
+    return args.database_url or env_or_file("LOO_DATABASE_URL")
 
 
 def _engine(args: argparse.Namespace) -> Any:

@@ -21,10 +21,10 @@ empty directory writable by the workers (deploy/gunicorn.conf.py clears it at st
 marks dead workers) and /metrics aggregates every worker's files (prometheus_client's
 multiprocess mode). Without it, /metrics shows the one process that answers.
 
-Who may read it: with LOO_METRICS_TOKEN set, a request bearing `Authorization: Bearer
-<that token>`; without it, only a client on the loopback interface that did not come through
-a proxy (no X-Forwarded-For). Anyone else gets a 403 problem. The reverse proxy refuses
-/metrics from outside as well (deploy/nginx.conf).
+Who may read it: with LOO_METRICS_TOKEN (or LOO_METRICS_TOKEN_FILE) set, a request bearing
+`Authorization: Bearer <that token>`; without it, only a client on the loopback interface
+that did not come through a proxy (no X-Forwarded-For). Anyone else gets a 403 problem. The
+reverse proxy refuses /metrics from outside as well (deploy/nginx.conf).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+
+from ledger.store.db import env_or_file
 
 from .errors import problem
 
@@ -98,7 +100,7 @@ def _loopback(address: str | None) -> bool:
 
 
 def may_read() -> bool:
-    token = os.environ.get(TOKEN_ENV, "")
+    token = env_or_file(TOKEN_ENV) or ""
     if token:
         sent = request.headers.get("Authorization", "")
         return hmac.compare_digest(sent.encode(), f"Bearer {token}".encode())

@@ -106,9 +106,22 @@ class Limits:
         return (self.statement_ms + max(self.grace_ms, 0)) / 1000
 
 
+def env_or_file(name: str) -> str | None:
+    """The variable `name`, or the contents of the file `<name>_FILE` names (a container's
+    secret), stripped; None when neither is set."""
+    value = os.environ.get(name)
+    if value:
+        return value
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        return Path(path).read_text().strip() or None
+    return None
+
+
 def default_url() -> str:
-    """LOO_DATABASE_URL, else a SQLite file in ./instance (created if missing)."""
-    url = os.environ.get(ENV_URL)
+    """LOO_DATABASE_URL (or the file LOO_DATABASE_URL_FILE names), else a SQLite file in
+    ./instance (created if missing)."""
+    url = env_or_file(ENV_URL)
     if url:
         return url
     folder = Path.cwd() / "instance"
