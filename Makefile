@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck alembic-check pytest clean
+.PHONY: run test install lint typecheck alembic-check pytest faults clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ pytest: install
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 test: lint typecheck alembic-check pytest
+
+# The long fault runs too (tests/faults, marked `full`): PostgreSQL restarted as after a crash
+# during a stream of appends, on a private cluster of its own. `make test` runs the fast
+# subset of tests/faults with the rest of the suite.
+faults: install
+	LOO_FAULTS=full LOO_TEST_TIER=all $(BIN)/python -m pytest -q tests/faults
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis instance

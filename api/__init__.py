@@ -9,7 +9,6 @@ at /docs.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -56,6 +55,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     `config` may hold DATABASE_URL, or ENGINE (an SQLAlchemy engine to share), AUTO_MIGRATE,
     MAX_BATCH_EVENTS and the rest of api/config.py.
     """
+    # Imported here, not with the package: gunicorn's master imports api.serving (and so this
+    # package) before PROMETHEUS_MULTIPROC_DIR is ready, and must create no metric itself.
+    from . import metrics, observability
+
     # No app-wide /static route: the docs' and the tablet's files are served by their own
     # blueprints (api/swagger.py, api/web.py).
     app = Flask(__name__, static_folder=None)
@@ -64,7 +67,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _configure_logging(app)
 
     register_error_handlers(app)
+    observability.install(app)
     security.install(app)
+    metrics.install(app)
     api = LanterlooApi(app, spec_kwargs={
         "info": {"description": "Lanterloo: an event-sourced ledger for clubs that play Loo. "
                                 "Every refusal is application/problem+json."}})
@@ -103,10 +108,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _configure_logging(app: Flask) -> None:
-    level = str(app.config.get("LOG_LEVEL", "INFO")).upper()
-    logger = logging.getLogger("lanterloo")
-    logger.setLevel(level)
-    if not logging.getLogger().handlers and not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-        logger.addHandler(handler)
+    from . import observability
+
+    observability.configure_logging(str(app.config.get("LOG_LEVEL", "INFO")),
+                                    str(app.config.get("LOG_FORMAT", "json")))

@@ -4,6 +4,9 @@
     lanterloo migrate               # bring LOO_DATABASE_URL's schema to the latest revision
     lanterloo demo                  # load the demo session and print its statement
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
+    lanterloo verify --all          # ... every session
+    lanterloo rebuild --all         # rebuild every session's projections from its log
+    lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
     lanterloo club create NAME      # a new club; prints its first admin and their token
     lanterloo member add --club C NAME
     lanterloo token create --club C --member M --role dealer --label "tablet 2"
@@ -26,17 +29,22 @@ from ledger.domain import LedgerError
 
 
 def _database_url(args: argparse.Namespace) -> str | None:
-    return args.database_url or os.environ.get("LOO_DATABASE_URL") or None
+    from ledger.store.db import env_or_file
+
+    return args.database_url or env_or_file("LOO_DATABASE_URL")
 
 
 def _engine(args: argparse.Namespace) -> Any:
+    """The operator's engine: no statement or lock timeout (a migration, a copy or a rebuild
+    may run long), the connect timeout of the environment."""
     from ledger.store.db import make_engine
 
-    return make_engine(_database_url(args))
+    return make_engine(_database_url(args), operator=True)
 
 
 def _describe(engine: Any) -> str:
-    return engine.url.render_as_string(hide_password=True)
+    return engine.url.difference_update_query(["options"]).render_as_string(
+        hide_password=True)
 
 
 def _migrate(engine: Any) -> str | None:
@@ -83,21 +91,79 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from ledger.service import Ledger
+    from ledger.store.copy import all_sessions
 
-    engine = _engine(args)
-    try:
-        differences = Ledger(engine).verify(args.session)
-    except LedgerError as error:
-        print(f"error: {error.message}", file=sys.stderr)
+    if not args.session and not args.all:
+        print("error: name a session, or --all", file=sys.stderr)
         return 2
+    engine = _engine(args)
+    broken = 0
+    try:
+        ledger = Ledger(engine)
+        for session_id in (all_sessions(engine) if args.all else args.session):
+            try:
+                differences = ledger.verify(session_id)
+            except LedgerError as error:
+                print(f"error: {error.message}", file=sys.stderr)
+                return 2
+            if differences:
+                broken += 1
+                print(f"session {session_id}: the projections differ from a rebuild from "
+                      "the log:")
+                for line in differences:
+                    print(f"  {line}")
+            else:
+                print(f"session {session_id}: the projections agree with a rebuild from the "
+                      "log")
     finally:
         engine.dispose()
-    if differences:
-        print(f"session {args.session}: the projections differ from a rebuild from the log:")
-        for line in differences:
-            print(f"  {line}")
+    return 1 if broken else 0
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    from ledger.service import Ledger
+    from ledger.store.copy import all_sessions, rebuild_projections
+
+    if not args.session and not args.all:
+        print("error: name a session, or --all", file=sys.stderr)
+        return 2
+    engine = _engine(args)
+    try:
+        ledger = Ledger(engine)
+        for session_id in (all_sessions(engine) if args.all else args.session):
+            if not ledger.session_exists(session_id):
+                print(f"error: no session {session_id}", file=sys.stderr)
+                return 2
+            rebuild_projections(engine, session_id)
+            problems = ledger.verify(session_id)
+            if problems:
+                print(f"session {session_id}: rebuilt, but the log does not verify:")
+                for line in problems:
+                    print(f"  {line}")
+                return 1
+            print(f"session {session_id}: projections rebuilt from the log")
+    finally:
+        engine.dispose()
+    return 0
+
+
+def cmd_copy(args: argparse.Namespace) -> int:
+    from ledger.store.copy import CopyFailed, copy_database
+    from ledger.store.db import make_engine
+
+    source = make_engine(args.source, operator=True)
+    target = make_engine(args.target, operator=True)
+    try:
+        print(f"copying {_describe(source)} to {_describe(target)}")
+        report = copy_database(source, target, echo=print)
+    except CopyFailed as error:
+        print(f"error: {error}", file=sys.stderr)
         return 1
-    print(f"session {args.session}: the projections agree with a rebuild from the log")
+    finally:
+        source.dispose()
+        target.dispose()
+    print(f"done: {report.sessions} sessions, {report.rows.get('events', 0)} events; every "
+          "session's chain and projections verify on the target")
     return 0
 
 
@@ -246,9 +312,10 @@ def _gunicorn(config: dict[str, Any], args: argparse.Namespace) -> int:
     """
     from gunicorn.app.base import BaseApplication
     from gunicorn.arbiter import Arbiter
-    from gunicorn.workers.sync import SyncWorker
 
-    class GracefulWorker(SyncWorker):  # type: ignore[misc]
+    from .serving import JsonAccessLogger, ProblemThreadWorker
+
+    class GracefulWorker(ProblemThreadWorker):
         def init_signals(self) -> None:
             super().init_signals()
             signal.signal(signal.SIGINT, self.handle_exit)
@@ -263,6 +330,8 @@ def _gunicorn(config: dict[str, Any], args: argparse.Namespace) -> int:
                 "bind": f"{args.host}:{args.port}",
                 "workers": args.workers,
                 "worker_class": GracefulWorker,
+                "threads": args.threads,
+                "logger_class": JsonAccessLogger,
                 "accesslog": "-",
                 "errorlog": "-",
                 "graceful_timeout": 5,
@@ -306,6 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int,
                        default=int(os.environ.get("LOO_WORKERS", "2") or 2))
+    serve.add_argument("--threads", type=int,
+                       default=int(os.environ.get("LOO_THREADS", "4") or 4))
     serve.add_argument("--demo", action="store_true",
                        help="load the demo session if it is not there yet, print its URLs")
     serve.add_argument("--dev", action="store_true",
@@ -322,8 +393,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", parents=[common],
                             help="check a session's projections against its event log")
-    verify.add_argument("session", help="the session id")
+    verify.add_argument("session", nargs="*", help="session ids")
+    verify.add_argument("--all", action="store_true", help="every session of the database")
     verify.set_defaults(func=cmd_verify)
+
+    rebuild = sub.add_parser("rebuild", parents=[common],
+                             help="rebuild sessions' projections from their event logs")
+    rebuild.add_argument("session", nargs="*", help="session ids")
+    rebuild.add_argument("--all", action="store_true", help="every session of the database")
+    rebuild.set_defaults(func=cmd_rebuild)
+
+    copy = sub.add_parser("copy", help="copy a whole ledger to another (empty) database, "
+                                       "rebuild its projections there and verify it")
+    copy.add_argument("--from", dest="source", required=True, help="the source's URL")
+    copy.add_argument("--to", dest="target", required=True, help="the target's URL")
+    copy.set_defaults(func=cmd_copy)
 
     from ledger.clubs import ROLES
 

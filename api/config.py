@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.store.db import env_or_file
+
 
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name)
@@ -28,7 +30,7 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The app's settings: the environment first, then `overrides` (tests, the CLI)."""
     config: dict[str, Any] = {
         # None: ledger.store.db.make_engine's default (SQLite file instance/lanterloo.db).
-        "DATABASE_URL": os.environ.get("LOO_DATABASE_URL") or None,
+        "DATABASE_URL": env_or_file("LOO_DATABASE_URL"),
         # Run Alembic's upgrade when the app starts (handy for SQLite; in production migrate
         # as a separate step, see deploy/README.md).
         "AUTO_MIGRATE": _flag("LOO_AUTO_MIGRATE"),
@@ -39,6 +41,8 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         # Request bodies above this many bytes get 413 before any parsing.
         "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
+        # JSON lines (one object per line), or "text" for a terminal.
+        "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),
         # flask-smorest / OpenAPI
         "API_TITLE": "Lanterloo",
         "API_VERSION": "1",

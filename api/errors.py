@@ -3,6 +3,13 @@
 A problem names what was wrong: `detail` in words, `rule` (the rule or check refused), and
 where it applies `field`, `errors` (per-field messages), `current_version`. A stack trace
 never leaves the service; an unexpected exception is logged and answered with a bare 500.
+
+A database that cannot do its part is not the service's bug: it is a 503 with `Retry-After`
+and a reason an operator can act on (`database_problem`): `database-unavailable` (down,
+unreachable, restarting, too many connections), `database-read-only` (a read-only file,
+a standby, a read-only transaction), `database-full` (disk or quota full) and
+`database-busy` (a lock or statement timeout, SQLite's busy timeout, an empty pool, a
+serialization failure). PostgreSQL's errors are told apart by SQLSTATE, SQLite's by text.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
+from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException
 
 from ledger.domain import LedgerError
@@ -40,6 +48,10 @@ TITLES: dict[str, str] = {
     "idempotency-key-reuse": "Idempotency key used for another request",
     "precondition-required": "Say which version the events build on",
     "internal-error": "Internal error",
+    "database-unavailable": "The database cannot be reached",
+    "database-read-only": "The database is read-only",
+    "database-full": "The database is full",
+    "database-busy": "The database is busy",
 }
 
 
@@ -91,6 +103,7 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None,
     body.update({k: v for k, v in extra.items() if v is not None})
     try:
         body["instance"] = request.path
+        g.problem_rule = body.get("rule") or code  # for the request's log line and metrics
     except RuntimeError:  # outside a request (never in practice)
         pass
     text = _SURROGATE.sub("\ufffd", json.dumps(body, ensure_ascii=False, default=str))
@@ -180,6 +193,95 @@ def _validation_error(error: ma.ValidationError) -> Response:
     return validation_problem(error.messages)
 
 
+# -- the database's failures --------------------------------------------------------------
+
+# What the client is told, and how long it should wait before trying again (seconds).
+DATABASE_REASONS: dict[str, tuple[str, int]] = {
+    "database-unavailable": ("the database cannot be reached; nothing was recorded", 5),
+    "database-read-only": ("the database is read-only; reads still work, nothing was "
+                           "recorded", 30),
+    "database-full": ("the database has no room left; nothing was recorded", 60),
+    "database-busy": ("the database is busy (another writer holds a lock, or a statement "
+                      "ran too long); nothing was recorded", 1),
+}
+
+# PostgreSQL SQLSTATEs (Appendix A of its manual), by class or by code.
+_SQLSTATE_CODES = {
+    "25006": "database-read-only",  # read_only_sql_transaction (standby, read-only txn)
+    "53100": "database-full",  # disk_full
+    "53200": "database-busy",  # out_of_memory
+    "53300": "database-unavailable",  # too_many_connections
+    "55P03": "database-busy",  # lock_not_available (lock_timeout)
+    "57014": "database-busy",  # query_canceled (statement_timeout)
+    "40001": "database-busy",  # serialization_failure
+    "40P01": "database-busy",  # deadlock_detected
+    "57P01": "database-unavailable",  # admin_shutdown
+    "57P02": "database-unavailable",  # crash_shutdown
+    "57P03": "database-unavailable",  # cannot_connect_now (starting up, recovering)
+    "58030": "database-full",  # io_error (writing a full disk)
+}
+_SQLSTATE_CLASSES = {"08": "database-unavailable", "53": "database-full",
+                     "57": "database-unavailable"}
+# SQLite's messages (sqlite3 gives no SQLSTATE; its extended codes exist from Python 3.11 on,
+# but the text is what every driver version shows).
+_SQLITE_TEXTS = [
+    ("readonly", "database-read-only"),  # attempt to write a readonly database
+    ("read-only", "database-read-only"),
+    ("database or disk is full", "database-full"),
+    ("database is locked", "database-busy"),
+    ("database table is locked", "database-busy"),
+    ("database is busy", "database-busy"),
+    ("unable to open database", "database-unavailable"),
+    ("disk i/o error", "database-unavailable"),
+]
+
+
+def database_reason(error: BaseException) -> str | None:
+    """`database-...` for a failure of the database itself, None for anything else (a bug, a
+    constraint the code should have handled: those stay 500s)."""
+    if isinstance(error, sa_exc.TimeoutError):  # the connection pool is empty
+        return "database-busy"
+    if not isinstance(error, sa_exc.DBAPIError):
+        return None
+    orig = error.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if sqlstate:
+        return _SQLSTATE_CODES.get(sqlstate) or _SQLSTATE_CLASSES.get(sqlstate[:2])
+    text = str(orig).lower()
+    for fragment, reason in _SQLITE_TEXTS:
+        if fragment in text:
+            return reason
+    if error.connection_invalidated or isinstance(error, sa_exc.OperationalError):
+        # No SQLSTATE: the driver could not talk to the server at all (refused, reset, cut
+        # by the client's deadline, the server closed the connection).
+        return "database-unavailable"
+    return None
+
+
+def database_problem(reason: str) -> Response:
+    detail, retry_after = DATABASE_REASONS[reason]
+    return problem(503, reason, detail, rule=reason,
+                   headers={"Retry-After": str(retry_after)})
+
+
+def _database_error(error: Exception) -> Response:
+    reason = database_reason(error)
+    if reason is None:
+        return _unexpected(error)
+    orig = getattr(error, "orig", None) or error
+    # One line, no traceback: the cause is outside the service, and a burst of them during an
+    # outage must not bury the log.
+    log.warning("database failure on %s %s: %s (%s: %s)", request.method, request.path,
+                reason, type(orig).__name__, str(orig).strip().splitlines()[0][:200]
+                if str(orig).strip() else "")
+    _note_database_error(reason)
+    return database_problem(reason)
+
+
+def _note_database_error(reason: str) -> None:
+    g.database_error = reason
+
+
 def _unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):  # defensive: Flask routes these to _http_exception
         return _http_exception(error)
@@ -194,4 +296,6 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(ApiProblem, _api_problem)
     app.register_error_handler(ma.ValidationError, _validation_error)
     app.register_error_handler(HTTPException, _http_exception)
+    app.register_error_handler(sa_exc.DBAPIError, _database_error)
+    app.register_error_handler(sa_exc.TimeoutError, _database_error)
     app.register_error_handler(Exception, _unexpected)

@@ -1,35 +1,101 @@
-"""Health: is the service up and can it reach its database."""
+"""Liveness and readiness, for the load balancer and the orchestrator.
+
+- `GET /healthz`: the process is alive and serving. It touches no database, so a database
+  outage does not get healthy app processes restarted (that would not help, and a restart
+  storm would hurt).
+- `GET /readyz`: this process can do its job now: the database answers, takes a write (in a
+  transaction that is rolled back: an UPDATE of the schema's version row to itself, which
+  needs the write lock on SQLite and a writable primary on PostgreSQL), and its schema is at
+  the revision this code was built for. 503 problem+json otherwise, with the reason
+  (`database-unavailable`, `database-read-only`, `database-busy`, `database-full`,
+  `schema-not-at-head`). Take an instance out of the load balancer on it.
+"""
 
 from __future__ import annotations
 
 import logging
+from functools import cache
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import fields
 from sqlalchemy import text
 
 from .backend import engine
-from .errors import ApiProblem
-from .schemas import HealthSchema
+from .errors import ApiProblem, database_reason
+from .schemas import Open
 
 log = logging.getLogger("lanterloo.api")
 
-blp = Blueprint("health", __name__, url_prefix="/healthz",
-                description="Liveness and database check for load balancers.")
+blp = Blueprint("health", __name__, url_prefix="",
+                description="Liveness and readiness checks for load balancers.")
 
 
-@blp.route("")
+class LivenessSchema(Open):
+    status = fields.String(required=True, metadata={"example": "ok"})
+
+
+class ReadinessSchema(Open):
+    status = fields.String(required=True, metadata={"example": "ok"})
+    database = fields.String(required=True, metadata={"example": "ok"})
+    schema = fields.String(required=True, metadata={
+        "example": "0003", "description": "the schema's Alembic revision"})
+
+
+@cache
+def head_revision() -> str | None:
+    """The latest Alembic revision shipped with this code."""
+    from alembic.script import ScriptDirectory
+
+    from ledger.store.migrate import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+@blp.route("/healthz")
 class Health(MethodView):
     @blp.doc(operationId="health")
-    @blp.response(200, HealthSchema)
+    @blp.response(200, LivenessSchema)
+    def get(self):
+        """Is the process alive (no database call)"""
+        return {"status": "ok"}
+
+
+@blp.route("/readyz")
+class Ready(MethodView):
+    @blp.doc(operationId="ready")
+    @blp.response(200, ReadinessSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self):
-        """Check the service and its database"""
+        """Can this process serve: the database answers, is writable, and is at the head
+        revision"""
         try:
             with engine().connect() as connection:
-                connection.execute(text("SELECT 1"))
-        except Exception:
-            log.exception("health check: the database is unreachable")
-            raise ApiProblem(503, "database-unavailable", "the database cannot be reached",
-                             rule="database") from None
-        return {"status": "ok", "database": "ok"}
+                with connection.begin() as transaction:
+                    revision = connection.execute(
+                        text("SELECT version_num FROM alembic_version")).scalar()
+                    # A write that changes nothing, never committed.
+                    connection.execute(text(
+                        "UPDATE alembic_version SET version_num = version_num"))
+                    transaction.rollback()
+        except Exception as error:
+            reason = database_reason(error)
+            if reason is None:
+                # No alembic_version table: a database that was never migrated.
+                text_of = str(getattr(error, "orig", error)).lower()
+                if "alembic_version" in text_of:
+                    raise ApiProblem(503, "schema-not-at-head", "the database has no schema: "
+                                     "run `lanterloo migrate`", rule="schema-not-at-head",
+                                     headers={"Retry-After": "30"}) from None
+                log.exception("readiness check failed")
+                reason = "database-unavailable"
+            log.warning("not ready: %s (%s)", reason, type(error).__name__)
+            raise ApiProblem(503, reason, f"not ready: {reason}", rule=reason,
+                             headers={"Retry-After": "5"}) from None
+        head = head_revision()
+        if revision != head:
+            raise ApiProblem(503, "schema-not-at-head",
+                             f"the schema is at {revision}, this code needs {head}: run "
+                             "`lanterloo migrate`", rule="schema-not-at-head",
+                             headers={"Retry-After": "30"})
+        return {"status": "ok", "database": "ok", "schema": revision}

@@ -2,36 +2,72 @@
 
     gunicorn -c deploy/gunicorn.conf.py 'api:create_app()'
 
-LOO_BIND (default 127.0.0.1:8000), LOO_WORKERS (default 2 x cores + 1), LOO_TIMEOUT (30 s),
-LOO_ACCESS_LOG (default "-": stdout), LOO_LOG_LEVEL (info), LOO_FORWARDED_ALLOW_IPS.
-The app itself reads LOO_DATABASE_URL (api/config.py).
+Worker model: gthread (api.serving.ProblemThreadWorker), LOO_WORKERS processes (default: the
+CPU count + 1) of LOO_THREADS threads each (default 8). A sync worker serves one connection at
+a time, so four clients sending their headers slowly stalled all of them; gthread parks idle
+and not-yet-readable connections on a poller and only gives a thread to a request whose
+bytes have arrived, so a slow client holds at most one thread of one worker (measured in
+docs/operations.md, "Slow clients"). In front of it, a buffering proxy (deploy/nginx.conf)
+reads whole requests before passing them on: run both.
+
+Each worker's connection pool is sized to its threads (LOO_DB_POOL_SIZE), so a thread never
+waits for a connection another thread of its process holds.
+
+LOO_BIND (127.0.0.1:8000), LOO_WORKERS, LOO_THREADS, LOO_TIMEOUT (30 s), LOO_GRACEFUL_TIMEOUT
+(20 s), LOO_KEEPALIVE (5 s), LOO_MAX_REQUESTS (2000), LOO_ACCESS_LOG ("-": stdout; "" turns
+it off), LOO_ERROR_LOG ("-"), LOO_LOG_LEVEL (info), LOO_FORWARDED_ALLOW_IPS (127.0.0.1),
+PROMETHEUS_MULTIPROC_DIR (unset: each worker's /metrics shows itself only).
+The app itself reads LOO_DATABASE_URL and the rest (api/config.py, ledger/store/db.py).
 """
 
 import multiprocessing
 import os
 
 bind = os.environ.get("LOO_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("LOO_WORKERS") or multiprocessing.cpu_count() * 2 + 1)
-worker_class = "sync"
-# Each request is short (one transaction); a worker stuck longer than this is restarted.
+workers = int(os.environ.get("LOO_WORKERS") or multiprocessing.cpu_count() + 1)
+worker_class = "api.serving.ProblemThreadWorker"
+threads = int(os.environ.get("LOO_THREADS") or 8)
+# One connection per thread, and a few spare for the pool's overflow.
+os.environ.setdefault("LOO_DB_POOL_SIZE", str(threads))
+os.environ.setdefault("LOO_DB_MAX_OVERFLOW", "2")
+
+# A request is one short transaction, bounded by the database timeouts (5 s statement, 3 s
+# connect by default); a worker silent longer than this is killed and replaced.
 timeout = int(os.environ.get("LOO_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("LOO_GRACEFUL_TIMEOUT", "20"))
-keepalive = 5
+keepalive = int(os.environ.get("LOO_KEEPALIVE", "5"))
 # Recycle workers now and then, with jitter so they do not all restart together.
 max_requests = int(os.environ.get("LOO_MAX_REQUESTS", "2000"))
 max_requests_jitter = 200
 # Not preloaded: each worker builds its own app, engine and connection pool after the fork.
 preload_app = False
 
-accesslog = os.environ.get("LOO_ACCESS_LOG", "-")
+# gunicorn's own limits on what it reads before the app: answered 414/431/400 as
+# problem+json by the worker class.
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+accesslog = os.environ.get("LOO_ACCESS_LOG", "-") or None
 errorlog = os.environ.get("LOO_ERROR_LOG", "-")
 loglevel = os.environ.get("LOO_LOG_LEVEL", "info").lower()
-# Never a request header that carries a credential (Authorization, Cookie): the line names
-# the request and its outcome only. Who acted is in the event log (events.member_id/token_id).
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+# JSON lines with the request id; never a request header that carries a credential.
+logger_class = "api.serving.JsonAccessLogger"
 # Behind a reverse proxy on the same host; widen only to the proxy's address.
 forwarded_allow_ips = os.environ.get("LOO_FORWARDED_ALLOW_IPS", "127.0.0.1")
 proc_name = "lanterloo"
 # gunicorn >= 25: no runtime control socket (its default path is in the home directory, which
 # the systemd unit makes read-only); older versions ignore the setting.
 control_socket_disable = True
+
+
+def on_starting(server):
+    from api.serving import clear_multiproc_dir
+
+    clear_multiproc_dir()
+
+
+def child_exit(server, worker):
+    from api.serving import mark_worker_dead
+
+    mark_worker_dead(worker.pid)

@@ -336,7 +336,10 @@ class Ledger:
                 raise conflict() from error
             if table == "members":
                 # A concurrent request added the same guest first: now they are a member.
-                return work()
+                # Again through the guard: a third request may add the next guest meanwhile
+                # (each retry finds one more member, so this ends).
+                return self._guarded(work, scope=scope, key=key, fingerprint=fingerprint,
+                                     conflict=conflict)
             raise
 
     # -- reads (from the projections, never by replaying) ---------------------------------

@@ -45,7 +45,7 @@ def _run(connection: Connection) -> None:
 
 
 def run_offline() -> None:
-    engine = make_engine(_url())
+    engine = make_engine(_url(), operator=True)
     try:
         _configure(url=engine.url, literal_binds=True, dialect_opts={"paramstyle": "named"})
     finally:
@@ -59,7 +59,7 @@ def run_online() -> None:
     if connection is not None:
         _run(connection)
         return
-    engine = make_engine(_url())
+    engine = make_engine(_url(), operator=True)
     try:
         with engine.connect() as connection:
             _run(connection)

@@ -61,6 +61,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/tokens"): allowed("admin", ok=201),
     ("delete", "/tokens/{token_id}"): allowed("admin"),
     ("get", "/healthz"): None,
+    ("get", "/readyz"): None,
 }
 # Served beside the document, not in it.
 PUBLIC_EXTRAS = [("get", "/openapi.json"), ("get", "/docs")]

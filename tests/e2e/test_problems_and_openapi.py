@@ -76,7 +76,7 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
     assert set(spec["paths"]) == {
         "/sessions", "/sessions/{session_id}", "/sessions/{session_id}/events",
         "/sessions/{session_id}/deals/{deal_no}", "/sessions/{session_id}/statement",
-        "/healthz", "/club", "/members", "/tokens", "/tokens/{token_id}",
+        "/healthz", "/readyz", "/club", "/members", "/tokens", "/tokens/{token_id}",
         "/sessions/{session_id}/corrections", "/sessions/{session_id}/undo",
         "/sessions/{session_id}/verify", "/sessions/{session_id}/offences"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
@@ -140,12 +140,16 @@ def test_each_event_schema_refuses_unknown_fields(name):
     assert "surprise" in caught.value.messages
 
 
-def test_the_health_check_is_a_503_problem_when_the_database_is_unreachable(tmp_path, caplog):
+def test_readiness_is_a_503_problem_when_the_database_is_unreachable_liveness_is_not(
+        tmp_path, caplog):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/missing/dir/x.db",
                       "TESTING": True})
     with caplog.at_level(logging.ERROR, logger="lanterloo.api"):
-        response = app.test_client().get("/healthz")
-    assert_problem(response, 503, rule="database")
+        response = app.test_client().get("/readyz")
+        alive = app.test_client().get("/healthz")
+    assert_problem(response, 503, rule="database-unavailable")
+    assert response.headers["Retry-After"]
+    assert alive.status_code == 200
     app.extensions["lanterloo_engine"].dispose()
 
 

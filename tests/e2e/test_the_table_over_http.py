@@ -147,10 +147,13 @@ def test_a_page_limit_out_of_range_is_refused(table: Table):
         assert response.mimetype == "application/problem+json"
 
 
-def test_the_health_check_reaches_the_database(client):
+def test_liveness_touches_no_database_and_readiness_reaches_it(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "database": "ok"}
+    assert response.get_json() == {"status": "ok"}
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "0003"}
 
 
 def test_a_player_named_like_a_formula_is_neutralised_in_the_statement_csv(client):

@@ -1,0 +1,106 @@
+"""gunicorn's side of production: the worker class, its refusals as problem+json, a JSON
+access log, and the hooks of prometheus_client's multiprocess mode.
+
+    worker_class = "api.serving.ProblemThreadWorker"   (deploy/gunicorn.conf.py)
+    logger_class = "api.serving.JsonAccessLogger"
+
+gunicorn answers some requests itself, before the app sees them: a request line over
+`limit_request_line` (414), too many or too large header fields (431), an unparseable
+request (400), an unsupported transfer coding (501). Its own pages are HTML; the worker here
+writes them as application/problem+json like every answer of the app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from typing import Any
+
+from gunicorn import util
+from gunicorn.glogging import Logger
+from gunicorn.workers.gthread import ThreadWorker
+
+PROBLEM_TYPE_PREFIX = "urn:lanterloo:problem:"
+_CODES = {400: "malformed-request", 403: "forbidden", 414: "uri-too-long",
+          417: "expectation-failed", 431: "header-fields-too-large",
+          500: "internal-error", 501: "not-implemented"}
+
+
+def problem_bytes(status: int, reason: str, detail: str) -> bytes:
+    """A complete HTTP/1.1 answer with a problem+json body (gunicorn's refusals)."""
+    code = _CODES.get(status, reason.lower().replace(" ", "-"))
+    body = json.dumps({"type": PROBLEM_TYPE_PREFIX + code, "title": reason, "status": status,
+                       "detail": detail or reason, "rule": code}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\n"
+            "Connection: close\r\n"
+            "Content-Type: application/problem+json\r\n"
+            "X-Content-Type-Options: nosniff\r\n"
+            "Cache-Control: no-store\r\n"
+            f"X-Request-Id: {uuid.uuid4().hex}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    util.write_nonblock(sock, problem_bytes(int(status_int), str(reason), str(mesg)))
+
+
+class ProblemThreadWorker(ThreadWorker):
+    """gthread (a thread pool per process, idle keep-alive connections parked on a poller)
+    whose own error pages are problem+json."""
+
+    def init_process(self) -> None:
+        # gunicorn's workers call util.write_error for every refusal they make themselves.
+        util.write_error = write_problem
+        super().init_process()
+
+
+class JsonAccessLogger(Logger):
+    """The access log as JSON lines: time, request id, client, method, path, status, bytes,
+    duration. No request header is logged, so never a credential (no Authorization)."""
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        if not self.access_log_enabled:
+            return
+        headers = dict((k.lower(), v) for k, v in (getattr(resp, "headers", None) or []))
+        seconds = request_time.total_seconds() if hasattr(request_time, "total_seconds") \
+            else float(request_time)
+        status = str(getattr(resp, "status", "") or "").split(" ")[0]
+        line = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "logger": "gunicorn.access",
+            "request_id": headers.get("x-request-id") or environ.get("lanterloo.request_id"),
+            "remote": environ.get("REMOTE_ADDR"),
+            "method": getattr(req, "method", None),
+            "path": getattr(req, "path", None),
+            "status": int(status) if status.isdigit() else status,
+            "bytes": getattr(resp, "sent", None),
+            "duration_ms": round(seconds * 1000, 2),
+            "pid": os.getpid(),
+        }
+        try:
+            self.access_log.info(json.dumps(line))
+        except Exception:  # pragma: no cover - as gunicorn's own access()
+            self.exception("access log")
+
+
+# -- prometheus_client's multiprocess mode (PROMETHEUS_MULTIPROC_DIR) -----------------------
+
+def clear_multiproc_dir() -> None:
+    """At the arbiter's start: the counters of a previous run must not be summed in."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.endswith(".db"):
+            os.remove(os.path.join(folder, name))
+
+
+def mark_worker_dead(pid: int) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)

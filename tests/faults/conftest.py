@@ -1,0 +1,114 @@
+"""Fixtures of the fault tests: a private PostgreSQL cluster, databases on it and on SQLite,
+clubs, and gunicorn servers (tests/faults/harness.py).
+
+The fast subset runs with the rest of the suite (`make test`); the long runs are marked
+`full` and run with LOO_FAULTS=full (`make faults`).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterator
+
+import pytest
+from sqlalchemy import Engine
+
+from ledger.store.db import make_engine
+from ledger.store.migrate import upgrade
+from tests.clubs import Club, make_club
+
+from .harness import PrivateCluster, Server, why_no_cluster
+
+# Short timeouts, so that a fault is answered within a second or two.
+FAST_TIMEOUTS = {
+    "LOO_DB_CONNECT_TIMEOUT": "2",
+    "LOO_DB_STATEMENT_TIMEOUT_MS": "2000",
+    "LOO_DB_CLIENT_GRACE_MS": "500",
+    "LOO_DB_LOCK_TIMEOUT_MS": "1000",
+    "LOO_SQLITE_BUSY_TIMEOUT_MS": "1000",
+    "LOO_DB_POOL_TIMEOUT": "2",
+}
+
+
+def full_runs() -> bool:
+    return os.environ.get("LOO_FAULTS", "").strip().lower() == "full"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if full_runs():
+        return
+    skip = pytest.mark.skip(reason="a long fault run: LOO_FAULTS=full (make faults)")
+    for item in items:
+        if "full" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[PrivateCluster]:
+    reason = why_no_cluster()
+    if reason:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"CI is set and {reason}", pytrace=False)
+        pytest.skip(reason)
+    made = PrivateCluster()
+    try:
+        yield made
+    finally:
+        made.destroy()
+
+
+@pytest.fixture
+def pg_url(cluster: PrivateCluster) -> str:
+    url = cluster.create_database(f"faults_{secrets.token_hex(4)}")
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    url = f"sqlite:///{tmp_path / 'lanterloo.db'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_url(request: pytest.FixtureRequest) -> str:
+    return str(request.getfixturevalue("sqlite_url" if request.param == "sqlite"
+                                       else "pg_url"))
+
+
+@pytest.fixture
+def engine_for() -> Iterator[Callable[[str], Engine]]:
+    made: list[Engine] = []
+
+    def make(url: str) -> Engine:
+        engine = make_engine(url, operator=True)
+        made.append(engine)
+        return engine
+
+    yield make
+    for engine in made:
+        engine.dispose()
+
+
+@pytest.fixture
+def club_for(engine_for: Callable[[str], Engine]) -> Callable[[str], Club]:
+    return lambda url: make_club(engine_for(url))
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Server]]:
+    """serve(url, workers=2, threads=8, **env) -> a started gunicorn, stopped after the
+    test."""
+    started: list[Server] = []
+
+    def start(url: str, *, workers: int = 2, threads: int = 8, **env: str) -> Server:
+        server = Server(url, env={**FAST_TIMEOUTS, **env}, workers=workers,
+                        threads=threads).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

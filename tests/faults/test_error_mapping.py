@@ -1,0 +1,56 @@
+"""Which database failures are the database's (a 503 naming the reason) and which stay 500s:
+PostgreSQL's by SQLSTATE, SQLite's by text."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from sqlalchemy import exc
+
+from api.errors import database_reason
+
+
+class PgError(Exception):
+    def __init__(self, sqlstate: str | None, text: str = "error"):
+        super().__init__(text)
+        self.sqlstate = sqlstate
+
+
+@pytest.mark.parametrize(("sqlstate", "reason"), [
+    ("08006", "database-unavailable"), ("08001", "database-unavailable"),
+    ("57P01", "database-unavailable"), ("57P03", "database-unavailable"),
+    ("53300", "database-unavailable"), ("25006", "database-read-only"),
+    ("53100", "database-full"), ("55P03", "database-busy"), ("57014", "database-busy"),
+    ("40001", "database-busy"), ("40P01", "database-busy"),
+    ("23505", None), ("42P01", None), ("22P02", None),
+])
+def test_postgresql_errors_by_sqlstate(sqlstate, reason):
+    error = exc.OperationalError("SELECT 1", {}, PgError(sqlstate))
+    if reason is None:
+        error = exc.IntegrityError("SELECT 1", {}, PgError(sqlstate))
+    assert database_reason(error) == reason
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("attempt to write a readonly database", "database-read-only"),
+    ("database or disk is full", "database-full"),
+    ("database is locked", "database-busy"),
+    ("unable to open database file", "database-unavailable"),
+    ("disk I/O error", "database-unavailable"),
+])
+def test_sqlite_errors_by_text(text, reason):
+    assert database_reason(exc.OperationalError("x", {}, sqlite3.OperationalError(text))) \
+        == reason
+
+
+def test_a_constraint_or_a_bug_stays_a_500():
+    assert database_reason(exc.IntegrityError(
+        "x", {}, sqlite3.IntegrityError("UNIQUE constraint failed: events.stream_id"))) is None
+    assert database_reason(ValueError("a bug")) is None
+
+
+def test_no_connection_at_all_and_an_empty_pool():
+    assert database_reason(exc.OperationalError(
+        "x", {}, PgError(None, "connection refused"))) == "database-unavailable"
+    assert database_reason(exc.TimeoutError("QueuePool limit reached")) == "database-busy"
