@@ -8,6 +8,7 @@ failing half way. PostgreSQL (`postgresql+psycopg://`) is for several stateless 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DisconnectionError
 
 ENV_URL = "LOO_DATABASE_URL"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -48,12 +50,45 @@ def make_engine(url: str | URL | None = None, **options: Any) -> Engine:
             "pool_size": 5,
             "max_overflow": 10,
             "pool_timeout": 10,
-            "pool_pre_ping": True,  # a failover or idle cut-off must not surface as a 500
+            # A failover or idle cut-off must not surface as a 500: a connection that sat
+            # idle in the pool for PING_IDLE_SECONDS is pinged before it is handed out
+            # (_ping_when_idle). One in steady use is not: a ping per checkout was a round
+            # trip per request (docs/performance.md).
+            "pool_pre_ping": False,
             "pool_recycle": 1800,
         }
         settings.update(options)
-        return create_engine(parsed, **settings)
+        engine = create_engine(parsed, **settings)
+        if not settings["pool_pre_ping"]:
+            _ping_when_idle(engine)
+        return engine
     return create_engine(parsed, **options)
+
+
+PING_IDLE_SECONDS = 1.0
+_IDLE_SINCE = "lanterloo_idle_since"
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """SQLAlchemy's pre-ping, for connections idle longer than PING_IDLE_SECONDS only."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < PING_IDLE_SECONDS:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            # The pool throws the connection away and makes a new one (SQLAlchemy,
+            # "Disconnect Handling - Pessimistic, custom").
+            raise DisconnectionError(str(error)) from error
+        if not alive:
+            raise DisconnectionError("the connection did not answer a ping")
 
 
 def _configure_sqlite(engine: Engine) -> None:
