@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck alembic-check pytest clean
+.PHONY: run test install lint typecheck alembic-check pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ pytest: install
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 test: lint typecheck alembic-check pytest
+
+# Lanterloo beside its baselines (bare Flask, raw psycopg) under gunicorn and wrk, and a
+# million-event rebuild; writes the table into docs/performance.md. Needs wrk and PostgreSQL.
+bench: install
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis instance
