@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck alembic-check pytest faults clean
+.PHONY: run test install lint typecheck alembic-check pytest faults bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ test: lint typecheck alembic-check pytest
 # subset of tests/faults with the rest of the suite.
 faults: install
 	LOO_FAULTS=full LOO_TEST_TIER=all $(BIN)/python -m pytest -q tests/faults
+
+# Lanterloo beside its baselines (bare Flask, raw psycopg) under gunicorn and wrk, and a
+# million-event rebuild; writes the table into docs/performance.md. Needs wrk and PostgreSQL.
+bench: install
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis instance

@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine
 from ledger.domain import InvalidInput, LedgerError
 from ledger.store import clubstore as store
 from ledger.store.db import writer
+from ledger.store.eventstore import reader as store_reader
 from ledger.store.tables import ROLES
 
 __all__ = ["Actor", "Principal", "Clubs", "ROLES", "TOKEN_PREFIX", "NotFound", "name_key",
@@ -285,7 +286,7 @@ class Clubs:
         if match is None:
             return None
         token_id, secret = match.groups()
-        with self.engine.connect() as conn:
+        with store_reader(self.engine).connect() as conn:  # one round trip, no BEGIN
             row = store.token_for_authentication(conn, token_id)
         stored = row.secret_hash if row is not None else _DUMMY_HASH
         if not hmac.compare_digest(stored, hash_secret(secret)) or row is None:

@@ -17,13 +17,20 @@ stream, so its cost does not grow with the log. Reads come from the projections 
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+import os
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 from uuid import uuid4
 
+import orjson
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -48,6 +55,7 @@ from ledger.domain import (
 )
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
+from ledger.domain.state import DealState
 from ledger.store import eventstore as store
 from ledger.store.chain import CHAIN_FORMAT, GENESIS, first_broken_link
 from ledger.store.db import writer
@@ -90,6 +98,16 @@ class Ledger:
         self.engine = engine
         self.club_id = club_id
         self._writer = writer(engine)
+        self._reader = store.reader(engine)
+        self._states = _states_of(engine)
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A write transaction. On a SQLite file, writers first queue on a lock file beside
+        the database (`_sqlite_writers`): each is woken the moment the one before it is done,
+        where SQLite's own busy handler has them sleep and poll, up to 100 ms a turn."""
+        with _sqlite_writers(self.engine), self._writer.begin() as conn:
+            yield conn
 
     def for_club(self, club_id: str) -> Ledger:
         """The same ledger, seeing and opening only the sessions of `club_id`."""
@@ -114,7 +132,7 @@ class Ledger:
         fingerprint = fingerprint or _fingerprint(scope, [command], guests)
 
         def work() -> dict[str, Any]:
-            with self._writer.begin() as conn:
+            with self._write() as conn:
                 if idempotency_key and (stored := store.find_idempotency(
                         conn, scope, idempotency_key)):
                     return _replay(stored, fingerprint, idempotency_key)
@@ -153,39 +171,56 @@ class Ledger:
         based_on: list[int] = []  # the version the batch was decided against
 
         def work() -> dict[str, Any]:
-            with self._writer.begin() as conn:
-                row = store.load_session(conn, session_id, club_id=self.club_id,
-                                         for_update=True)
+            with self._write() as conn:
+                row = store.lock_for_append(conn, session_id, club_id=self.club_id,
+                                            scope=scope, key=idempotency_key)
                 if row is None:
                     raise _not_found(session_id)
                 # A retry of a request that already succeeded is answered before the version
                 # check: the stream has moved on because of that very request.
-                if idempotency_key and (stored := store.find_idempotency(
-                        conn, scope, idempotency_key)):
-                    return _replay(stored, fingerprint, idempotency_key)
+                if idempotency_key and row.idempotency is not None:
+                    fingerprint_, _, response = row.idempotency
+                    return _replay(SimpleNamespace(fingerprint=fingerprint_,
+                                                   response=store.loads(response)),
+                                   fingerprint, idempotency_key)
                 if expected_version is not None and expected_version != row.version:
                     raise ConcurrencyConflict(row.version, expected_version)
                 based_on.append(row.version)
-                state = SessionState.from_dict(row.state)
+                # The state folded at this version: this worker's own copy when it made the
+                # last append, else the projection row's. From here on it is folded in place,
+                # so it is back in the cache only once the transaction has committed.
+                state = self._states.take(session_id, row)
                 events: list[Event] = []
-                views: dict[int, dict[str, Any]] = {}
+                views: dict[int, str] = {}
+                last: tuple[DealState, int] | None = None  # a deal, the pool after it moved
                 for command in commands:
                     state, produced = execute(state, command, session_id=session_id)
                     events.extend(produced)
-                    if state.deal is not None and produced:
-                        # A command's events belong to one deal at most, so the view after
-                        # the command is that deal's view as a rebuild would leave it.
-                        if any(getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
-                               for e in produced):
-                            raise InvariantBroken(f"{type(command).__name__} produced events "
-                                                  "for more than one deal")
-                        views[state.deal.deal_no] = _current_deal_view(state)
+                    if state.deal is None or not produced:
+                        continue
+                    # A command's events belong to one deal at most, so the view after the
+                    # command is that deal's view as a rebuild would leave it. A deal's view
+                    # is written once per request: when the next deal replaces it (the
+                    # replaced DealState is no longer folded into), or at the end.
+                    if any(getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
+                           for e in produced):
+                        raise InvariantBroken(f"{type(command).__name__} produced events "
+                                              "for more than one deal")
+                    if last is not None and last[0] is not state.deal:
+                        views[last[0].deal_no] = _deal_view_json(state, *last)
+                    last = (state.deal, state.pool_units())
+                if last is not None:
+                    views[last[0].deal_no] = _deal_view_json(state, *last)
                 if not events:
-                    return self._respond(session_id, state, [], replay=False)
-                return self._commit(conn, session_id, state, events, views,
-                                    old_version=row.version, actor=actor, now=_now(),
-                                    scope=scope, key=idempotency_key, fingerprint=fingerprint,
-                                    prev_hash=row.head_hash)
+                    result = self._respond(session_id, state, [], replay=False)
+                else:
+                    result = self._append_fast(
+                        conn, session_id, state, events, views, old_version=row.version,
+                        actor=actor, now=_now(), scope=scope, key=idempotency_key,
+                        fingerprint=fingerprint, prev_hash=row.head_hash)
+            # committed
+            self._states.put(session_id, state, result.get("appended"), row)
+            return result
 
         def conflict() -> ConcurrencyConflict:
             with self.engine.connect() as conn:
@@ -246,7 +281,7 @@ class Ledger:
                                                   *scope_body)
 
         def work() -> dict[str, Any]:
-            with self._writer.begin() as conn:
+            with self._write() as conn:
                 row = store.load_session(conn, session_id, club_id=self.club_id,
                                          for_update=True)
                 if row is None:
@@ -311,6 +346,35 @@ class Ledger:
                                    status_code=CREATED, response=response, now=now)
         return {**response, REPLAY_FLAG: False}
 
+    def _append_fast(self, conn: Connection, session_id: str, state: SessionState,
+                     events: list[Event], views: dict[int, str], *, old_version: int,
+                     actor: Actor, now: datetime, scope: str, key: str | None,
+                     fingerprint: str, prev_hash: str | None) -> dict[str, Any]:
+        """Append the events and bring every projection to the new version, in one round
+        trip with the commit on PostgreSQL (store.write_append)."""
+        first_version = state.version - len(events) + 1
+        if first_version != old_version + 1:
+            raise InvariantBroken(f"state at version {state.version} after {len(events)} "
+                                  f"events from version {old_version}")
+        rows = store.chained_rows(
+            session_id, first_version, [event_to_record(e) for e in events],
+            actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
+            recorded_at=now, idempotency_key=key, prev_hash=prev_hash or GENESIS)
+        session = session_view(state)
+
+        def respond(positions: list[int]) -> dict[str, Any]:
+            return _plain({"session_id": session_id, "version": state.version,
+                           "appended": [store.stored(r, p) for r, p in zip(rows, positions,
+                                                                            strict=True)],
+                           "session": session})
+
+        response = store.write_append(
+            conn, session_id, rows, old_version=old_version, version=state.version,
+            state_json=_state_json(state), views_json=views,
+            key=(scope, key, fingerprint, CREATED) if key else None, respond=respond,
+            now=now)
+        return {**response, REPLAY_FLAG: False}
+
     def _respond(self, session_id: str, state: SessionState, appended: list[dict[str, Any]],
                  *, replay: bool) -> dict[str, Any]:
         return {**_plain({"session_id": session_id, "version": state.version,
@@ -323,6 +387,10 @@ class Ledger:
         """Run `work`; turn a lost race into a replay or a ConcurrencyConflict."""
         try:
             return work()
+        except store.SessionMoved as error:
+            if conflict is None:
+                raise
+            raise conflict() from error
         except IntegrityError as error:
             table = store.violated_table(error)
             if table == "idempotency_keys" and key:
@@ -345,7 +413,7 @@ class Ledger:
     # -- reads (from the projections, never by replaying) ---------------------------------
 
     def session_exists(self, session_id: str) -> bool:
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return store.load_session(conn, session_id, club_id=self.club_id) is not None
 
     def session(self, session_id: str) -> dict[str, Any]:
@@ -354,7 +422,7 @@ class Ledger:
 
     def deal(self, session_id: str, deal_no: int) -> dict[str, Any]:
         """The deal's view as it last stood."""
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             if store.load_session(conn, session_id, club_id=self.club_id) is None:
                 raise _not_found(session_id)
             # Outside the store's 32-bit deal numbers there is no deal to look for.
@@ -407,7 +475,7 @@ class Ledger:
         return SessionState.from_dict(self._row(session_id).state)
 
     def _row(self, session_id: str) -> Any:
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = store.load_session(conn, session_id, club_id=self.club_id)
         if row is None:
             raise _not_found(session_id)
@@ -519,7 +587,130 @@ def _current_deal_view(state: SessionState) -> dict[str, Any]:
 
 def _plain(value: T) -> T:
     """The value as JSON gives it back, so a stored response equals the one first sent."""
-    return cast(T, json.loads(json.dumps(value)))
+    try:
+        return cast(T, orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)))
+    except TypeError:  # an integer past 64 bits: the standard library takes any
+        return cast(T, json.loads(json.dumps(value)))
+
+
+def _state_json(state: SessionState) -> str:
+    """SessionState.to_dict() as JSON, written from the dataclasses without copying them."""
+    return store.dumps(state)
+
+
+class _DealAt:
+    """The session as `deal_view` reads it for one deal: the pool as it stood when the deal
+    last moved, and the deal's fields without the deep copy of `asdict`."""
+
+    def __init__(self, state: SessionState, deal: DealState, pool_units: int):
+        self._state, self._pool_units = state, pool_units
+        self.deal = _ShallowDeal(deal)
+
+    def pool_units(self) -> int:
+        return self._pool_units
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+
+class _ShallowDeal:
+    def __init__(self, deal: DealState):
+        self._deal = deal
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self._deal, f.name) for f in _DEAL_FIELDS}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._deal, name)
+
+
+_DEAL_FIELDS = dataclasses.fields(DealState)
+
+
+def _deal_view_json(state: SessionState, deal: DealState | None = None,
+                    pool_units: int | None = None) -> str:
+    """deal_view(state) as JSON (of `deal`, with the pool at `pool_units`, if given)."""
+    deal = deal if deal is not None else state.deal
+    assert deal is not None
+    at = _DealAt(state, deal, state.pool_units() if pool_units is None else pool_units)
+    view = deal_view(cast(SessionState, at))
+    if view is None:
+        raise InvariantBroken("no deal to view")
+    return store.dumps(view)
+
+
+class _WriterQueue:
+    """One lock for the writers of one SQLite file: a thread lock for this process's threads,
+    then flock(2) on a file beside the database for the other processes (gunicorn's
+    workers). The kernel wakes a waiter as soon as the lock is released."""
+
+    def __init__(self, path: str):
+        self._path = path
+        self._threads = threading.Lock()
+        self._fd: int | None = None
+        self._pid = -1
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._threads:
+            if self._fd is None or self._pid != os.getpid():  # a fork gets its own
+                self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._pid = os.getpid()
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
+_QUEUES: weakref.WeakKeyDictionary[Engine, _WriterQueue | None] = weakref.WeakKeyDictionary()
+
+
+def _sqlite_writers(engine: Engine) -> Any:
+    if engine not in _QUEUES:
+        database = engine.url.database
+        file_backed = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:") \
+            and not str(database).startswith("file:")
+        _QUEUES[engine] = _WriterQueue(f"{database}.writers") if file_backed else None
+    queue = _QUEUES[engine]
+    return queue.held() if queue is not None else nullcontext()
+
+
+class _StateCache:
+    """Each worker's folded states, by session: trusted only for the locked row's version
+    and chain head (a hash of the whole log up to it), so never for a log that moved on
+    without this worker. An append takes its session's state out and puts the new one back
+    once committed; a failed append leaves nothing behind."""
+
+    SIZE = 512
+
+    def __init__(self) -> None:
+        self._states: dict[str, tuple[int, str | None, SessionState]] = {}
+
+    def take(self, session_id: str, row: Any) -> SessionState:
+        cached = self._states.pop(session_id, None)
+        if cached is not None and cached[0] == row.version and cached[1] == row.head_hash:
+            return cached[2]
+        return SessionState.from_dict(store.loads(row.state_text))
+
+    def put(self, session_id: str, state: SessionState, appended: list[dict[str, Any]] | None,
+            row: Any) -> None:
+        head = appended[-1]["hash"] if appended else row.head_hash
+        if state.version != (appended[-1]["version"] if appended else row.version):
+            return
+        self._states[session_id] = (state.version, head, state)
+        while len(self._states) > self.SIZE:
+            self._states.pop(next(iter(self._states)))
+
+
+_CACHES: weakref.WeakKeyDictionary[Engine, _StateCache] = weakref.WeakKeyDictionary()
+
+
+def _states_of(engine: Engine) -> _StateCache:
+    cache = _CACHES.get(engine)
+    if cache is None:
+        cache = _CACHES[engine] = _StateCache()
+    return cache
 
 
 def _fingerprint(scope: str, commands: Iterable[Command], *extra: object) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, get_args, get_origin, get_type_hints, is_typeddict
@@ -301,30 +302,51 @@ def read_as(hint: Any, value: Any) -> Any:
 
     A string that names no member is kept as it is: a stored value always reads.
     """
-    if value is None:
-        return None
+    return _reader(hint)(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@cache
+def _reader(hint: Any) -> Callable[[Any], Any]:
+    """How to read a value of `hint`, worked out once per hint: a state or an event is read
+    back for every append and every event of a rebuild. Lists and dicts are read into new
+    ones, as before, so that nothing read shares a list with what it was read from."""
     if isinstance(hint, type) and issubclass(hint, StrEnum):
-        return _member(hint, value)
+        enum = hint
+        return lambda value: None if value is None else _member(enum, value)
     origin = get_origin(hint)
     args = get_args(hint)
     if origin in (types.UnionType, typing.Union):
         named = [a for a in args if a is not type(None)]
-        return read_as(named[0], value) if len(named) == 1 else value
-    if origin is list and isinstance(value, list):
-        return [read_as(args[0], v) for v in value]
-    if origin is dict and isinstance(value, dict):
-        return {read_as(args[0], k): read_as(args[1], v) for k, v in value.items()}
-    if is_typeddict(hint) and isinstance(value, dict):
+        return _reader(named[0]) if len(named) == 1 else _same
+    if origin is list:
+        item = _reader(args[0])
+        return lambda value: [item(v) for v in value] if isinstance(value, list) else value
+    if origin is dict:
+        key, item = _reader(args[0]), _reader(args[1])
+        return lambda value: {key(k): item(v) for k, v in value.items()} \
+            if isinstance(value, dict) else value
+    if is_typeddict(hint):
         hints = _hints(hint)
-        return {k: read_as(hints.get(k, Any), v) for k, v in value.items()}
-    return value
+        readers = {k: _reader(h) for k, h in hints.items()}
+        return lambda value: {k: readers.get(k, _same)(v) for k, v in value.items()} \
+            if isinstance(value, dict) else value
+    return _same
 
 
 def read_fields(cls: type[DataclassInstance], data: dict[str, Any]) -> dict[str, Any]:
     """A dataclass's keyword arguments from JSON, its vocabulary turned back into members."""
+    readers = _field_readers(cls)
+    return {k: readers[k](v) if k in readers else v for k, v in data.items()}
+
+
+@cache
+def _field_readers(cls: Any) -> dict[str, Callable[[Any], Any]]:
     hints = _hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}
-    return {k: read_as(hints[k], v) if k in names else v for k, v in data.items()}
+    return {f.name: _reader(hints[f.name]) for f in dataclasses.fields(cls)}
 
 
 def _member(enum: type[StrEnum], value: Any) -> Any:

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DisconnectionError
 
 ENV_URL = "LOO_DATABASE_URL"
 log = logging.getLogger("lanterloo.db")
@@ -152,7 +153,11 @@ def make_engine(url: str | URL | None = None, *, limits: Limits | None = None,
             "pool_size": limits.pool_size,
             "max_overflow": limits.max_overflow,
             "pool_timeout": limits.pool_timeout_s,
-            "pool_pre_ping": True,  # a failover or idle cut-off must not surface as a 500
+            # A failover or idle cut-off must not surface as a 500: a connection that sat
+            # idle in the pool for PING_IDLE_SECONDS is pinged before it is handed out
+            # (_ping_when_idle). One in steady use is not: a ping per checkout was a round
+            # trip per request (docs/performance.md).
+            "pool_pre_ping": False,
             "pool_recycle": 1800,
         }
         if "connect_timeout" not in parsed.query:
@@ -161,6 +166,8 @@ def make_engine(url: str | URL | None = None, *, limits: Limits | None = None,
         engine = create_engine(parsed, **settings)
         if parsed.drivername == "postgresql+psycopg":
             _install_client_deadline(engine, limits)
+        if not settings["pool_pre_ping"]:
+            _ping_when_idle(engine)
         return engine
     return create_engine(parsed, **options)
 
@@ -298,6 +305,32 @@ def _install_client_deadline(engine: Engine, limits: Limits) -> None:
             WATCHDOG.disarm(token)
 
     dialect.do_ping = do_ping  # type: ignore[method-assign]
+
+
+PING_IDLE_SECONDS = 1.0
+_IDLE_SINCE = "lanterloo_idle_since"
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """SQLAlchemy's pre-ping, for connections idle longer than PING_IDLE_SECONDS only."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < PING_IDLE_SECONDS:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            # The pool throws the connection away and makes a new one (SQLAlchemy,
+            # "Disconnect Handling - Pessimistic, custom").
+            raise DisconnectionError(str(error)) from error
+        if not alive:
+            raise DisconnectionError("the connection did not answer a ping")
 
 
 def _configure_sqlite(engine: Engine, limits: Limits) -> None:

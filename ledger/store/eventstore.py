@@ -7,12 +7,27 @@ is the service's (`ledger.service.Ledger`). Nothing here updates or deletes an e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+import orjson
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    Text,
+    delete,
+    func,
+    insert,
+    select,
+    type_coerce,
+    update,
+)
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .chain import GENESIS, link
 from .tables import deal_views, events, idempotency_keys, sessions
@@ -27,6 +42,24 @@ def utc_iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
+def reader(engine: Engine) -> Engine:
+    """The engine for reads of one statement each: on PostgreSQL in autocommit, so that a
+    read is one round trip, without a BEGIN before it and a ROLLBACK after it. (Under READ
+    COMMITTED every statement sees a snapshot of its own, in a transaction or not.)"""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine
+
+
+def dumps(value: Any) -> str:
+    """JSON text for a projection column: what json.dumps gives, read back (orjson)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def loads(text: str | bytes | None) -> Any:
+    return None if text is None else orjson.loads(text)
+
+
 # -- the log -------------------------------------------------------------------------------
 
 def append_events(conn: Connection, stream_id: str, first_version: int,
@@ -39,24 +72,20 @@ def append_events(conn: Connection, stream_id: str, first_version: int,
 
     `actor` is the display name of the member behind `member_id`, appending from the device
     `token_id` (both None from the command line)."""
-    rows = []
-    for i, (type_, schema_version, payload) in enumerate(records):
-        row = {"stream_id": stream_id, "version": first_version + i, "type": type_,
-               "schema_version": schema_version, "payload": payload,
-               "recorded_at": recorded_at, "actor": actor, "idempotency_key": idempotency_key,
-               "member_id": member_id, "token_id": token_id}
-        row["hash"] = prev_hash = link(row, prev_hash)
-        rows.append(row)
-    result = conn.execute(
-        insert(events).returning(events.c.position, sort_by_parameter_order=True), rows)
-    positions = result.scalars().all()
-    return [
-        {"position": position, "version": row["version"], "type": row["type"],
-         "schema_version": row["schema_version"], "payload": row["payload"],
-         "recorded_at": utc_iso(recorded_at), "actor": actor, "member_id": member_id,
-         "token_id": token_id, "superseded_by": None, "hash": row["hash"]}
-        for position, row in zip(positions, rows, strict=True)
-    ]
+    rows = chained_rows(stream_id, first_version, records, actor=actor,
+                        recorded_at=recorded_at, idempotency_key=idempotency_key,
+                        member_id=member_id, token_id=token_id, prev_hash=prev_hash)
+    positions = append_rows(conn, rows)
+    return [stored(row, position) for row, position in zip(rows, positions, strict=True)]
+
+
+def stored(row: dict[str, Any], position: int) -> dict[str, Any]:
+    """A chained row (see `chain`) as the log gives it back."""
+    return {"position": position, "version": row["version"], "type": row["type"],
+            "schema_version": row["schema_version"], "payload": row["payload"],
+            "recorded_at": utc_iso(row["recorded_at"]), "actor": row["actor"],
+            "member_id": row["member_id"], "token_id": row["token_id"], "superseded_by": None,
+            "hash": row["hash"]}
 
 
 def read_events(conn: Connection, stream_id: str, *, after_position: int = 0,
@@ -172,6 +201,192 @@ def load_deal_views(conn: Connection, session_id: str) -> dict[int, dict[str, An
     rows = conn.execute(select(deal_views.c.deal_no, deal_views.c.view)
                         .where(deal_views.c.session_id == session_id))
     return {deal_no: view for deal_no, view in rows}
+
+
+# -- the append, in two round trips --------------------------------------------------------
+#
+# An append reads the session's row (locked) and its idempotency key, then writes the events,
+# the session's row, the deal views it touched and the key, and commits. On PostgreSQL each
+# half is one round trip: psycopg's pipeline mode sends the statements together (the BEGIN
+# with the first half, the COMMIT with the second); the JSON columns are sent as text already
+# encoded, and psycopg prepares each statement on the server after its first uses. SQLite
+# has no round trips to save: the same statements run one by one on the same connection.
+
+
+@dataclass
+class Locked:
+    """The session's row as an append reads it: JSON columns still as text."""
+
+    version: int
+    head_hash: str | None
+    state_text: str | bytes
+    idempotency: Any | None = None  # (fingerprint, status_code, response text) or None
+
+
+def _is_postgresql(conn: Connection) -> bool:
+    return conn.dialect.name == "postgresql"
+
+
+@contextmanager
+def _driver_errors(statement: str) -> Iterator[None]:
+    """psycopg's errors from a pipeline, as SQLAlchemy would have raised them."""
+    import psycopg
+
+    try:
+        yield
+    except psycopg.Error as error:
+        raise DBAPIError.instance(statement, None, error, psycopg.Error) from error
+
+
+_LOCK_SQL = ("SELECT version, head_hash, state::text FROM sessions WHERE id = %s{club} "
+             "FOR UPDATE")
+_KEY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
+            "WHERE scope = %s AND key = %s")
+
+
+def lock_for_append(conn: Connection, session_id: str, *, club_id: str | None,
+                    scope: str, key: str | None) -> Locked | None:
+    """The session's row, locked for the transaction, and the stored answer to `key`."""
+    club = " AND club_id = %s" if club_id is not None else ""
+    lock_params: tuple[Any, ...] = (session_id, club_id) if club_id is not None \
+        else (session_id,)
+    if _is_postgresql(conn):
+        pg = conn.connection.driver_connection
+        assert pg is not None
+        with _driver_errors(_LOCK_SQL), pg.pipeline():
+            lock = pg.cursor()
+            lock.execute(_LOCK_SQL.format(club=club), lock_params)
+            found = pg.cursor() if key else None
+            if found is not None:
+                found.execute(_KEY_SQL, (scope, key))
+        row = lock.fetchone()
+        stored = found.fetchone() if found is not None else None
+    else:
+        row = conn.exec_driver_sql(
+            _LOCK_SQL.format(club=club).replace("%s", "?").replace("state::text", "state")
+            .replace(" FOR UPDATE", ""), lock_params).first()
+        stored = conn.exec_driver_sql(_KEY_SQL.replace("%s", "?").replace(
+            "response::text", "response"), (scope, key)).first() if key else None
+    if row is None:
+        return None
+    return Locked(version=row[0], head_hash=row[1], state_text=row[2],
+                  idempotency=tuple(stored) if stored is not None else None)
+
+
+_INSERT_EVENTS_PG = (
+    "INSERT INTO events (stream_id, version, type, schema_version, payload, recorded_at, "
+    "actor, idempotency_key, member_id, token_id, hash) "
+    "SELECT %s, u.v, u.t, u.sv, u.p::json, %s, %s, %s, %s, %s, u.h FROM unnest("
+    "%s::int[], %s::text[], %s::smallint[], %s::text[], %s::text[]) WITH ORDINALITY "
+    "AS u(v, t, sv, p, h, o) ORDER BY u.o RETURNING position, version")
+# The row is locked and its version checked: the update cannot miss. Should it, the division
+# by zero aborts the transaction (and the COMMIT queued after it) instead of committing
+# events without their projection.
+_MOVE_SESSION_PG = (
+    "WITH moved AS (UPDATE sessions SET version = %s, state = %s::json, head_hash = %s, "
+    "updated_at = %s WHERE id = %s AND version = %s RETURNING 1) "
+    "SELECT 1 / count(*) FROM moved")
+_UPSERT_VIEW_PG = ("INSERT INTO deal_views (session_id, deal_no, version, view) "
+                   "VALUES (%s, %s, %s, %s::json) ON CONFLICT (session_id, deal_no) "
+                   "DO UPDATE SET version = excluded.version, view = excluded.view")
+_INSERT_KEY_PG = ("INSERT INTO idempotency_keys (scope, key, fingerprint, status_code, "
+                  "response, created_at) VALUES (%s, %s, %s, %s, %s::json, %s)")
+
+
+class SessionMoved(Exception):
+    """The session's row was not at the version the append was decided against."""
+
+
+def chained_rows(stream_id: str, first_version: int, records: Sequence[Record], *, actor: str,
+          recorded_at: datetime, idempotency_key: str | None, member_id: str | None,
+          token_id: str | None, prev_hash: str) -> list[dict[str, Any]]:
+    """The rows of `records` as versions first_version.. of the stream, each with its hash
+    chained to the one before it (`prev_hash`: the hash of version first_version - 1)."""
+    rows = []
+    for i, (type_, schema_version, payload) in enumerate(records):
+        row = {"stream_id": stream_id, "version": first_version + i, "type": type_,
+               "schema_version": schema_version, "payload": payload,
+               "recorded_at": recorded_at, "actor": actor, "idempotency_key": idempotency_key,
+               "member_id": member_id, "token_id": token_id}
+        row["hash"] = prev_hash = link(row, prev_hash)
+        rows.append(row)
+    return rows
+
+
+def write_append(conn: Connection, session_id: str, rows: list[dict[str, Any]], *,
+                 old_version: int, version: int, state_json: str,
+                 views_json: dict[int, str], key: tuple[str, str, str, int] | None,
+                 respond: Callable[[list[int]], dict[str, Any]], now: datetime
+                 ) -> dict[str, Any]:
+    """Insert the chained `rows`, move the session's row from old_version to version with
+    `state_json`, upsert `views_json` ({deal_no: view JSON}) and, with `key` (scope, key,
+    fingerprint, status), store the response under it; commit. `respond(positions)` makes
+    the response once the rows' positions are known; it is returned.
+
+    PostgreSQL: one round trip with the COMMIT, two with a key (its response names the
+    positions). Raises SessionMoved, with nothing written, if the row was not at old_version.
+    """
+    head = rows[-1]["hash"]
+    views = sorted(views_json.items())
+    if _is_postgresql(conn):
+        pg = conn.connection.driver_connection
+        assert pg is not None
+        first = rows[0]
+        try:
+            with _driver_errors(_INSERT_EVENTS_PG), pg.pipeline():
+                inserted = pg.cursor()
+                inserted.execute(_INSERT_EVENTS_PG, (
+                    session_id, now, first["actor"], first["idempotency_key"],
+                    first["member_id"], first["token_id"], [r["version"] for r in rows],
+                    [r["type"] for r in rows], [r["schema_version"] for r in rows],
+                    [orjson.dumps(r["payload"]).decode() for r in rows],
+                    [r["hash"] for r in rows]))
+                pg.cursor().execute(_MOVE_SESSION_PG, (version, state_json, head, now,
+                                                       session_id, old_version))
+                if views:
+                    pg.cursor().executemany(_UPSERT_VIEW_PG, [
+                        (session_id, deal_no, version, view) for deal_no, view in views])
+                if key is None:
+                    pg.commit()
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) == "22012":
+                raise SessionMoved(session_id) from error
+            raise
+        by_version = {v: p for p, v in inserted.fetchall()}
+        response = respond([by_version[r["version"]] for r in rows])
+        if key is not None:
+            with _driver_errors(_INSERT_KEY_PG), pg.pipeline():
+                pg.cursor().execute(_INSERT_KEY_PG, (*key, dumps(response), now))
+                pg.commit()
+        return response
+    positions = append_rows(conn, rows)
+    moved = conn.execute(
+        update(sessions).where(sessions.c.id == session_id, sessions.c.version == old_version)
+        .values(version=version, state=type_coerce(state_json, Text()), head_hash=head,
+                updated_at=now))
+    if moved.rowcount != 1:
+        raise SessionMoved(session_id)
+    for deal_no, view in views:
+        upsert = sqlite_insert(deal_views).values(
+            session_id=session_id, deal_no=deal_no, version=version,
+            view=type_coerce(view, Text()))
+        conn.execute(upsert.on_conflict_do_update(
+            index_elements=[deal_views.c.session_id, deal_views.c.deal_no],
+            set_={"version": upsert.excluded.version, "view": upsert.excluded.view}))
+    response = respond(positions)
+    if key is not None:
+        scope, key_, fingerprint, status = key
+        conn.execute(insert(idempotency_keys).values(
+            scope=scope, key=key_, fingerprint=fingerprint, status_code=status,
+            response=type_coerce(dumps(response), Text()), created_at=now))
+    return response
+
+
+def append_rows(conn: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert chained rows (see `chain`); their positions, in order."""
+    result = conn.execute(
+        insert(events).returning(events.c.position, sort_by_parameter_order=True), rows)
+    return list(result.scalars().all())
 
 
 # -- idempotency ---------------------------------------------------------------------------

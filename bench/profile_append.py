@@ -1,0 +1,110 @@
+"""Where a single-event append's time goes, step by step (PostgreSQL, in process).
+
+    .venv/bin/python bench/profile_append.py [--appends 2000] [--postgres-url URL]
+
+Opens a session through the Ledger (no HTTP), makes --appends single-command appends of
+quick-entry deals at the expected version, alternately from two Ledgers on two engines (so
+that half of them find the session's state in their worker's cache and half decode it from
+the row, as with several gunicorn workers), and prints the median time of each step. The
+steps are timed by wrapping the functions that do them; what is left is the service's own
+bookkeeping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.run import DEFAULT_POSTGRES, postgres_database, quick_deal, turn_up_single  # noqa: E402
+
+STEPS = [
+    ("pool checkout", "sqlalchemy.pool.base", "_ConnectionFairy", "_checkout"),
+    ("lock the row (+ its key): round trip 1", "ledger.store.eventstore", None,
+     "lock_for_append"),
+    ("the state: cache or decode", "ledger.service", "_StateCache", "take"),
+    ("the domain (decide, evolve)", "ledger.service", None, "execute"),
+    ("the deal view as JSON", "ledger.service", None, "_deal_view_json"),
+    ("chain the events (SHA-256)", "ledger.store.eventstore", None, "chained_rows"),
+    ("session view", "ledger.service", None, "session_view"),
+    ("the state as JSON", "ledger.service", None, "_state_json"),
+    ("write and commit: round trip 2", "ledger.store.eventstore", None, "write_append"),
+]
+
+
+def wrap(samples: dict[str, list[float]], label: str, owner: Any, name: str) -> None:
+    original: Callable[..., Any] = getattr(owner, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            samples[label].append((time.perf_counter() - started) * 1000)
+
+    setattr(owner, name, timed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--appends", type=int, default=2000)
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
+    args = parser.parse_args(argv)
+
+    import importlib
+
+    from ledger.domain import OpenSession
+    from ledger.service import Ledger
+    from ledger.store.db import make_engine
+    from ledger.store.migrate import upgrade
+
+    samples: dict[str, list[float]] = defaultdict(list)
+    with postgres_database(args.postgres_url) as url:
+        upgrade(url)
+        engines = [make_engine(url), make_engine(url)]
+        ledgers = [Ledger(e) for e in engines]
+        opened = ledgers[0].open_session(OpenSession(
+            players=["A", "B", "C", "D", "E"], preset="baxter-wray", first_dealer="A"),
+            actor="bench")
+        sid, version = opened["session_id"], opened["version"]
+        version = ledgers[0].append(sid, [turn_up_single()], expected_version=version,
+                                    actor="bench")["version"]
+        pending: list[Any] = []
+
+        def append(i: int) -> float:
+            nonlocal version, pending
+            ledger = ledgers[i % 2] if i % 4 < 2 else ledgers[0]
+            if not pending:
+                pending = quick_deal(ledger.session(sid))
+            command = pending.pop(0)
+            started = time.perf_counter()
+            version = ledger.append(sid, [command], expected_version=version,
+                                    actor="bench")["version"]
+            return (time.perf_counter() - started) * 1000
+
+        for i in range(200):  # warm: connections, prepared statements
+            append(i)
+        for label, module, cls, name in STEPS:
+            owner = importlib.import_module(module)
+            wrap(samples, label, getattr(owner, cls) if cls else owner, name)
+        totals = [append(i) for i in range(args.appends)]
+        for engine in engines:
+            engine.dispose()
+    print(f"{'step':42} {'median ms':>9} {'calls/append':>12}")
+    for label, *_ in STEPS:
+        values = samples[label]
+        print(f"{label:42} {statistics.median(values) if values else 0:9.3f} "
+              f"{len(values) / len(totals):12.2f}")
+    print(f"{'whole append (median)':42} {statistics.median(totals):9.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""Rebuild and verify every session of a database of about a million events.
+
+    python -m bench.rebuild_bench generate URL [--events 1000000]
+    python -m bench.rebuild_bench measure URL      # prints one JSON line
+
+`generate` plays a few random legal sessions in memory (tests/support/sessions.py: cards,
+declarations, breaches, penalties, quick entry), then copies them under new session ids
+until the log holds `--events` events: each copy is chained anew (its own hashes) and gets
+its projections (the `sessions` row and every deal view) as a live append would have left
+them. Rows go in with COPY.
+
+`measure` times, on that database and in this order:
+
+- `fold`: the baseline, a plain fold of every event (psycopg rows, `event_from_record`,
+  `evolve`, one process), with no views, no hashes and nothing compared;
+- `verify`: `Ledger.verify_all()` when the code under test has it, else `Ledger.verify` for
+  each session in turn (what the command line offered before);
+- `rebuild`: `Ledger.rebuild_all()` when the code has it (every projection written anew).
+
+It is run as a separate process by bench/run.py so that the code under test can be another
+checkout (PYTHONPATH).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+TEMPLATE_SEEDS = (11, 12, 13, 14)
+TEMPLATE_DEALS = 120
+
+
+def _psycopg_url(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def templates() -> list[tuple[list[tuple[str, int, dict[str, Any]]], Any]]:
+    """[(records, played)] for a few random sessions, played in memory."""
+    from ledger.domain import event_to_record
+    from tests.support.sessions import RandomChooser, SessionShape, play_session
+
+    out = []
+    for seed in TEMPLATE_SEEDS:
+        shape = SessionShape(min_deals=TEMPLATE_DEALS, max_deals=TEMPLATE_DEALS,
+                             p_illegal_try=0.0)
+        played = play_session(RandomChooser(seed), shape=shape, session_id="template")
+        out.append(([event_to_record(e) for e in played.events], played))
+    return out
+
+
+def generate(url: str, events: int) -> dict[str, Any]:
+    from ledger.domain import event_from_record
+    from ledger.service import _fold_with_views, _plain
+    from ledger.store.chain import GENESIS, link
+    from ledger.store.eventstore import utc_iso
+    from ledger.store.migrate import upgrade
+
+    upgrade(url)
+    started = time.perf_counter()
+    made = templates()
+    # The projections of each template, as a live append leaves them; the session id is the
+    # only thing in them that differs from copy to copy.
+    folded = []
+    for records, _ in made:
+        state, views = _fold_with_views(
+            None, (event_from_record(*r) for r in records), "@@SID@@")
+        assert state is not None
+        folded.append((json.dumps(_plain(state.to_dict())),
+                       {n: json.dumps(_plain(v)) for n, v in views.items()}))
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    written = sessions = 0
+    with psycopg.connect(_psycopg_url(url)) as conn:
+        while written < events:
+            records, _ = made[sessions % len(made)]
+            state_json, views = folded[sessions % len(made)]
+            sid = f"bench{sessions:08d}"
+            sessions += 1
+            prev = GENESIS
+            buffer = io.StringIO()
+            for version, (type_, schema_version, payload) in enumerate(records, start=1):
+                recorded = at + timedelta(seconds=version)
+                row = {"stream_id": sid, "version": version, "type": type_,
+                       "schema_version": schema_version, "payload": payload,
+                       "recorded_at": utc_iso(recorded), "actor": "bench", "member_id": None,
+                       "token_id": None, "idempotency_key": None}
+                prev = link(row, prev)
+                buffer.write("\t".join([
+                    sid, str(version), type_, str(schema_version),
+                    _copy_text(json.dumps(payload)), row["recorded_at"], "bench", prev]))
+                buffer.write("\n")
+            with conn.cursor() as cur:
+                cur.execute(
+                    "INSERT INTO sessions (id, club_id, version, state, head_hash, created_at,"
+                    " updated_at) VALUES (%s, NULL, %s, %s, %s, %s, %s)",
+                    (sid, len(records), state_json.replace("@@SID@@", sid), prev, at, at))
+                with cur.copy("COPY events (stream_id, version, type, schema_version, payload,"
+                              " recorded_at, actor, hash) FROM STDIN") as copy:
+                    copy.write(buffer.getvalue())
+                with cur.copy("COPY deal_views (session_id, deal_no, version, view) "
+                              "FROM STDIN") as copy:
+                    for deal_no, view in views.items():
+                        copy.write_row((sid, deal_no, len(records), view))
+            conn.commit()
+            written += len(records)
+        with conn.cursor() as cur:
+            # The deal views' version column is the session's version when last written;
+            # verify compares views, not that column, so any value does.
+            cur.execute("ANALYZE")
+        conn.commit()
+    return {"events": written, "sessions": sessions,
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _copy_text(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def fold_baseline(url: str) -> tuple[int, float]:
+    """Every event read with plain psycopg and folded with `evolve`: no views, no hashes."""
+    from ledger.domain import event_from_record
+    from ledger.domain.evolve import evolve
+
+    started = time.perf_counter()
+    count = 0
+    with psycopg.connect(_psycopg_url(url)) as conn, conn.cursor(name="fold") as cur:
+        cur.itersize = 10_000
+        cur.execute("SELECT stream_id, type, schema_version, payload FROM events "
+                    "ORDER BY stream_id, version")
+        current, state = None, None
+        for stream_id, type_, schema_version, payload in cur:
+            if stream_id != current:
+                current, state = stream_id, None
+            state = evolve(state, event_from_record(type_, schema_version, payload),
+                           session_id=stream_id)
+            count += 1
+    return count, time.perf_counter() - started
+
+
+def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
+    from ledger.service import Ledger
+    from ledger.store.db import make_engine
+
+    out: dict[str, Any] = {}
+    if not skip_fold:
+        out["fold_events"], out["fold_s"] = fold_baseline(url)
+    engine = make_engine(url)
+    ledger = Ledger(engine)
+    with psycopg.connect(_psycopg_url(url)) as conn:
+        out["events"] = conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
+        ids = [r[0] for r in conn.execute("SELECT id FROM sessions ORDER BY id")]
+    out["sessions"] = len(ids)
+    started = time.perf_counter()
+    if hasattr(ledger, "verify_all"):
+        problems = ledger.verify_all()
+        out["verify_how"] = "verify_all"
+    else:
+        problems = {sid: p for sid in ids if (p := ledger.verify(sid))}
+        out["verify_how"] = "verify per session"
+    out["verify_s"] = time.perf_counter() - started
+    out["verify_problems"] = len(problems)
+    if hasattr(ledger, "rebuild_all"):
+        started = time.perf_counter()
+        rebuilt = ledger.rebuild_all()
+        out["rebuild_s"] = time.perf_counter() - started
+        out["rebuilt_sessions"] = rebuilt
+        out["verify_after_rebuild_problems"] = len(ledger.verify_all())
+    engine.dispose()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=["generate", "measure"])
+    parser.add_argument("url")
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--skip-fold", action="store_true")
+    args = parser.parse_args(argv)
+    if args.action == "generate":
+        print(json.dumps(generate(args.url, args.events)))
+    else:
+        print(json.dumps(measure(args.url, skip_fold=args.skip_fold)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,589 @@
+"""Lanterloo's throughput beside its baselines, in one run, written into docs/performance.md.
+
+    .venv/bin/python bench/run.py                      # about 6 minutes; `make bench`
+    .venv/bin/python bench/run.py --rounds 1 --duration 5 --rebuild-events 100000 --no-write
+
+Everything runs on this machine, over loopback, against the PostgreSQL server named by
+--postgres-url (a database `lanterloo_bench_<random>` is created and dropped) and a SQLite
+file in a temporary folder:
+
+- servers: the baselines (bench/baseline_app.py) and Lanterloo (`api:create_app()`, once on
+  PostgreSQL, once on SQLite), each under gunicorn with the same --workers/--worker-class;
+- load: wrk, --connections connections (one thread each, each on its own session), for
+  --duration seconds per scenario, every scenario once per round, rounds interleaved so that
+  the host's load falls on all of them alike;
+- scenarios: a bare Flask JSON POST; one psycopg INSERT per request; Lanterloo's
+  single-event append (PostgreSQL, SQLite); a psycopg batch insert of the rows of 11 whole
+  deals (110 rows); Lanterloo's append of those 11 deals (99 commands, 110 events) as one
+  batch (PostgreSQL, SQLite);
+- then bench/rebuild_bench.py: a database of --rebuild-events events, a plain fold of it
+  (the baseline), `verify_all` and `rebuild_all`.
+
+The table gives medians over the rounds, and each ratio is the median of the ratios taken
+within a round. `--code DIR` serves and rebuilds with another checkout's `api` and `ledger`
+(e.g. an export of main, for a before/after on the same host).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy.pool import NullPool  # noqa: E402
+
+DEFAULT_POSTGRES = os.environ.get("LOO_TEST_POSTGRES_URL",
+                                  "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PLAYERS = ["A", "B", "C", "D", "E"]
+DEALS_PER_BATCH = 11
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+# What the issue measured before the work (2-core machine, PostgreSQL 15, 4 sync workers,
+# wrk c=8), and the targets.
+BEFORE = {
+    "flask_echo": "2,740-2,880 req/s",
+    "psycopg_insert": "1,340-1,570 req/s",
+    "loo_pg_single": "300-390 req/s, p99 37 ms",
+    "loo_sqlite_single": "p99 0.66-1.5 s",
+    "psycopg_batch": "39,600 rows/s",
+    "loo_pg_batch": "4,100-4,400 events/s",
+    "loo_sqlite_batch": "3,300 events/s",
+    "verify": "80 s (1,025,218 events)",
+    "fold": "4.7 s (1M events)",
+}
+
+
+# -- the requests --------------------------------------------------------------------------
+
+def wire(command: Any) -> dict[str, Any]:
+    from ledger.domain.commands import Declare, RecordTrick, StartDeal
+
+    if isinstance(command, StartDeal):
+        body: dict[str, Any] = {"type": "DealStarted", "trump_card": command.trump_card}
+        if command.face_up:
+            body["face_up"] = dict(command.face_up)
+        return body
+    if isinstance(command, Declare):
+        return {"type": "DeclarationMade", "player": command.player,
+                "declaration": str(command.declaration)}
+    if isinstance(command, RecordTrick):
+        return {"type": "TrickWon", "winner": command.winner}
+    raise TypeError(command)
+
+
+def quick_deal(view: dict[str, Any]) -> list[Any]:
+    """A deal by quick entry: the eldest two stand, the eldest takes all three tricks, the
+    other is looed, so the next pool is never fresh and the cycle repeats every 5 deals."""
+    from ledger.domain.commands import Declare, RecordTrick, StartDeal
+
+    seats, dealer = view["active"], view["next_dealer"]
+    at = seats.index(dealer)
+    dealt = seats[at + 1:] + seats[:at + 1]
+    return [StartDeal(trump_card="9S"),
+            *(Declare(player=p, declaration="play" if i < 2 else "throw_up")
+              for i, p in enumerate(dealt)),
+            *(RecordTrick(winner=dealt[0]) for _ in range(3))]
+
+
+def turn_up_single() -> Any:
+    from ledger.domain.commands import StartDeal
+
+    return StartDeal(trump_card="7H", face_up={"B": "2C", "C": "3C", "D": "4C", "E": "5C",
+                                               "A": "KS"})
+
+
+def cycles() -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]],
+                      list[list[dict[str, Any]]], int]:
+    """One dealer cycle after the turn-up single, played in memory with the domain:
+    ([(version before, single-event body)], [(version before, batch body)], the rows each
+    batch appends, the session's version where the cycle starts). The cycle repeats, so the
+    body to send follows from the session's version alone."""
+    from ledger.domain import OpenSession, event_to_record, execute, session_view
+
+    state, _ = execute(None, OpenSession(players=list(PLAYERS), preset="baxter-wray",
+                                         first_dealer="A"), session_id="s")
+    state, _ = execute(state, turn_up_single())
+    start = state.version
+    singles: list[tuple[int, dict[str, Any]]] = []
+    for _ in range(len(PLAYERS)):
+        for command in quick_deal(session_view(state)):
+            singles.append((state.version, wire(command)))
+            state, _ = execute(state, command)
+    batches: list[tuple[int, dict[str, Any]]] = []
+    rows = []
+    for _ in range(len(PLAYERS)):
+        commands: list[Any] = []
+        produced: list[Any] = []
+        before = state.version
+        for _ in range(DEALS_PER_BATCH):
+            for command in quick_deal(session_view(state)):
+                commands.append(command)
+                state, events = execute(state, command)
+                produced.extend(events)
+        batches.append((before, {"events": [wire(c) for c in commands]}))
+        rows.append([{"type": t, "schema_version": v, "payload": p, "hash": "0" * 64}
+                     for t, v, p in map(event_to_record, produced)])
+    return singles, batches, rows, start
+
+
+# -- databases and servers -----------------------------------------------------------------
+
+@contextmanager
+def postgres_database(server: str):
+    url = make_url(server)
+    maintenance = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT",
+                                poolclass=NullPool)
+    name = f"lanterloo_bench_{secrets.token_hex(4)}"
+    with maintenance.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with maintenance.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        maintenance.dispose()
+
+
+def prepare(url: str, code: Path, sessions: int) -> dict[str, Any]:
+    """Migrate, make a club with a dealer, open `sessions` sessions for single appends and
+    `sessions` for batches (each past its turn-up single); through the HTTP API in-process.
+    Runs in a subprocess with the code under test on its path."""
+    script = f"""
+import json, sys
+sys.path.insert(0, {str(code)!r})
+sys.path.insert(1, {str(ROOT)!r})
+from bench.run import _prepare
+print(json.dumps(_prepare({url!r}, {sessions})))
+"""
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True, env=_env(code)).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _prepare(url: str, sessions: int) -> dict[str, Any]:
+    from api import create_app
+    from ledger.clubs import Clubs
+    from ledger.store.migrate import upgrade
+
+    upgrade(url)
+    app = create_app({"DATABASE_URL": url})
+    engine = app.extensions["lanterloo_engine"]
+    clubs = Clubs(engine)
+    club, _, _ = clubs.create_club("Bench club")
+    for p in PLAYERS:
+        clubs.add_member(club["club_id"], p)
+    treasurer = clubs.create_token(club["club_id"], "A", "treasurer", "bench")["token"]
+    dealer = clubs.create_token(club["club_id"], "B", "dealer", "bench")["token"]
+    client = app.test_client()
+
+    def opened() -> tuple[str, int]:
+        resp = client.post("/sessions", headers={"Authorization": f"Bearer {treasurer}"},
+                           json={"name": "bench", "players": PLAYERS, "preset": "baxter-wray",
+                                 "first_dealer": "A"})
+        assert resp.status_code == 201, resp.get_json()
+        sid = resp.get_json()["session_id"]
+        resp = client.post(f"/sessions/{sid}/events", json=wire(turn_up_single()),
+                           headers={"Authorization": f"Bearer {dealer}", "If-Match": '"1"'})
+        assert resp.status_code == 201, resp.get_json()
+        return sid, resp.get_json()["version"]
+
+    single = [opened() for _ in range(sessions)]
+    batch = [opened() for _ in range(sessions)]
+    if url.startswith("postgresql"):
+        with engine.begin() as conn:
+            conn.execute(text("CREATE TABLE raw_events (LIKE events INCLUDING ALL)"))
+    engine.dispose()
+    return {"token": dealer, "single": single, "batch": batch}
+
+
+def _env(code: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(code), str(ROOT)])
+    env.update(extra)
+    return env
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path):
+    port = free_port()
+    command = [str(Path(sys.executable).parent / "gunicorn"), "--workers", str(args.workers),
+               "--worker-class", args.worker_class, "--threads", str(args.threads),
+               "--bind", f"127.0.0.1:{port}", "--chdir", str(code), "--log-level", "warning",
+               "--timeout", "60", app]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/nothing-here", timeout=1)
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(f"gunicorn {app} did not start") from None
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+# -- wrk -----------------------------------------------------------------------------------
+
+LUA = r"""
+local bodies = {BODIES}
+local period = {PERIOD}
+local start = {START}
+local targets = {TARGETS}
+local token = "{TOKEN}"
+local path_fmt = "{PATH}"
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  local t = targets[((counter - 1) % #targets) + 1]
+  thread:set("sid", t[1])
+  thread:set("version", t[2])
+end
+local i = 0
+local failed = 0
+function request()
+  local body
+  if period > 0 then
+    -- the event to send follows from the session's version: a request made again (wrk
+    -- makes one anew when it reconnects) is the same request
+    body = bodies[(version - start) % period]
+  else
+    i = i + 1
+    body = bodies[((i - 1) % #bodies) + 1]
+  end
+  local headers = {["Content-Type"] = "application/json"}
+  if token ~= "" then
+    headers["Authorization"] = "Bearer " .. token
+    headers["If-Match"] = '"' .. version .. '"'
+    {PREFER}
+  end
+  return wrk.format("POST", string.format(path_fmt, sid), headers, body)
+end
+function response(status, headers, body)
+  if status == 201 then
+    local etag = headers["ETag"]
+    if etag then version = tonumber(string.match(etag, "%d+")) end
+  else
+    failed = failed + 1
+    local current = string.match(body, '"current_version":%s*(%d+)')
+    if current then version = tonumber(current) end
+  end
+end
+function done(summary, latency, requests)
+  io.write(string.format(
+    'RESULT {"requests": %d, "duration_us": %d, "non2xx": %d, "socket_errors": %d, ' ..
+    '"p50_ms": %.3f, "p90_ms": %.3f, "p99_ms": %.3f, "max_ms": %.3f}\n',
+    summary.requests, summary.duration, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write +
+    summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000,
+    latency:percentile(99) / 1000, latency.max / 1000))
+end
+"""
+
+
+def lua_string(value: str) -> str:
+    return "[==[" + value + "]==]"
+
+
+def wrk(base: str, path: str, bodies: Any, targets: list[tuple[str, int]], token: str,
+        args: argparse.Namespace, folder: Path, name: str, duration: float) -> dict[str, Any]:
+    """`bodies`: a list sent round robin, or (start, period, [(version, body)]): the body
+    for a session at `version` is the one at (version - start) % period."""
+    if isinstance(bodies, tuple):
+        start, period, schedule = bodies
+        table = "{" + ", ".join(f"[{(v - start) % period}] = {lua_string(b)}"
+                                for v, b in schedule) + "}"
+    else:
+        start, period = 0, 0
+        table = "{" + ", ".join(lua_string(b) for b in bodies) + "}"
+    script = (LUA.replace("{BODIES}", table).replace("{PERIOD}", str(period))
+              .replace("{START}", str(start))
+              .replace("{TARGETS}", "{" + ", ".join(f"{{{lua_string(s)}, {v}}}"
+                                                    for s, v in targets) + "}")
+              .replace("{TOKEN}", token).replace("{PATH}", path)
+              .replace("{PREFER}", 'headers["Prefer"] = "return=minimal"'
+                       if args.minimal else ""))
+    lua = folder / f"{name}.lua"
+    lua.write_text(script)
+    c = args.connections
+    out = subprocess.run(["wrk", "-t", str(c), "-c", str(c), "-d", f"{int(duration)}s",
+                          "--timeout", "10s", "-s", str(lua), base], check=True,
+                         capture_output=True, text=True).stdout
+    match = re.search(r"^RESULT (.*)$", out, re.M)
+    if not match:
+        raise RuntimeError(f"wrk printed no result:\n{out}")
+    result: dict[str, Any] = json.loads(match.group(1))
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    return result
+
+
+# -- the run -------------------------------------------------------------------------------
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    code = Path(args.code).resolve() if args.code else ROOT
+    singles, batches, batch_rows, start = cycles()
+    single_period = batches[0][0] - start
+    batch_start, batch_period = batches[0][0], sum(len(r) for r in batch_rows)
+    events_per_batch = statistics.mean(len(r) for r in batch_rows)
+    c = args.connections
+    results: dict[str, list[dict[str, Any]]] = {}
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        pg = stack.enter_context(postgres_database(args.postgres_url))
+        lite = f"sqlite:///{folder / 'bench.db'}"
+        print("preparing the databases", file=sys.stderr)
+        pg_data = prepare(pg, code, c)
+        lite_data = prepare(lite, code, c)
+        raw_url = make_url(pg).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        base = stack.enter_context(gunicorn("bench.baseline_app:create_app()", _env(
+            ROOT, BENCH_DATABASE_URL=raw_url), args, ROOT))
+        loo_env = {"LOO_LOG_LEVEL": "WARNING", "LOO_MAX_BATCH_EVENTS": "500"}
+        loo_pg = stack.enter_context(gunicorn("api:create_app()", _env(
+            code, LOO_DATABASE_URL=pg, **loo_env), args, code))
+        loo_lite = stack.enter_context(gunicorn("api:create_app()", _env(
+            code, LOO_DATABASE_URL=lite, **loo_env), args, code))
+        plain_bodies = [json.dumps(b) for _, b in singles]
+        single_bodies = (start, single_period, [(v, json.dumps(b)) for v, b in singles])
+        # A batch session starts at `start` too: its cycle is taken from there.
+        batch_bodies = (start, batch_period, [(v - batch_start + start, json.dumps(b))
+                                              for v, b in batches])
+        raw_batches = [json.dumps({"rows": r}) for r in batch_rows]
+        raw_targets = [("-", 0)]
+        scenarios = [
+            ("flask_echo", base, "/echo", plain_bodies, raw_targets, ""),
+            ("psycopg_insert", base, "/insert", plain_bodies, raw_targets, ""),
+            ("loo_pg_single", loo_pg, "/sessions/%s/events", single_bodies,
+             pg_data["single"], pg_data["token"]),
+            ("loo_sqlite_single", loo_lite, "/sessions/%s/events", single_bodies,
+             lite_data["single"], lite_data["token"]),
+            ("psycopg_batch", base, "/batch", raw_batches, raw_targets, ""),
+            ("loo_pg_batch", loo_pg, "/sessions/%s/events", batch_bodies,
+             pg_data["batch"], pg_data["token"]),
+            ("loo_sqlite_batch", loo_lite, "/sessions/%s/events", batch_bodies,
+             lite_data["batch"], lite_data["token"]),
+        ]
+        only = set(args.only.split(",")) if args.only else None
+        scenarios = [s for s in scenarios if only is None or s[0] in only]
+        state: dict[str, list[tuple[str, int]]] = {}
+        for name, server, path, bodies, targets, token in scenarios:  # warm up every worker
+            state[name] = list(targets)
+            wrk(server, path, bodies, targets, token, args, folder, name + "-warm", 2)
+        for round_no in range(args.rounds):
+            for name, server, path, bodies, _, token in scenarios:
+                targets = state[name]
+                if token:  # carry on from where each session stands now
+                    targets = current_versions(server, token, targets)
+                    state[name] = targets
+                result = wrk(server, path, bodies, targets, token, args, folder, name,
+                             args.duration)
+                print(f"round {round_no + 1} {name}: {result['rps']:.0f} req/s, "
+                      f"p99 {result['p99_ms']:.1f} ms, non-2xx {result['non2xx']}",
+                      file=sys.stderr)
+                results.setdefault(name, []).append(result)
+    rebuild: dict[str, Any] = {}
+    if args.rebuild_events:
+        with postgres_database(args.postgres_url) as url:
+            script = [sys.executable, "-m", "bench.rebuild_bench"]
+            print("generating the rebuild database", file=sys.stderr)
+            generated = json.loads(subprocess.run(
+                [*script, "generate", url, "--events", str(args.rebuild_events)],
+                check=True, capture_output=True, text=True, env=_env(code),
+                cwd=ROOT).stdout.strip().splitlines()[-1])
+            print(f"generated {generated}; measuring", file=sys.stderr)
+            rebuild = json.loads(subprocess.run(
+                [*script, "measure", url], check=True, capture_output=True, text=True,
+                env=_env(code), cwd=ROOT).stdout.strip().splitlines()[-1])
+            print(f"rebuild: {rebuild}", file=sys.stderr)
+    return {"results": results, "rebuild": rebuild, "events_per_batch": events_per_batch,
+            "args": {k: v for k, v in vars(args).items()}, "when": datetime.now(UTC)
+            .strftime("%Y-%m-%d %H:%M UTC"), "host": host()}
+
+
+def current_versions(server: str, token: str,
+                     targets: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    out = []
+    for sid, _ in targets:
+        request = urllib.request.Request(f"{server}/sessions/{sid}",
+                                          headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=10) as resp:
+            out.append((sid, int(json.load(resp)["version"])))
+    return out
+
+
+def host() -> str:
+    import platform
+
+    import psycopg
+    import sqlalchemy
+
+    return (f"{os.cpu_count()} CPUs, Python {platform.python_version()}, SQLAlchemy "
+            f"{sqlalchemy.__version__}, psycopg {psycopg.__version__}")
+
+
+# -- the report ----------------------------------------------------------------------------
+
+def median(results: dict[str, list[dict[str, Any]]], name: str, key: str) -> float:
+    return statistics.median(r[key] for r in results[name])
+
+
+def ratio(results: dict[str, list[dict[str, Any]]], top: str, bottom: str,
+          scale: float = 1.0) -> float:
+    return statistics.median(a["rps"] * scale / b["rps"]
+                             for a, b in zip(results[top], results[bottom], strict=True))
+
+
+def report(data: dict[str, Any]) -> str:
+    res = data["results"]
+    per = data["events_per_batch"]
+    a = data["args"]
+    lines = [
+        f"Run {data['when']} on {data['host']}; gunicorn {a['workers']} "
+        f"{a['worker_class']} workers" + (f" x {a['threads']} threads"
+                                          if a["worker_class"] == "gthread" else "")
+        + f", wrk {a['connections']} connections, {a['rounds']} rounds of "
+        f"{a['duration']} s per scenario" + (", `Prefer: return=minimal`"
+                                             if a["minimal"] else ", full responses")
+        + f"; a batch is {DEALS_PER_BATCH} deals, {per:.0f} events.",
+        "",
+        "| scenario | before (issue) | this run: median | p99 | target | this run vs target |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def have(*names: str) -> bool:
+        return all(n in res for n in names)
+
+    def row(name: str, label: str, value: str, target: str, verdict: str) -> None:
+        p99 = f"{median(res, name, 'p99_ms'):.1f} ms" if name in res else ""
+        lines.append(f"| {label} | {BEFORE.get(name, '')} | {value} | {p99} | {target} | "
+                     f"{verdict} |")
+
+    if have("flask_echo"):
+        row("flask_echo", "bare Flask JSON POST", f"{median(res, 'flask_echo', 'rps'):,.0f} "
+            "req/s", "(baseline)", "")
+    if have("psycopg_insert"):
+        row("psycopg_insert", "psycopg INSERT per request",
+            f"{median(res, 'psycopg_insert', 'rps'):,.0f} req/s", "(baseline)", "")
+    if have("loo_pg_single", "flask_echo"):
+        r = ratio(res, "loo_pg_single", "flask_echo")
+        p99 = median(res, "loo_pg_single", "p99_ms")
+        ok = r >= 0.45 and p99 < 25
+        row("loo_pg_single", "Lanterloo single append, PostgreSQL",
+            f"{median(res, 'loo_pg_single', 'rps'):,.0f} req/s = **{r:.2f} x** Flask",
+            ">= 0.45 x Flask, p99 < 25 ms", "met" if ok else
+            f"missed: {r / 0.45:.0%} of the ratio, p99 {p99:.0f} ms")
+    if have("loo_sqlite_single"):
+        p99 = median(res, "loo_sqlite_single", "p99_ms")
+        row("loo_sqlite_single", "Lanterloo single append, SQLite",
+            f"{median(res, 'loo_sqlite_single', 'rps'):,.0f} req/s", "p99 < 25 ms",
+            "met" if p99 < 25 else f"missed: p99 {p99:.0f} ms")
+    if have("psycopg_batch"):
+        row("psycopg_batch", "psycopg batch insert (executemany)",
+            f"{median(res, 'psycopg_batch', 'rps') * per:,.0f} rows/s", "(baseline)", "")
+    if have("loo_pg_batch", "psycopg_batch"):
+        r = ratio(res, "loo_pg_batch", "psycopg_batch")
+        row("loo_pg_batch", "Lanterloo batch of whole deals, PostgreSQL",
+            f"{median(res, 'loo_pg_batch', 'rps') * per:,.0f} events/s = **{r:.2f} x** "
+            "psycopg", ">= 0.5 x psycopg batch", "met" if r >= 0.5 else
+            f"missed: {r / 0.5:.0%} of the ratio")
+    if have("loo_sqlite_batch"):
+        row("loo_sqlite_batch", "Lanterloo batch of whole deals, SQLite",
+            f"{median(res, 'loo_sqlite_batch', 'rps') * per:,.0f} events/s", "", "")
+    rb = data["rebuild"]
+    if rb:
+        events = rb["events"]
+        lines.append(f"| plain fold of every event (baseline) | {BEFORE['fold']} | "
+                     f"{rb.get('fold_s', float('nan')):.1f} s ({events:,} events) | | | |")
+        lines.append(f"| verify every session ({rb['verify_how']}) | {BEFORE['verify']} | "
+                     f"{rb['verify_s']:.1f} s ({events:,} events, {rb['sessions']} sessions, "
+                     f"{rb['verify_problems']} problems) | | < 10 s | "
+                     f"{'met' if rb['verify_s'] < 10 else 'missed'} |")
+        if "rebuild_s" in rb:
+            lines.append(f"| rebuild every projection (rebuild_all) | | "
+                         f"{rb['rebuild_s']:.1f} s | | < 10 s | "
+                         f"{'met' if rb['rebuild_s'] < 10 else 'missed'} |")
+    lines += ["", "Every round (req/s, p99 ms, non-2xx answers):", "", "```"]
+    for name, rounds in res.items():
+        lines.append(f"{name:18} " + "  ".join(
+            f"{r['rps']:8.0f} {r['p99_ms']:6.1f} {r['non2xx']:3d}" for r in rounds))
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def write_doc(table: str) -> None:
+    text_ = DOC.read_text() if DOC.exists() else f"# Performance\n\n{BEGIN}\n{END}\n"
+    if BEGIN not in text_:
+        text_ += f"\n{BEGIN}\n{END}\n"
+    head, rest = text_.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    DOC.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duration", type=float, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--worker-class", default="sync")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--minimal", action="store_true",
+                        help="appends send Prefer: return=minimal")
+    parser.add_argument("--rebuild-events", type=int, default=1_000_000,
+                        help="0 to skip the rebuild measurement")
+    parser.add_argument("--only", default="", help="comma-separated scenario names")
+    parser.add_argument("--code", default="", help="serve another checkout's api and ledger")
+    parser.add_argument("--json", default="", help="also write the raw results here")
+    parser.add_argument("--no-write", action="store_true",
+                        help="print the table, leave docs/performance.md alone")
+    args = parser.parse_args(argv)
+    if shutil.which("wrk") is None:
+        parser.error("wrk is needed (apt-get install wrk)")
+    data = run(args)
+    table = report(data)
+    print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=1, default=str))
+    if not args.no_write:
+        write_doc(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
