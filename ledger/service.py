@@ -618,13 +618,10 @@ class _ShallowDeal:
         self._deal = deal
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self._deal, f.name) for f in _DEAL_FIELDS}
+        return self._deal.json_fields()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._deal, name)
-
-
-_DEAL_FIELDS = dataclasses.fields(DealState)
 
 
 def _deal_view_json(state: SessionState, deal: DealState | None = None,

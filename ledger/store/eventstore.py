@@ -6,6 +6,7 @@ is the service's (`ledger.service.Ledger`). Nothing here updates or deletes an e
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -52,8 +53,23 @@ def reader(engine: Engine) -> Engine:
 
 
 def dumps(value: Any) -> str:
-    """JSON text for a projection column: what json.dumps gives, read back (orjson)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    """JSON text for a projection column: what json.dumps gives, read back (orjson).
+
+    A dataclass is written as its `json_fields()` where it has them (fields a to_dict()
+    leaves out when empty), else field by field.
+    """
+    return orjson.dumps(value, default=_fields,
+                        option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+                        ).decode()
+
+
+def _fields(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        own = getattr(value, "json_fields", None)
+        if own is not None:
+            return own()
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 def loads(text: str | bytes | None) -> Any:
