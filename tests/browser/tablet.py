@@ -21,11 +21,13 @@ TIMEOUT = 10_000
 
 
 def open_session(server: Server, club: Club, *, players: list[str] | None = None,
-                 preset: str = "baxter-wray", name: str = "Thursday") -> str:
+                 preset: str = "baxter-wray", name: str = "Thursday",
+                 rules: dict[str, Any] | None = None) -> str:
     players = players or PLAYERS
     ledger = Ledger(server.engine).for_club(club.club_id)
     opened = ledger.open_session(
-        OpenSession(players=players, preset=preset, first_dealer=players[0], name=name),
+        OpenSession(players=players, preset=preset, first_dealer=players[0], name=name,
+                    rules=rules or {}),
         actor=Actor("treasurer", club.members["treasurer"]), guests=players)
     return str(opened["session_id"])
 

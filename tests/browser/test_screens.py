@@ -140,6 +140,45 @@ def test_the_main_screens(new_device, server, axe_source, shots, orientation):
     assert not errors, errors
 
 
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+def test_the_five_card_screens(new_device, server, axe_source, shots, orientation):
+    """Five-card loo: the exchange (Pam marked on the picker), a flush being entered, and the
+    end of a deal settled by the flush."""
+    viewport = PORTRAIT if orientation == "portrait" else LANDSCAPE
+    club = server.club()
+    sid = open_session(server, club, name="Five-card at the Bell", players=["A", "B", "C", "D"],
+                       rules={"variant": "five-card"})
+    device = new_device(viewport)
+    page = device.page
+    found: list[str] = []
+    sign_in(device, club.tokens["dealer"], sid)
+    deal(device, "A", "2S")
+    declare(device, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    wait_saved(device)
+    page.locator('button[data-exchange="C"]').click()
+    pick(device, "3D")
+    pick(device, "4D")
+    expect(page.get_by_test_id("exchange-next")).to_be_visible(timeout=TIMEOUT)
+    check(device, axe_source, f"exchange-{orientation}", shots, found)
+    page.get_by_test_id("exchange-next").click()
+    pick(device, "KD")
+    pick(device, "QD")
+    wait_saved(device)
+    page.get_by_test_id("flush").click()
+    page.locator('button[data-flusher="B"]').click()
+    for card in ("2H", "5H", "9H", "QH"):
+        pick(device, card)
+    check(device, axe_source, f"flush-{orientation}", shots, found)
+    pick(device, "KH")
+    page.get_by_test_id("flush-log").click()
+    wait_saved(device)
+    expect(page.get_by_test_id("flush-payments")).to_be_visible(timeout=TIMEOUT)
+    check(device, axe_source, f"flush-summary-{orientation}", shots, found)
+    assert not found, "\n".join(found)
+    errors = [m for m in device.console if m.startswith("pageerror") or "Content Security" in m]
+    assert not errors, errors
+
+
 def test_dark_mode_at_the_card_picker(new_device, server, axe_source, shots):
     club = server.club()
     sid = open_session(server, club, name="Thursday at the Bell")

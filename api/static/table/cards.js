@@ -12,14 +12,34 @@ export const rankOf = (card) => card.slice(0, -1);
 export const label = (card) => (card ? rankOf(card) + SUIT_SYMBOL[suitOf(card)] : "");
 export const isRed = (card) => ["D", "H"].includes(suitOf(card));
 
-function beats(card, best, trump) {
-  if (suitOf(card) === suitOf(best)) return VALUE[rankOf(card)] > VALUE[rankOf(best)];
-  return suitOf(card) === trump;
+// At five-card loo Pam (the deal view's `pam`) is the highest trump, of no suit of its own.
+const suitIn = (card, trump, pam) => (card === pam ? trump : suitOf(card));
+const valueIn = (card, pam) => (card === pam ? 99 : VALUE[rankOf(card)]);
+
+function beats(card, best, trump, pam) {
+  if (suitIn(card, trump, pam) === suitIn(best, trump, pam)) {
+    return valueIn(card, pam) > valueIn(best, pam);
+  }
+  return suitIn(card, trump, pam) === trump;
 }
 
-/** The index of the winning card: the highest trump, else the highest of the suit led. */
-export function trickWinnerIndex(cards, trumpSuit) {
+/** The index of the winning card: the highest trump (Pam first), else the highest of the
+ * suit led. */
+export function trickWinnerIndex(cards, trumpSuit, pam = null) {
   let best = 0;
-  for (let i = 1; i < cards.length; i += 1) if (beats(cards[i], cards[best], trumpSuit)) best = i;
+  for (let i = 1; i < cards.length; i += 1) {
+    if (beats(cards[i], cards[best], trumpSuit, pam)) best = i;
+  }
   return best;
 }
+
+/** The card that is Pam at five-card loo with `trump` turned up, else null (docs/rules.md
+ * §9.3: the knave of clubs, or the knave of trumps by agreement). */
+export function pamFor(rules, trump) {
+  if (!rules || !rules.pam) return null;
+  if (rules.pam === "jack-of-trumps") return trump ? `J${suitOf(trump)}` : null;
+  return "JC";
+}
+
+/** Cards in each hand, and so tricks in a deal: five at five-card loo, else three. */
+export const handSize = (rules) => (rules && rules.variant === "five-card" ? 5 : 3);

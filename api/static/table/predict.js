@@ -7,7 +7,7 @@
 // plays, who wins a trick, when a deal settles without play). It decides no money and detects
 // no breach: the ledger does both when the entries reach it, and its answer replaces this guess.
 
-import { suitOf, trickWinnerIndex } from "./cards.js";
+import { handSize, pamFor, suitOf, trickWinnerIndex } from "./cards.js";
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
@@ -41,7 +41,8 @@ export function fromServer(session, deal) {
       tricks: clone(deal.tricks || []), current: clone(deal.current_trick || []),
       penalties: clone(deal.penalties || []), breaches: clone(deal.breaches || []),
       settlement: deal.settlement, replay: deal.replay, firstPlay: deal.first_play,
-      poolAtPlay: deal.pool_at_play_units,
+      poolAtPlay: deal.pool_at_play_units, pam: deal.pam || null,
+      exchanges: clone(deal.exchanges || {}), flush: deal.flush || null,
     } : null,
     predicted: false,
     guesses: [],
@@ -57,6 +58,41 @@ const leftOf = (active, player) => active[(active.indexOf(player) + 1) % active.
 const dealtOrder = (active, dealer) => rotateFrom(active, leftOf(active, dealer));
 
 function standingNames(deal) { return deal.standing.map((s) => s.player); }
+
+/** Irish and five-card loo have no miss and no turn-up single (docs/rules.md §9.2, §9.3). */
+const isVariant = (rules) => ["irish", "five-card"].includes(rules.variant);
+
+/** The cards the pack has left for exchanges: not dealt nor turned up, less those drawn. */
+function stockLeft(rules, deal) {
+  const drawn = Object.values(deal.exchanges || {}).reduce((n, x) => n + x.count, 0);
+  return (rules.pack || 52) - handSize(rules) * deal.dealt.length - 1 - drawn;
+}
+
+/** Before the first card: who may still exchange, and whether a flush may be shown. */
+function variantActions(model, deal) {
+  if (!isVariant(model.rules) || deal.tricks.length || deal.current.length) return [];
+  const out = [];
+  const players = standingNames(deal).filter((p) => !(p in (deal.exchanges || {})));
+  if (players.length) {
+    out.push({ type: "CardsExchanged", players, stock_left: stockLeft(model.rules, deal) });
+  }
+  if (model.rules.variant === "five-card" && deal.phase === "playing") {
+    out.push({ type: "FlushShown", players: standingNames(deal) });
+  }
+  return out;
+}
+
+/** docs/rules.md §9.3: a flush in trumps, then one holding Pam, then the elder hand. */
+function flushWinner(deal, flushes) {
+  const trump = suitOf(deal.trump);
+  const rank = (p) => {
+    const cards = flushes[p];
+    if (cards.every((c) => c === deal.pam || suitOf(c) === trump)) return 0;
+    return cards.includes(deal.pam) ? 1 : 2;
+  };
+  const shown = deal.dealt.filter((p) => p in flushes);
+  return shown.reduce((best, p) => (rank(p) < rank(best) ? p : best), shown[0]);
+}
 
 function leaderOfFirstTrick(deal, rules) {
   if (rules.miss_holder_leads) {
@@ -78,6 +114,11 @@ export function legalDeclarations(model, deal, player) {
   const values = Object.values(deal.declarations);
   const missOpen = deal.miss && !values.includes("take_miss");
   let choices = ["play", "throw_up"].concat(missOpen ? ["take_miss"] : []);
+  if (!deal.miss && player === order[order.length - 1]
+      && earlier.filter((p) => deal.declarations[p] === "play").length === 1) {
+    // docs/rules.md §11.36: no miss to play for the pool, so the dealer must stand
+    return ["play"];
+  }
   if (player === order[order.length - 1] && missOpen) {
     const own = earlier.filter((p) => deal.declarations[p] === "play");
     if (own.length === 1) choices = ["play", "take_miss", "play_miss_for_pool"];
@@ -99,7 +140,8 @@ function settle(model, outcome, looed) {
   model.nextDealer = leftOf(model.active, deal.dealer);
   model.nextDeal = {
     dealer: model.nextDealer,
-    kind: fresh && model.rules.fresh_pool === "turn-up" ? "single" : "hand",
+    kind: fresh && model.rules.fresh_pool === "turn-up" && !isVariant(model.rules)
+      ? "single" : "hand",
     fresh, forced: null, club_law: model.rules.club_law,
   };
 }
@@ -128,7 +170,7 @@ function afterDeclaration(model) {
 
 function afterTrick(model) {
   const deal = model.deal;
-  if (deal.tricks.length < 3) return;
+  if (deal.tricks.length < handSize(model.rules)) return;
   const replayDue = deal.penalties.some((p) => p.replay === "required" && !p.covered)
     && !deal.firstPlay;
   if (replayDue) {
@@ -165,10 +207,13 @@ export function apply(model, body) {
       const dealt = dealtOrder(m.active, dealer);
       m.deal = {
         no: m.dealNo, dealer, kind: next.kind, trump: body.trump_card, dealt,
-        phase: "declaring", forced: next.forced, miss: true, faceUp: body.face_up || {},
-        declarations: {}, standing: [], entry: null, tricks: [], current: [], penalties: [],
-        breaches: [], settlement: null, replay: null, firstPlay: null, poolAtPlay: null,
+        phase: "declaring", forced: next.forced, miss: !isVariant(m.rules),
+        faceUp: body.face_up || {}, declarations: {}, standing: [], entry: null, tricks: [],
+        current: [], penalties: [], breaches: [], settlement: null, replay: null,
+        firstPlay: null, poolAtPlay: null, pam: pamFor(m.rules, body.trump_card),
+        exchanges: {}, flush: null,
       };
+      if (m.deal.pam === body.trump_card) m.deal.pam = null; // a Pam turned up is out of play
       m.nextDeal = null;
       if (next.kind === "single") {
         const trump = suitOf(body.trump_card);
@@ -215,11 +260,24 @@ export function apply(model, body) {
       const order = trickOrder(deal, m.rules);
       if (deal.current.length === order.length) {
         const cards = deal.current.map(([, c]) => c);
-        const winner = deal.current[trickWinnerIndex(cards, suitOf(deal.trump))][0];
+        const winner = deal.current[trickWinnerIndex(cards, suitOf(deal.trump), deal.pam)][0];
         deal.tricks.push({ trick: deal.tricks.length + 1, winner, cards: deal.current });
         deal.current = [];
         afterTrick(m);
       }
+      break;
+    }
+    case "CardsExchanged": {
+      deal.exchanges[body.player] = { count: body.count, cards_out: body.cards_out || [],
+        cards_in: body.cards_in || [] };
+      break;
+    }
+    case "FlushShown": {
+      // the ledger decides the payers and the amounts; the device foresees the winner only
+      const winner = flushWinner(deal, body.flushes);
+      deal.flush = { flushes: body.flushes, winner, predicted: true };
+      settle(m, "flush", []);
+      m.deal.settlement.winner = winner;
       break;
     }
     case "TrickWon": {
@@ -275,14 +333,16 @@ export function expected(model) {
   if (deal.phase === "declaring") {
     const player = deal.dealt.find((p) => !(p in deal.declarations));
     return { phase: "declaring", actions: [{ type: "DeclarationMade", player,
-      choices: legalDeclarations(model, deal, player) }, penalty] };
+      choices: legalDeclarations(model, deal, player) }, ...variantActions(model, deal), penalty] };
   }
   if (deal.phase === "playing" || deal.phase === "replaying") {
     const trick = deal.tricks.length + 1;
-    const actions = [];
+    const actions = variantActions(model, deal);
     if (deal.entry !== "quick") {
       const order = trickOrder(deal, model.rules);
-      actions.push({ type: "CardPlayed", player: order[deal.current.length], trick });
+      const card = { type: "CardPlayed", player: order[deal.current.length], trick };
+      if (model.rules.pam && !deal.current.length) card.calls = ["pam-be-civil"];
+      actions.push(card);
     }
     if (deal.entry !== "cards") {
       actions.push({ type: "TrickWon", trick, winners: standingNames(deal) });

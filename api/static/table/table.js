@@ -8,7 +8,9 @@
 import {
   Failure, h, newKey, registerServiceWorker, request, saved, sessionFromAddress, token,
 } from "./api.js";
-import { SUITS, SUIT_NAME, SUIT_SYMBOL, isRed, label, ranksFor } from "./cards.js";
+import {
+  SUITS, SUIT_NAME, SUIT_SYMBOL, handSize, isRed, label, ranksFor, suitOf,
+} from "./cards.js";
 import { apply, expected, fromServer } from "./predict.js";
 
 const DECLARATION_LABEL = {
@@ -25,7 +27,9 @@ const OUTCOME = {
   "nobody-stood": "Nobody stood: the pool is carried",
   "single-won": "The turn-up single was won",
   "single-not-won": "Nobody beat the turned-up card: the pool is carried",
+  flush: "A flush was shown: the hand is not played",
 };
+const PAM_BE_CIVIL = "pam-be-civil";
 const RETRY_MS = 2000;
 const POLL_MS = 2000;
 
@@ -42,6 +46,8 @@ const state = {
   syncing: false,
   picks: { trump: null, faceUp: {} },
   penalty: null, // {player, offence, redeal}
+  exchange: null, // {player, out: [cards], in: [cards]}: an exchange being entered
+  flush: null, // {player, flushes: {player: [cards]}}: flushes being entered
   mode: saved.get("mode", "quick"),
   loginMessage: null,
   busy: false,
@@ -219,6 +225,8 @@ function log(body, what) {
   state.notices = state.notices.filter((n) => n.kind === "breach" && body.type === "CardPlayed");
   state.picks = { trump: null, faceUp: {} };
   state.penalty = null;
+  state.exchange = null;
+  state.flush = null;
   render();
   sync();
 }
@@ -245,28 +253,46 @@ function button(text, onclick, attrs = {}) {
   return h("button", { type: "button", class: "btn", onclick, ...attrs }, text);
 }
 
-function cardPicker(m, { disabled = new Set(), onpick, heading }) {
+function cardPicker(m, { disabled = new Set(), onpick, heading, pam = null, chosen = null }) {
   const ranks = ranksFor(m.rules.pack);
   const rows = SUITS.map((suit) => h("div", { class: "suit-row", role: "group",
     "aria-label": SUIT_NAME[suit] },
   ranks.map((rank) => {
     const card = rank + suit;
     const seen = disabled.has(card);
+    const isPam = card === pam;
+    const picked = chosen ? chosen.has(card) : null;
     return h("button", {
-      type: "button", class: `card${isRed(card) ? " red" : ""}`, disabled: seen,
-      dataset: { card }, "aria-label": `${rank} of ${SUIT_NAME[suit]}${seen ? ", seen" : ""}`,
+      type: "button",
+      class: `card${isRed(card) ? " red" : ""}${isPam ? " pam" : ""}${picked ? " chosen" : ""}`,
+      disabled: seen, dataset: { card },
+      "aria-label": `${rank} of ${SUIT_NAME[suit]}${isPam ? ", Pam, the highest trump" : ""}`
+        + `${seen ? ", seen" : ""}`,
+      "aria-pressed": picked === null ? null : String(picked),
       onclick: () => onpick(card),
-    }, rank, h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOL[suit]));
+    }, rank, h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOL[suit]),
+    isPam ? h("span", { class: "pam-mark", "aria-hidden": "true" }, "Pam") : null);
   })));
   return h("div", { class: "picker", role: "group", "aria-label": heading }, rows);
 }
 
-function seenCards(m) {
+/** The card that is Pam in this deal (the deal view names it), else null. */
+function pamOf(m) {
+  return m.deal && m.deal.phase !== "settled" ? m.deal.pam || null : null;
+}
+
+/** Cards `player` cannot hold: the trump card, the cards played, the cards put out in an
+ * exchange, another player's cards drawn or flush shown. */
+function seenCards(m, player = null) {
   const seen = new Set();
   if (m.deal && m.deal.trump) seen.add(m.deal.trump);
   if (m.deal) {
     for (const trick of m.deal.tricks) for (const [, card] of trick.cards || []) seen.add(card);
     for (const [, card] of m.deal.current) seen.add(card);
+    for (const [who, x] of Object.entries(m.deal.exchanges || {})) {
+      for (const card of x.cards_out || []) seen.add(card);
+      if (who !== player) for (const card of x.cards_in || []) seen.add(card);
+    }
   }
   return seen;
 }
@@ -279,10 +305,27 @@ function payIn(m, action) {
   return { price, antes, pool: (m.pool || 0) + (m.nextPool || 0) + price + antes };
 }
 
-function settlementView(deal) {
+function flushView(deal) {
+  const f = deal.flush;
+  if (!f) return [];
+  const winner = f.winner || (deal.settlement && deal.settlement.winner);
+  const items = [h("p", { class: "big-text", "data-testid": "flush-winner" },
+    `${winner}'s flush: ${(f.flushes[winner] || []).map(label).join(" ")}`)];
+  for (const p of f.beaten || []) {
+    items.push(h("p", {}, `${p}'s flush is beaten: ${f.flushes[p].map(label).join(" ")} `
+      + "(he pays nothing)"));
+  }
+  if (f.pam_held_by) items.push(h("p", {}, `${f.pam_held_by} holds Pam.`));
+  return items;
+}
+
+function settlementView(deal, rules) {
   const s = deal.settlement;
   if (!s) return null;
-  const items = [h("p", { class: "outcome" }, OUTCOME[s.outcome] || s.outcome)];
+  const tricks = handSize(rules);
+  const outcome = s.outcome === "pool-won" && tricks !== 3
+    ? `One player swept all ${tricks} tricks and took the pool` : OUTCOME[s.outcome] || s.outcome;
+  const items = [h("p", { class: "outcome" }, outcome), ...flushView(deal)];
   if (s.predicted) {
     items.push(h("p", { class: "muted" }, "The amounts come when the entries are saved."));
     if (s.winner) items.push(h("p", {}, `${s.winner} takes the pool.`));
@@ -297,6 +340,13 @@ function settlementView(deal) {
   const taken = (deal.postings || []).filter((p) => p.reason === "pool_taken"
     && p.deal_no === (deal.deal_no || deal.no));
   for (const t of taken) items.push(h("p", {}, `${t.to} takes the pool: +${t.amount_units}`));
+  const flushPaid = (deal.postings || []).filter((p) => p.reason === "flush"
+    && p.deal_no === (deal.deal_no || deal.no));
+  if (flushPaid.length) {
+    items.push(h("p", {}, `For the flush (a loo of ${s.loo_units} each):`),
+      h("ul", { class: "shares", "data-testid": "flush-payments" }, flushPaid.map(
+        (p) => h("li", {}, `${p.from} pays ${p.to} ${p.amount_units}`))));
+  }
   if (s.looed && s.looed.length) {
     items.push(h("p", {}, `Looed: ${s.looed.join(", ")}${s.loo_units ? ` (${s.loo_units} each)`
       : ""}`));
@@ -362,6 +412,116 @@ function penaltyPanel(m, action) {
     }, { class: "btn big primary" }), close));
 }
 
+// ------------------------------------------------------------------ Irish and five-card loo
+
+/** Who may still exchange (a button each) and a flush, before the first card is played. */
+function variantTools(m, exchange, flush) {
+  if (!exchange && !flush) return null;
+  const items = [];
+  if (exchange) {
+    items.push(h("p", { class: "muted" }, `Exchanges before the first card `
+      + `(${exchange.stock_left} card${exchange.stock_left === 1 ? "" : "s"} left in the pack):`));
+    items.push(h("div", { class: "choices" }, exchange.players.map((p) => button(
+      `${p} exchanges…`, () => { state.exchange = { player: p, out: [], in: [] }; render(); },
+      { class: "btn", dataset: { exchange: p } }))));
+  }
+  if (flush) {
+    items.push(h("div", { class: "choices" }, button("Show a flush…", () => {
+      state.flush = { player: null, flushes: {} };
+      render();
+    }, { class: "btn", "data-testid": "flush" })));
+  }
+  return h("div", { class: "variant-tools", role: "group", "aria-label": "Before the first card" },
+    items);
+}
+
+function exchangePanel(m, action) {
+  const x = state.exchange;
+  const size = handSize(m.rules);
+  const max = Math.min(size, action.stock_left);
+  const close = button("Cancel", () => { state.exchange = null; render(); }, { class: "btn ghost" });
+  const send = (count, out, drawn) => {
+    const body = { type: "CardsExchanged", player: x.player, count };
+    if (out.length) { body.cards_out = out; body.cards_in = drawn; }
+    log(body, `${x.player} exchanges ${count}`);
+  };
+  const counts = Array.from({ length: size }, (_, i) => i + 1).map((n) => button(
+    `${n} card${n === 1 ? "" : "s"}`, () => send(n, [], []),
+    { class: "btn big", dataset: { count: String(n) }, disabled: n > max }));
+  // the cards when known: first those put out, then as many drawn from the pack
+  const drawing = x.out.length > 0 && x.outDone;
+  const chosen = new Set(drawing ? x.in : x.out);
+  const pickCard = (card) => {
+    const list = drawing ? x.in : x.out;
+    const at = list.indexOf(card);
+    if (at >= 0) list.splice(at, 1);
+    else if (list.length < size) list.push(card);
+    if (drawing && x.in.length === x.out.length) { send(x.out.length, x.out, x.in); return; }
+    render();
+  };
+  const disabled = seenCards(m, x.player);
+  if (drawing) for (const card of x.out) disabled.add(card);
+  return h("section", { class: "panel exchange", "aria-label": "Exchange" },
+    h("h2", { class: "prompt" }, `${x.player} exchanges: how many cards?`),
+    h("p", {}, `${action.stock_left} card${action.stock_left === 1 ? "" : "s"} left in the pack.`
+      + " The count is enough; the cards may follow when they are known."),
+    h("div", { class: "choices" }, counts),
+    h("h3", { class: "ask" }, drawing
+      ? `The ${x.out.length} card${x.out.length === 1 ? "" : "s"} drawn (${x.in.length} so far)`
+      : "Or tap the cards put out, then the cards drawn"),
+    x.out.length ? h("p", {}, `Out: ${x.out.map(label).join(" ")}`
+      + (drawing ? ` · In: ${x.in.map(label).join(" ")}` : "")) : null,
+    cardPicker(m, { disabled, chosen, pam: pamOf(m), onpick: pickCard,
+      heading: drawing ? "The cards drawn" : "The cards put out" }),
+    h("div", { class: "choices" },
+      !drawing && x.out.length ? button(`Next: the ${x.out.length} drawn`, () => {
+        x.outDone = true;
+        render();
+      }, { class: "btn big primary", "data-testid": "exchange-next" }) : null, close));
+}
+
+function flushPanel(m, action) {
+  const f = state.flush;
+  const close = button("Cancel", () => { state.flush = null; render(); }, { class: "btn ghost" });
+  const shown = Object.keys(f.flushes);
+  if (!f.player) {
+    return h("section", { class: "panel flush", "aria-label": "Flush" },
+      h("h2", { class: "prompt" }, shown.length ? "Another flush: whose?" : "Who shows a flush?"),
+      shown.length ? h("p", {}, shown.map((p) => `${p}: ${f.flushes[p].map(label).join(" ")}`)
+        .join(" · ")) : null,
+      h("div", { class: "choices" }, action.players.filter((p) => !shown.includes(p)).map(
+        (p) => button(p, () => { f.player = p; f.flushes[p] = []; render(); },
+          { class: "btn big", dataset: { flusher: p } }))), close);
+  }
+  const cards = f.flushes[f.player];
+  const complete = shown.every((p) => f.flushes[p].length === 5);
+  const disabled = seenCards(m, f.player);
+  for (const p of shown) if (p !== f.player) for (const card of f.flushes[p]) disabled.add(card);
+  const pickCard = (card) => {
+    const at = cards.indexOf(card);
+    if (at >= 0) cards.splice(at, 1);
+    else if (cards.length < 5) cards.push(card);
+    render();
+  };
+  const others = action.players.filter((p) => !shown.includes(p));
+  return h("section", { class: "panel flush", "aria-label": "Flush" },
+    h("h2", { class: "prompt" }, `${f.player}'s flush: tap his five cards`),
+    h("p", { class: "big-text", "data-testid": "flush-cards" },
+      `${cards.length} of 5${cards.length ? `: ${cards.map(label).join(" ")}` : ""}`),
+    h("p", { class: "muted" }, "Five cards of a suit, or four with Pam. The ledger checks them."),
+    cardPicker(m, { disabled, chosen: new Set(cards), pam: pamOf(m), onpick: pickCard,
+      heading: `${f.player}'s flush` }),
+    h("div", { class: "choices" },
+      button(shown.length > 1 ? "Log the flushes" : "Log the flush", () => {
+        const flushes = Object.fromEntries(shown.map((p) => [p, f.flushes[p].slice()]));
+        log({ type: "FlushShown", flushes }, `flush: ${shown.join(", ")}`);
+      }, { class: "btn big primary", "data-testid": "flush-log", disabled: !complete }),
+      complete && others.length ? button("Another player's flush too", () => {
+        f.player = null;
+        render();
+      }, { class: "btn big" }) : null, close));
+}
+
 function stepView(m) {
   const exp = expected(m);
   const actions = exp.actions || [];
@@ -370,6 +530,13 @@ function stepView(m) {
   const penaltyButton = penalty ? button("Penalty…", () => { state.penalty = {}; render(); },
     { class: "btn ghost", "data-testid": "penalty" }) : null;
   if (state.penalty && penalty) return penaltyPanel(m, penalty);
+  const exchange = find("CardsExchanged");
+  const flush = find("FlushShown");
+  if (state.exchange && exchange && exchange.players.includes(state.exchange.player)) {
+    return exchangePanel(m, exchange);
+  }
+  if (state.flush && flush) return flushPanel(m, flush);
+  const extras = variantTools(m, exchange, flush);
 
   if (exp.phase === "ended") {
     return h("section", { class: "panel" }, h("h2", {}, "The session has ended."),
@@ -429,7 +596,7 @@ function stepView(m) {
         () => log({ type: "DeclarationMade", player: who, declaration: choice },
           `${who}: ${DECLARATION_LABEL[choice]}`),
         { class: `btn big decl-${choice}`, dataset: { declaration: choice } }))),
-      h("div", { class: "tools" }, penaltyButton));
+      extras, h("div", { class: "tools" }, penaltyButton));
   }
   if (exp.phase === "playing" || exp.phase === "replaying") {
     const cardAction = find("CardPlayed");
@@ -453,17 +620,26 @@ function stepView(m) {
             ? `${w} (the miss, for the pool)` : w,
           () => log({ type: "TrickWon", winner: w }, `trick ${trick}: ${w}`),
           { class: "btn big", dataset: { winner: w } }))),
-        h("div", { class: "tools" }, penaltyButton));
+        extras, h("div", { class: "tools" }, penaltyButton));
     }
     const player = cardAction.player;
     const current = m.deal ? m.deal.current : [];
+    const seen = seenCards(m, player);
+    // five-card loo: the ace of trumps may be led with "Pam, be civil" (docs/rules.md §9.3)
+    const ace = m.deal && m.deal.trump ? `A${suitOf(m.deal.trump)}` : null;
+    const civil = (cardAction.calls || []).includes(PAM_BE_CIVIL) && ace && !seen.has(ace)
+      ? button([`Leads ${label(ace)}: “Pam, be civil”`], () => log(
+        { type: "CardPlayed", player, card: ace, call: PAM_BE_CIVIL },
+        `${player} ${label(ace)}, Pam be civil`), { class: "btn big", "data-testid": "pam-be-civil" })
+      : null;
     return h("section", { class: "panel", "aria-label": "Cards" },
       h("h2", { class: "prompt" }, `${title}: ${player} plays`), modeSwitch,
       h("p", { class: "current-trick", "aria-label": "This trick so far" },
         current.length ? current.map(([p, c]) => `${p} ${label(c)}`).join(" · ") : "Nothing played yet"),
-      cardPicker(m, { disabled: seenCards(m), heading: `${player}'s card`,
+      civil ? h("div", { class: "choices" }, civil) : null,
+      cardPicker(m, { disabled: seen, heading: `${player}'s card`, pam: pamOf(m),
         onpick: (card) => log({ type: "CardPlayed", player, card }, `${player} ${label(card)}`) }),
-      h("div", { class: "tools" }, penaltyButton));
+      extras, h("div", { class: "tools" }, penaltyButton));
   }
   if (exp.phase === "review") {
     const asked = find("ReplayAsked");
@@ -498,11 +674,16 @@ function dealView(m) {
     t.cards && t.cards.length ? ` (${t.cards.map(([p, c]) => `${p} ${label(c)}`).join(", ")})` : ""));
   const pens = (d.penalties || []).map((p) => h("li", {}, `${p.player}: ${p.offence}`
     + `${p.amount_units !== undefined && p.amount_units !== null ? ` (${p.amount_units})` : ""}`));
+  const swaps = Object.entries(d.exchanges || {}).map(([p, x]) => h("li", {},
+    `${p} exchanged ${x.count}`, x.cards_out && x.cards_out.length
+      ? ` (out ${x.cards_out.map(label).join(" ")}, in ${x.cards_in.map(label).join(" ")})` : ""));
   return h("div", { class: "deal" },
     h("h2", {}, `Deal ${d.no}: ${d.dealer} dealt`),
     h("p", { class: "trump" }, "Trumps ", h("span", { class: `card-face${isRed(d.trump) ? " red" : ""}` },
-      label(d.trump))),
+      label(d.trump)), d.pam ? h("span", { class: "pam-note", "data-testid": "pam" }, " · Pam ",
+      h("span", { class: `card-face${isRed(d.pam) ? " red" : ""}` }, label(d.pam))) : null),
     decl.length ? h("ul", { class: "list" }, decl) : null,
+    swaps.length ? h("ul", { class: "list", "aria-label": "Exchanges" }, swaps) : null,
     tricks.length ? h("ul", { class: "list" }, tricks) : null,
     pens.length ? h("div", {}, h("h3", {}, "Penalties"), h("ul", { class: "list" }, pens)) : null);
 }
@@ -644,7 +825,7 @@ function render() {
     h("div", { class: "work" }, conflictView(), notices, stepView(m), pendingView()),
     h("aside", { class: "side", "aria-label": "The deal and the balances" },
       m.deal && m.deal.phase === "settled" ? settlementView(
-        m.predicted ? m.deal : (state.snapshot.deal || m.deal)) : null,
+        m.predicted ? m.deal : (state.snapshot.deal || m.deal), m.rules) : null,
       dealView(m), balancesView(m))));
 }
 
