@@ -837,7 +837,7 @@ async function poll() {
       if (await refresh()) render();
       if (state.offline) { state.offline = false; render(); }
     } catch (failure) {
-      if (failure.status === 401) signOut("This device's token was refused: paste a new one.");
+      if (failure.status === 401) signOut("This device's token was refused (revoked or expired): paste a new one.");
       else if (!state.offline) { state.offline = true; render(); }
     }
   }
