@@ -93,3 +93,21 @@ def tricks(device: Device, *winners: str) -> None:
         del number
         expect(prompt(device)).to_contain_text("who won it?", timeout=TIMEOUT)
         device.tap(device.page.locator(f'button[data-winner="{winner}"]'))
+
+
+# The issue's limits: a five-player deal in at most 12 taps in quick mode, 25 card by card,
+# the turn-up not counted.
+QUICK_LIMIT, CARDS_LIMIT = 12, 25
+
+
+def start(new_device: Any, server: Server, **kwargs: Any) -> tuple[Club, str, Device]:
+    """A session of a new club, a dealer's tablet signed in to it, the turn-up single logged;
+    the taps counted from here."""
+    club = server.club()
+    sid = open_session(server, club, **kwargs)
+    device = new_device()
+    sign_in(device, club.tokens["dealer"], sid)
+    turn_up_single(device, "A", *SINGLE)
+    wait_saved(device)
+    device.taps = 0  # the turn-up is not counted
+    return club, sid, device

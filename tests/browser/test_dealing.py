@@ -7,33 +7,19 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .tablet import (
-    SINGLE,
+    CARDS_LIMIT,
+    QUICK_LIMIT,
     TIMEOUT,
     choose_mode,
     deal,
     declare,
     ledger_of,
-    open_session,
     play,
     prompt,
-    sign_in,
+    start,
     tricks,
-    turn_up_single,
     wait_saved,
 )
-
-QUICK_LIMIT, CARDS_LIMIT = 12, 25
-
-
-def start(new_device, server, **kwargs):
-    club = server.club()
-    sid = open_session(server, club, **kwargs)
-    device = new_device()
-    sign_in(device, club.tokens["dealer"], sid)
-    turn_up_single(device, "A", *SINGLE)
-    wait_saved(device)
-    device.taps = 0  # the turn-up is not counted
-    return club, sid, device
 
 
 def test_a_deal_card_by_card_with_five_standing(new_device, server):

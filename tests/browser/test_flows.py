@@ -14,33 +14,19 @@ from ledger.clubs import Actor, Clubs
 from ledger.domain.commands import Declare
 
 from .tablet import (
-    SINGLE,
+    CARDS_LIMIT,
+    QUICK_LIMIT,
     TIMEOUT,
     choose_mode,
     deal,
     declare,
     ledger_of,
-    open_session,
     play,
     prompt,
-    sign_in,
+    start,
     tricks,
-    turn_up_single,
     wait_saved,
 )
-
-QUICK_LIMIT, CARDS_LIMIT = 12, 25
-
-
-def start(new_device, server, **kwargs):
-    club = server.club()
-    sid = open_session(server, club, **kwargs)
-    device = new_device()
-    sign_in(device, club.tokens["dealer"], sid)
-    turn_up_single(device, "A", *SINGLE)
-    wait_saved(device)
-    device.taps = 0
-    return club, sid, device
 
 
 def types(server, club, sid):
