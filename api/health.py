@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import logging
 from functools import cache
+from typing import cast
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from .backend import engine
 from .errors import ApiProblem, database_reason
@@ -61,6 +63,18 @@ class Health(MethodView):
         return {"status": "ok"}
 
 
+def _probe() -> str | None:
+    """The schema revision, read in a transaction that also takes a write, rolled back."""
+    with engine().connect() as connection:
+        with connection.begin() as transaction:
+            revision = connection.execute(
+                text("SELECT version_num FROM alembic_version")).scalar()
+            # A write that changes nothing, never committed.
+            connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            transaction.rollback()
+    return cast(str | None, revision)
+
+
 @blp.route("/readyz")
 class Ready(MethodView):
     @blp.doc(operationId="ready")
@@ -70,14 +84,14 @@ class Ready(MethodView):
         """Can this process serve: the database answers, is writable, and is at the head
         revision"""
         try:
-            with engine().connect() as connection:
-                with connection.begin() as transaction:
-                    revision = connection.execute(
-                        text("SELECT version_num FROM alembic_version")).scalar()
-                    # A write that changes nothing, never committed.
-                    connection.execute(text(
-                        "UPDATE alembic_version SET version_num = version_num"))
-                    transaction.rollback()
+            try:
+                revision = _probe()
+            except DBAPIError as error:
+                if not error.connection_invalidated:
+                    raise
+                # A pooled connection that died with the server (pings happen only after a
+                # connection sat idle): the pool has let go of it; ask on a new one.
+                revision = _probe()
         except Exception as error:
             reason = database_reason(error)
             if reason is None:
