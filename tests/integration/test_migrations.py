@@ -17,7 +17,7 @@ from ledger.store.db import make_engine
 from ledger.store.migrate import check, current, upgrade
 from ledger.store.tables import events
 
-HEAD = "0003"
+HEAD = "0006"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 

@@ -1,0 +1,21 @@
+"""Snapshots of a session's state, for reads as of an earlier point of its log.
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-22
+"""
+
+from collections.abc import Sequence
+
+revision: str = "0004"
+down_revision: str | Sequence[str] | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass

@@ -1,0 +1,21 @@
+"""Indexes for the audit queries across a club's sessions.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-22
+"""
+
+from collections.abc import Sequence
+
+revision: str = "0006"
+down_revision: str | Sequence[str] | None = "0005"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
