@@ -70,6 +70,8 @@ _env.filters["money"] = money
 
 
 def _category_label(category: str) -> str:
+    if category == PENALTIES:
+        return "Penalties"
     if category.startswith("penalty:"):
         return "Penalty: " + category.split(":", 1)[1].replace("-", " ")
     return CATEGORY_LABELS.get(category, category.replace("_", " ").capitalize())
@@ -80,7 +82,8 @@ def _category_label(category: str) -> str:
 CATEGORY_LABELS = {"deal": "Paid to deal", "ante": "Antes", "loo": "Loos",
                    "flush": "Flush loos", "trick": "Tricks", "pool_taken": "Pools taken",
                    "loo_released": "Loos released", "end_division": "End division"}
-COLUMN_ORDER = ("deal", "ante", "loo", "flush", "penalty:", "trick", "pool_taken",
+PENALTIES = "penalty:"  # the column of every offence's penalties
+COLUMN_ORDER = ("deal", "ante", "loo", "flush", PENALTIES, "trick", "pool_taken",
                 "loo_released", "end_division")
 COLUMN_OF = {"single_loo": "loo"}
 COUNTED = {"loo": "loos", "trick": "tricks", "pool_taken": "pools_taken"}
@@ -124,7 +127,9 @@ def statement_context(statement: Mapping[str, Any], series: Mapping[str, Any] | 
     players = statement["players"]
     counts = (series or {}).get("counts", {})
     by_player = {p["player"]: _signed_categories(p) for p in players}
-    columns = sorted({c for cats in by_player.values() for c in cats}, key=_column_key)
+    # every offence in one column, each named in its cell: a normal sheet stays A4-wide
+    columns = sorted({PENALTIES if c.startswith("penalty:") else c
+                      for cats in by_player.values() for c in cats}, key=_column_key)
     currency = statement.get("currency")
     per_unit = statement.get("money_per_unit_minor")
     rows = []
@@ -133,7 +138,13 @@ def statement_context(statement: Mapping[str, Any], series: Mapping[str, Any] | 
         cells = []
         for c in columns:
             counted = COUNTED.get(c)
-            cells.append({"units": cats.get(c, 0),
+            if c == PENALTIES:
+                offences = sorted((k.split(":", 1)[1].replace("-", " "), u)
+                                  for k, u in cats.items() if k.startswith("penalty:"))
+                cells.append({"units": sum(u for _, u in offences), "count": None,
+                              "offences": offences})
+                continue
+            cells.append({"units": cats.get(c, 0), "offences": [],
                           "count": counts.get(p["player"], {}).get(counted) if counted else None})
         rows.append({**p, "cells": cells, "explained": _explained_line(cats)})
     owing = [{"player": p["player"], "net_units": p["net_units"],

@@ -165,11 +165,13 @@ def test_the_statement_page_shows_each_players_figures_in_units_and_money():
                             club={"club": "The Bell"})
     text = Text.of(page)
     assert "script" not in text.tags and "link" not in text.tags and "img" not in text.tags
-    # columns: dealt, paid to deal, loos (times), penalty: revoke, tricks (times),
-    # pools taken (times), net units, net money
-    assert "Paid to deal" in page and "Penalty: revoke" in page
+    # columns: dealt, paid to deal, loos (times), penalties (each offence named), tricks
+    # (times), pools taken (times), net units, net money
+    heads = re.findall(r'<th scope="col" class="num">([^<]+)', page)
+    assert heads[:4] == ["Deals dealt", "Paid to deal", "Loos ", "Penalties"]
     assert row_of(page, "Ann") == "Ann 1 \u22123 \u22123 (1) — +6 (2) — 0 0.00 GBP"
-    assert row_of(page, "Bob") == "Bob 1 \u22123 — \u22126 — +3 (1) \u22126 \u22121.50 GBP"
+    assert row_of(page, "Bob") == \
+        "Bob 1 \u22123 — \u22126 revoke \u22126 — +3 (1) \u22126 \u22121.50 GBP"
     assert row_of(page, "Cy") == "Cy 0 — \u22123 (1) — +3 (1) — 0 0.00 GBP"
     assert "The Bell" in text.text and "1 counter = 0.25 GBP" in text.text
     assert "Provisional" in text.text and "version 23" in text.text

@@ -35,7 +35,10 @@ async function load() {
     state.sheet = null;
     return render();
   }
-  const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+  // The page's inline stylesheet is the statement.css this shell loads as a file: dropped
+  // before parsing, so this page's policy (style-src 'self') has nothing to refuse.
+  const html = (await response.text()).replace(/<style>[\s\S]*?<\/style>/g, "");
+  const doc = new DOMParser().parseFromString(html, "text/html");
   state.sheet = doc.querySelector("main.sheet");
   state.title = doc.title;
   state.error = state.sheet ? null : "The ledger's answer holds no statement.";
