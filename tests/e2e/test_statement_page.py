@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from api.demo import demo_tokens, load_demo
 from api.pages import DOCUMENT_CSP, STYLE_HASH
 from ledger.clubs import Actor, Clubs
+from ledger.domain import OpenSession
 from ledger.service import Ledger
 from tests.clubs import make_club
 from tests.support.sessions import RandomChooser, SessionShape, play_session
@@ -84,8 +85,10 @@ def test_the_page_runs_no_script_and_may_load_nothing_but_its_own_inline_style(
 
 def test_the_page_is_for_those_who_read_the_statement_and_only_in_their_club(engine, app):
     ours, theirs = make_club(engine), make_club(engine)
+    opening = OpenSession(players=["A", "B", "C"], preset="baxter-wray", first_dealer="A",
+                          name="Three at the Bell", rules={})
     sid = Ledger(engine).for_club(ours.club_id).open_session(
-        *_opening(), actor=Actor("treasurer", ours.members["treasurer"]),
+        opening, actor=Actor("treasurer", ours.members["treasurer"]),
         guests=["A", "B", "C"])["session_id"]
     anonymous = app.test_client()
     url = f"/sessions/{sid}/statement?format=html"
@@ -95,12 +98,6 @@ def test_the_page_is_for_those_who_read_the_statement_and_only_in_their_club(eng
     assert_problem(anonymous.get(url, headers=ours.headers("dealer")), 403)
     assert_problem(anonymous.get(url, headers=theirs.headers("treasurer")), 404)
     assert_problem(anonymous.get(url), 401)
-
-
-def _opening():
-    from ledger.domain import OpenSession
-    return (OpenSession(players=["A", "B", "C"], preset="baxter-wray", first_dealer="A",
-                        name="Three at the Bell", rules={}),)
 
 
 def test_a_generated_sessions_series_ends_at_every_net(engine):
