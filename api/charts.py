@@ -25,9 +25,10 @@ COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#6
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "12 4", "2 6", "6 2 2 2 2 2", "1 2")
 MARKERS = ("circle", "square", "triangle", "diamond", "down", "plus", "cross", "bar", "star")
 WIDTH, HEIGHT = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 52, 110, 14, 38
+LEFT, RIGHT, TOP, BOTTOM = 52, 110, 18, 38
 MARKERS_UP_TO = 40  # more points than this: a marker at the last point only
 LABEL_GAP = 13  # the least vertical distance between two end labels
+LEGEND_PER_ROW = 6
 
 
 def nice_ticks(low: float, high: float, most: int = 6) -> list[int]:
@@ -104,7 +105,7 @@ def balance_chart(series: Mapping[str, Any], *, unit: str = "units",
     def y_at(v: float) -> float:
         return TOP + plot_h * (y_high - v) / (y_high - y_low)
 
-    legend_rows = math.ceil(len(players) / 5)
+    legend_rows = math.ceil(len(players) / LEGEND_PER_ROW)
     height = HEIGHT + 18 * legend_rows
     uid = escape(chart_id)
     unit_text = escape(unit)
@@ -128,8 +129,8 @@ def balance_chart(series: Mapping[str, Any], *, unit: str = "units",
     out.append('<g class="axis" fill="currentColor" text-anchor="end">')
     for t in ticks:
         out.append(f'<text x="{LEFT - 6}" y="{y_at(t) + 4:.1f}">{_signed(t)}</text>')
-    out.append(f'<text x="12" y="{TOP + plot_h / 2:.1f}" text-anchor="middle" '
-               f'transform="rotate(-90 12 {TOP + plot_h / 2:.1f})">{unit_text}</text>')
+    # the unit above the top of the plot, clear of the tick labels however wide they are
+    out.append(f'<text x="{LEFT + 4}" y="{TOP - 6}" text-anchor="start">{unit_text}</text>')
     out.append("</g>")
     # the x axis: deal numbers, at most about ten labels
     step = max(1, math.ceil(n / 10))
@@ -172,8 +173,8 @@ def balance_chart(series: Mapping[str, Any], *, unit: str = "units",
     # the legend: a sample of each line (colour, dash and marker) and its name
     out.append('<g class="legend" fill="currentColor">')
     for k, name in enumerate(players):
-        row, col = divmod(k, 5)
-        x, y = LEFT + col * 130, HEIGHT + 4 + row * 18
+        row, col = divmod(k, LEGEND_PER_ROW)
+        x, y = LEFT + col * (WIDTH - LEFT) // LEGEND_PER_ROW, HEIGHT + 4 + row * 18
         colour, dash, marker = (COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)],
                                 MARKERS[k % len(MARKERS)])
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""

@@ -8,9 +8,14 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+
 from api.charts import balance_chart, nice_ticks
 from api.pages import money, render_club_page, render_statement, signed
+from ledger.domain.events import NEXT_POOL, POOL
 from ledger.domain.series import balance_series
+from ledger.service import _fold_with_views
+from tests.support.sessions import sessions
 
 SVG = "{http://www.w3.org/2000/svg}"
 EVIL = '<script>alert("x")</script>'
@@ -55,6 +60,32 @@ def test_a_posting_outside_any_deal_ends_the_series_at_the_nets():
     series = balance_series(["Ann", "Bob", "Cy"], VIEWS, NETS)
     assert series["points"][-1] == {"label": "end", "deal_no": None,
                                     "balances": {"Ann": 0, "Bob": -3, "Cy": 0}}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions(max_deals=8))
+def test_every_sessions_series_starts_at_zero_and_ends_at_the_nets(played):
+    """Whatever happened (penalties, aftercomers, withdrawals, the end's division), the chart
+    runs from 0 to each player's net, one point per deal; the deal views' postings balance."""
+    state, views = _fold_with_views(None, played.events, "s")
+    assert state is not None
+    series = balance_series(state.seats, views, state.balances)
+    nets = {p: state.balances[p] for p in state.seats}
+    assert series["points"][0]["balances"] == {p: 0 for p in state.seats}
+    assert series["points"][-1]["balances"] == nets
+    assert [p["deal_no"] for p in series["points"] if p["deal_no"]] == \
+        list(range(1, state.deal_no + 1))
+    for number, view in views.items():
+        pools = sum(a["amount_units"] * ((a["to"] in (POOL, NEXT_POOL))
+                                         - (a["from"] in (POOL, NEXT_POOL)))
+                    for a in view["postings"])
+        players = series["points"][number]["balances"]
+        before = series["points"][number - 1]["balances"]
+        assert sum(players.values()) - sum(before.values()) == -pools
+    # every trick won is counted once
+    assert sum(c["tricks"] for c in series["counts"].values()) == \
+        sum(len(v["tricks"]) for v in views.values())
+    assert "<script" not in balance_chart(series)
 
 
 def test_ticks_are_round_and_cover_the_range():
