@@ -502,9 +502,10 @@ class StatementQuery(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
-    format = fields.String(validate=validate.OneOf(["json", "csv"]),
+    format = fields.String(validate=validate.OneOf(["json", "csv", "html"]),
                            metadata={"description": "csv for a spreadsheet (or send "
-                                                    "Accept: text/csv)"})
+                                                    "Accept: text/csv); html for a printable "
+                                                    "page (or Accept: text/html)"})
 
 
 # ---------------------------------------------------------------- responses

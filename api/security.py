@@ -5,7 +5,9 @@
   Swagger UI page loads its scripts and styles from the app itself (api/swagger.py; from
   LOO_SWAGGER_UI_URL's origin if that names another) and no inline script, and on the tablet's
   pages under /table (api/web.py), which load their own files only ('self') and talk to the
-  API of the same origin;
+  API of the same origin, and on the printable pages the API serves as HTML (api/pages.py:
+  a statement), which may use their own inline stylesheet (allowed by its hash) and nothing
+  else;
 - `Cache-Control: no-store` on every response to a request that carried credentials, so no
   cache keeps a club's data or a freshly shown token.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
+
+from .pages import DOCUMENT_CSP, HTML_MIMETYPE
 
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
@@ -55,7 +59,8 @@ def install(app: Flask) -> None:
         headers.setdefault("X-Frame-Options", "DENY")
         on_docs = request.path.rstrip("/") == docs_path
         headers["Content-Security-Policy"] = (
-            docs_policy if on_docs else PAGES_CSP if _on_pages(request.path) else API_CSP)
+            docs_policy if on_docs else PAGES_CSP if _on_pages(request.path)
+            else DOCUMENT_CSP if response.mimetype == HTML_MIMETYPE else API_CSP)
         if "Authorization" in request.headers or response.status_code == 401:
             headers["Cache-Control"] = "no-store"
         return response

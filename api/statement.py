@@ -1,36 +1,54 @@
-"""The settlement statement: what each player paid and received, the net, who pays whom."""
+"""The settlement statement: what each player paid and received, the net, who pays whom.
+
+As JSON (the default), CSV (`?format=csv` or `Accept: text/csv`), or a printable HTML page
+(`?format=html` or `Accept: text/html`: api/pages.py, with the balance chart drawn as SVG and
+no script; a browser opens it through the page shell /table/statement, which sends the token).
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from .auth import RECORD_READERS, requires
+from .auth import RECORD_READERS, principal, requires
 from .backend import check_session_id, ledger
+from .pages import HTML_MIMETYPE, render_statement
 from .schemas import StatementQuery, StatementSchema
 
 blp = Blueprint("statement", __name__, url_prefix="/sessions/<session_id>/statement",
-                description="The settlement statement, as JSON or CSV.")
+                description="The settlement statement, as JSON, CSV or a printable page.")
 blp.url_value_preprocessor(check_session_id)
 
 CSV_MIMETYPE = "text/csv"
+JSON_MIMETYPE = "application/json"
 DESCRIPTION = ("The statement: JSON by default; CSV (with a Content-Disposition filename) "
-               "for ?format=csv or Accept: text/csv")
+               "for ?format=csv or Accept: text/csv; a printable HTML page for ?format=html "
+               "or Accept: text/html")
 
 
-def wants_csv(fmt: str | None) -> bool:
+def wanted_format(fmt: str | None) -> str:
+    """json, csv or html: the query's `format`, else the best match of the Accept header
+    (JSON for */*, so a client that names nothing gets what it always got)."""
     if fmt is not None:
-        return fmt == "csv"
-    best = request.accept_mimetypes.best_match(["application/json", CSV_MIMETYPE])
-    return best == CSV_MIMETYPE
+        return fmt
+    best = request.accept_mimetypes.best_match([JSON_MIMETYPE, CSV_MIMETYPE, HTML_MIMETYPE])
+    return {CSV_MIMETYPE: "csv", HTML_MIMETYPE: "html"}.get(best or "", "json")
 
 
 def csv_filename(session_id: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
     return f"lanterloo-{safe}-statement.csv"
+
+
+def statement_explain(session_id: str) -> dict[str, Any] | None:
+    """The postings behind each figure, for the page's expanding lines (the shape of
+    `GET /sessions/<id>/explain`); None where the ledger does not explain yet."""
+    del session_id
+    return None
 
 
 @blp.route("")
@@ -41,17 +59,30 @@ class Statement(MethodView):
     @blp.response(200, StatementSchema, description=DESCRIPTION)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE,
                       schema={"type": "string"}, description=DESCRIPTION)
+    @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE,
+                      schema={"type": "string"}, description=DESCRIPTION)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, session_id: str, format: str | None = None):  # noqa: A002 (the query name)
         """Read the settlement statement
 
         Per player: units paid for deals, antes, loos and each kind of penalty; units received
         from tricks and pools; the net and its money value; the pool left; the zero-sum check;
-        and who pays whom.
+        and who pays whom. As a page, also each player's balance deal by deal (an SVG chart).
         """
-        if wants_csv(format):
+        wanted = wanted_format(format)
+        if wanted == "csv":
             text = ledger().statement_csv(session_id)
             return Response(text, mimetype=CSV_MIMETYPE, headers={
                 "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
                 "Vary": "Accept"})
+        if wanted == "html":
+            books = ledger()
+            page = render_statement(books.statement(session_id),
+                                    books.balance_series(session_id),
+                                    explain=statement_explain(session_id),
+                                    club={"club_id": principal().club_id,
+                                          "club": principal().club_name})
+            # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's:
+            # api/security.py.
+            return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
         return ledger().statement(session_id), 200, {"Vary": "Accept"}

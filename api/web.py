@@ -3,6 +3,7 @@ app (no other server, nothing loaded from the internet).
 
     /table                   the dealer's screen (paste a dealer token; README "The tablet")
     /table/live              the treasurer's live view: pool, balances, loos, the last deal
+    /table/statement         a session's printable statement (#s=<id>), fetched with the token
     /table/manifest.webmanifest, /table/icon-*.png, /table/icon.svg   home-screen install
     /table/sw.js             the service worker: the app shell loads with no connection
     /table/static/...        the app's ES modules and styles (api/static/table)
@@ -25,7 +26,7 @@ from .security import PAGES_PREFIX
 HERE = Path(__file__).parent
 STATIC = HERE / "static" / "table"
 # Bump with any change to the shell's files: the service worker keeps one cache per version.
-SHELL_VERSION = "1"
+SHELL_VERSION = "2"
 ICON_SIZES = (192, 512)
 
 blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STATIC),
@@ -34,8 +35,8 @@ blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STAT
 
 def shell_files() -> list[str]:
     """What the service worker caches: the pages and every file they load."""
-    files = [url_for("web.table"), url_for("web.live"), url_for("web.manifest"),
-             url_for("web.icon_svg")]
+    files = [url_for("web.table"), url_for("web.live"), url_for("web.statement"),
+             url_for("web.manifest"), url_for("web.icon_svg")]
     files += [url_for("web.icon", size=s) for s in ICON_SIZES]
     files += [url_for("web.static", filename=p.name) for p in sorted(STATIC.iterdir())
               if p.suffix in (".js", ".css") and p.name != "sw.js"]
@@ -50,6 +51,13 @@ def table() -> str:
 @blp.get("/live")
 def live() -> str:
     return render_template("live.html", version=SHELL_VERSION)
+
+
+@blp.get("/statement")
+def statement() -> str:
+    """The statement's shell: it fetches GET /sessions/<id>/statement?format=html with the
+    device's token (a navigation cannot carry it) and shows the page, with a Print button."""
+    return render_template("statement_shell.html", version=SHELL_VERSION)
 
 
 @blp.get("/manifest.webmanifest")

@@ -55,6 +55,7 @@ from ledger.domain import (
 )
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
+from ledger.domain.series import balance_series
 from ledger.domain.state import DealState
 from ledger.store import eventstore as store
 from ledger.store.chain import CHAIN_FORMAT, GENESIS, first_broken_link
@@ -470,6 +471,17 @@ class Ledger:
             for row in rows[:limit]]
         more = len(rows) > limit
         return {"events": page, "next_after": page[-1]["position"] if more else None}
+
+    def balance_series(self, session_id: str) -> dict[str, Any]:
+        """Each player's balance after every deal, from the stored deal views (the
+        statement's chart; ledger/domain/series.py)."""
+        with self._reader.connect() as conn:
+            row = store.load_session(conn, session_id, club_id=self.club_id)
+            if row is None:
+                raise _not_found(session_id)
+            views = store.load_deal_views(conn, session_id)
+        state = row.state
+        return _plain(balance_series(state["seats"], views, state["balances"]))
 
     def _state(self, session_id: str) -> SessionState:
         return SessionState.from_dict(self._row(session_id).state)

@@ -80,7 +80,7 @@ def test_blenheim_offences_in_play_are_fixed_with_the_deal(client):
 
 def test_the_tablet_pages_are_public_and_load_only_their_own_files(app):
     anonymous = app.test_client()
-    for path in ("/table", "/table/live"):
+    for path in ("/table", "/table/live", "/table/statement"):
         page = anonymous.get(path)
         assert page.status_code == 200 and page.mimetype == "text/html"
         policy = page.headers["Content-Security-Policy"]

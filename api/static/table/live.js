@@ -125,7 +125,9 @@ function render() {
       h("button", { type: "button", class: "btn", onclick: () => download("json") },
         "Statement (JSON)"),
       h("button", { type: "button", class: "btn", onclick: () => download("csv") },
-        "Statement (CSV)")),
+        "Statement (CSV)"),
+      h("a", { class: "btn", href: `/table/statement#s=${encodeURIComponent(state.sid)}` },
+        "Statement to print")),
     h("p", { class: "muted", "data-testid": "updated" },
       state.updated ? `Updated ${state.updated.toLocaleTimeString()}` : ""));
   app.append(header, h("main", { class: "main single" },

@@ -1,0 +1,200 @@
+"""Printable HTML pages drawn on the server: a session's statement and the club's books.
+
+    render_statement(statement, series, explain=None, club=None) -> HTML
+    render_club_page(club, standings, debts) -> HTML
+
+Pure functions of the JSON shapes the API already serves (the statement of
+`GET /sessions/<id>/statement`, `Ledger.balance_series`, the explain trail of
+`GET /sessions/<id>/explain`, `GET /club`, `GET /standings`, `GET /debts`), rendered by Jinja
+templates (api/templates/pages/) with autoescaping on: every name is user input. A page is one
+self-contained document: its stylesheet (api/static/table/statement.css) is inlined and allowed
+by its hash in the page's Content-Security-Policy (`DOCUMENT_CSP`, api/security.py); its chart
+is inline SVG (api/charts.py); no script, nothing loaded from anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from .charts import balance_chart
+
+HERE = Path(__file__).parent
+STYLESHEET = (HERE / "static" / "table" / "statement.css").read_text(encoding="utf-8")
+STYLE_HASH = "sha256-" + base64.b64encode(
+    hashlib.sha256(STYLESHEET.encode("utf-8")).digest()).decode("ascii")
+# The pages' policy: their own inline stylesheet (by its hash) and nothing else at all.
+DOCUMENT_CSP = (f"default-src 'none'; style-src '{STYLE_HASH}'; img-src data:; "
+                "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+HTML_MIMETYPE = "text/html"
+
+# ISO 4217 minor units that are not two decimals; "units" are counters, not money.
+DECIMALS = {"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0,
+            "PYG": 0, "RWF": 0, "UGX": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+            "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+            "UNITS": 0}
+MINUS = "\u2212"
+
+_env = Environment(loader=FileSystemLoader(HERE / "templates" / "pages"),
+                   autoescape=select_autoescape(default=True, default_for_string=True),
+                   trim_blocks=True, lstrip_blocks=True)
+
+
+def signed(n: int | None) -> str:
+    """+4, −12, 0 (a true minus sign, so a screen reader says "minus")."""
+    if n is None:
+        return ""
+    return f"+{n}" if n > 0 else (MINUS + str(-n) if n < 0 else "0")
+
+
+def money(minor: int | None, currency: str | None, *, sign: bool = False) -> str:
+    """An amount in minor units as the currency writes it: 1250 GBP -> "12.50 GBP"."""
+    if minor is None:
+        return ""
+    code = (currency or "").upper()
+    places = DECIMALS.get(code, 2)
+    whole, part = divmod(abs(minor), 10 ** places)
+    text = f"{whole:,}" + (f".{part:0{places}d}" if places else "")
+    lead = MINUS if minor < 0 else ("+" if sign and minor > 0 else "")
+    return f"{lead}{text} {code or ''}".strip() if code != "UNITS" else f"{lead}{text} units"
+
+
+_env.filters["signed"] = signed
+_env.filters["money"] = money
+
+
+def _category_label(category: str) -> str:
+    if category == PENALTIES:
+        return "Penalties"
+    if category.startswith("penalty:"):
+        return "Penalty: " + category.split(":", 1)[1].replace("-", " ")
+    return CATEGORY_LABELS.get(category, category.replace("_", " ").capitalize())
+
+
+# The statement's columns in the order of a deal (docs/rules.md §5 and §8); loos at the
+# turn-up single are loos too.
+CATEGORY_LABELS = {"deal": "Paid to deal", "ante": "Antes", "loo": "Loos",
+                   "flush": "Flush loos", "trick": "Tricks", "pool_taken": "Pools taken",
+                   "loo_released": "Loos released", "end_division": "End division"}
+PENALTIES = "penalty:"  # the column of every offence's penalties
+COLUMN_ORDER = ("deal", "ante", "loo", "flush", PENALTIES, "trick", "pool_taken",
+                "loo_released", "end_division")
+COLUMN_OF = {"single_loo": "loo"}
+COUNTED = {"loo": "loos", "trick": "tricks", "pool_taken": "pools_taken"}
+
+
+def _column_key(category: str) -> tuple[int, str]:
+    for i, prefix in enumerate(COLUMN_ORDER):
+        if category == prefix or (prefix.endswith(":") and category.startswith(prefix)):
+            return i, category
+    return len(COLUMN_ORDER), category
+
+
+def _signed_categories(player: Mapping[str, Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for category, units in player.get("paid_units", {}).items():
+        key = COLUMN_OF.get(category, category)
+        out[key] = out.get(key, 0) - units
+    for category, units in player.get("received_units", {}).items():
+        key = COLUMN_OF.get(category, category)
+        out[key] = out.get(key, 0) + units
+    return out
+
+
+def _explained_line(categories: Mapping[str, int]) -> str:
+    """"paid 15 (deal 3, loos 12), received 3 (tricks 3)": what a net is made of."""
+    paid = [(c, -u) for c, u in categories.items() if u < 0]
+    got = [(c, u) for c, u in categories.items() if u > 0]
+    parts = []
+    for word, items in (("paid", paid), ("received", got)):
+        if items:
+            inner = ", ".join(f"{_category_label(c).lower()} {u}"
+                              for c, u in sorted(items, key=lambda x: _column_key(x[0])))
+            parts.append(f"{word} {sum(u for _, u in items)} ({inner})")
+    return "; ".join(parts) or "no movement"
+
+
+def statement_context(statement: Mapping[str, Any], series: Mapping[str, Any] | None,
+                      explain: Mapping[str, Any] | None = None,
+                      club: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What the statement's template shows, worked out from the JSON shapes."""
+    players = statement["players"]
+    counts = (series or {}).get("counts", {})
+    by_player = {p["player"]: _signed_categories(p) for p in players}
+    # every offence in one column, each named in its cell: a normal sheet stays A4-wide
+    columns = sorted({PENALTIES if c.startswith("penalty:") else c
+                      for cats in by_player.values() for c in cats}, key=_column_key)
+    currency = statement.get("currency")
+    per_unit = statement.get("money_per_unit_minor")
+    rows = []
+    for p in players:
+        cats = by_player[p["player"]]
+        cells = []
+        for c in columns:
+            counted = COUNTED.get(c)
+            if c == PENALTIES:
+                offences = sorted((k.split(":", 1)[1].replace("-", " "), u)
+                                  for k, u in cats.items() if k.startswith("penalty:"))
+                cells.append({"units": sum(u for _, u in offences), "count": None,
+                              "offences": offences})
+                continue
+            cells.append({"units": cats.get(c, 0), "offences": [],
+                          "count": counts.get(p["player"], {}).get(counted) if counted else None})
+        rows.append({**p, "cells": cells, "explained": _explained_line(cats)})
+    owing = [{"player": p["player"], "net_units": p["net_units"],
+              "net_money_minor": p["net_money_minor"],
+              "owed_money_minor": abs(p["net_money_minor"] or 0), "explained": _explained_line(
+                  by_player[p["player"]])} for p in players]
+    figures = list((explain or {}).get("figures", []))
+    # a player's line links to his figure's trail (the details' ids follow the figures)
+    anchors = {f["account"]: f"explain-{i}" for i, f in enumerate(figures, start=1)
+               if f.get("kind") == "player"}
+    chart = None
+    if series and series.get("points"):
+        chart = Markup(balance_chart(series, unit=f"{statement.get('unit') or 'unit'}s"))
+    return {
+        "s": statement, "club": club, "columns": [
+            {"key": c, "label": _category_label(c), "counted": c in COUNTED} for c in columns],
+        "rows": rows, "owing": owing, "currency": currency, "per_unit": per_unit,
+        "unit": statement.get("unit") or "unit", "chart": chart, "series": series,
+        "explain": explain, "figures": figures, "anchors": anchors,
+        "stylesheet": Markup(STYLESHEET), "category_label": _category_label,
+    }
+
+
+def render_statement(statement: Mapping[str, Any], series: Mapping[str, Any] | None = None,
+                     explain: Mapping[str, Any] | None = None,
+                     club: Mapping[str, Any] | None = None) -> str:
+    """The statement as one printable HTML document (no script); `explain` (the shape of
+    `GET /sessions/<id>/explain`) adds, under each player's line, the postings behind it."""
+    return _env.get_template("statement.html").render(
+        **statement_context(statement, series, explain, club))
+
+
+def _totals(amounts: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for by_currency in amounts:
+        for code, minor in by_currency.items():
+            out[code] = out.get(code, 0) + minor
+    return dict(sorted(out.items()))
+
+
+def render_club_page(club: Mapping[str, Any], standings: Mapping[str, Any],
+                     debts: Mapping[str, Any]) -> str:
+    """The club's books: the season's standings per member (`GET /standings`) and the open
+    debts, oldest first (`GET /debts`), as one printable HTML document."""
+    members: Sequence[Mapping[str, Any]] = standings.get("members", [])
+    currencies = sorted({c for m in members for c in (m.get("net_minor") or {})})
+    return _env.get_template("club.html").render(
+        club=club, club_name=club.get("club") or club.get("name") or "The club",
+        members=members, currencies=currencies,
+        net_totals=_totals(m.get("net_minor") or {} for m in members),
+        debts=debts.get("debts", []), debt_totals=dict(sorted(
+            (debts.get("totals") or {}).items())),
+        stylesheet=Markup(STYLESHEET))

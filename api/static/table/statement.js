@@ -1,0 +1,98 @@
+// The statement page shell: a browser cannot send a bearer token when it navigates, so this
+// page (public, holding no data) fetches the printable statement with the token the device
+// keeps and shows it in place. The statement is server-drawn HTML with an SVG chart and no
+// script (GET /sessions/<id>/statement?format=html); it is parsed inert (DOMParser) and its
+// sheet is moved into this page, styled by statement.css. Print prints the sheet alone.
+
+import { h, registerServiceWorker, saved, sessionFromAddress, token } from "./api.js";
+
+const state = { sid: null, error: null, sheet: null, title: null, loading: false };
+
+function messageFor(status) {
+  if (status === 401) return "This token was refused (revoked or expired): paste another.";
+  if (status === 403) return "The statement needs an admin's, treasurer's or auditor's token.";
+  if (status === 404) return "This club has no such session.";
+  if (status === 0) return "No connection to the ledger.";
+  return `The ledger answered ${status}.`;
+}
+
+async function load() {
+  if (!state.sid || !token()) return render();
+  state.loading = true;
+  render();
+  let response;
+  try {
+    response = await fetch(`/sessions/${encodeURIComponent(state.sid)}/statement?format=html`, {
+      headers: { Authorization: `Bearer ${token()}`, Accept: "text/html" }, cache: "no-store" });
+  } catch {
+    response = null;
+  }
+  state.loading = false;
+  if (!response || !response.ok) {
+    const status = response ? response.status : 0;
+    state.error = messageFor(status);
+    if (status === 401) saved.set("token", null);
+    state.sheet = null;
+    return render();
+  }
+  // The page's inline stylesheet is the statement.css this shell loads as a file: dropped
+  // before parsing, so this page's policy (style-src 'self') has nothing to refuse.
+  const html = (await response.text()).replace(/<style>[\s\S]*?<\/style>/g, "");
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  state.sheet = doc.querySelector("main.sheet");
+  state.title = doc.title;
+  state.error = state.sheet ? null : "The ledger's answer holds no statement.";
+  render();
+}
+
+function signIn() {
+  const t = h("textarea", { id: "token", rows: "3", autocomplete: "off" });
+  const s = h("input", { id: "session", type: "text", value: state.sid || "" });
+  return h("main", { class: "main single" }, h("section", { class: "panel login" },
+    h("h1", {}, "Statement"),
+    state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
+    h("label", { for: "token" }, "Token (treasurer, admin or auditor)"), t,
+    h("label", { for: "session" }, "Session"), s,
+    h("button", { type: "button", class: "btn big primary", "data-testid": "show", onclick: () => {
+      if (t.value.trim()) saved.set("token", t.value.trim());
+      state.sid = s.value.trim();
+      saved.set("session", state.sid);
+      state.error = null;
+      load();
+    } }, "Show the statement")));
+}
+
+function render() {
+  const app = document.getElementById("app");
+  app.replaceChildren();
+  const sid = encodeURIComponent(state.sid || "");
+  const bar = h("header", { class: "bar no-print" },
+    h("div", { class: "title" }, h("strong", {}, "Statement"),
+      state.sid ? h("span", { class: "muted" }, ` · ${state.sid}`) : null),
+    state.sheet ? h("button", { type: "button", class: "btn primary", "data-testid": "print",
+      onclick: () => window.print() }, "Print") : null,
+    state.sheet ? h("button", { type: "button", class: "btn", onclick: load }, "Refresh") : null,
+    h("a", { class: "btn ghost", href: `/table/live#s=${sid}` }, "Live table"),
+    token() ? h("button", { type: "button", class: "btn ghost", onclick: () => {
+      saved.set("token", null);
+      state.sheet = null;
+      render();
+    } }, "Change token") : null);
+  if (!token() || !state.sid || (!state.sheet && state.error)) {
+    app.append(bar, signIn());
+    return;
+  }
+  if (!state.sheet) {
+    app.append(bar, h("main", { class: "main single" }, h("p", { role: "status" }, "Loading…")));
+    return;
+  }
+  if (state.title) document.title = state.title;
+  app.append(bar, document.importNode(state.sheet, true));
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  registerServiceWorker();
+  state.sid = sessionFromAddress() || saved.get("session");
+  if (state.sid) saved.set("session", state.sid);
+  load();
+});
