@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -155,7 +156,9 @@ def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     if not skip_fold:
+        cpu = _cpu()
         out["fold_events"], out["fold_s"] = fold_baseline(url)
+        out["fold_cpu_s"] = _cpu() - cpu
     engine = make_engine(url)
     ledger = Ledger(engine)
     with psycopg.connect(_psycopg_url(url)) as conn:
@@ -187,20 +190,29 @@ def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
                                  "seconds": elapsed, "problems": sample_problems,
                                  "per_million_s": elapsed / max(sample_events, 1) * 1e6}
     out["workers"] = bulk.workers_for(engine, out["events"])
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     problems = bulk.verify_all(engine)
     out["verify_s"] = time.perf_counter() - started
+    out["verify_cpu_s"] = _cpu() - cpu
     out["verify_how"] = f"ledger/bulk.py verify_all, {out['workers']} processes"
     out["verify_problems"] = sum(1 for p in problems.values() if p)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     rebuilt = bulk.rebuild_all(engine)
     out["rebuild_s"] = time.perf_counter() - started
+    out["rebuild_cpu_s"] = _cpu() - cpu
     out["rebuilt_sessions"] = len(rebuilt)
     started = time.perf_counter()
     out["verify_after_rebuild_problems"] = sum(1 for p in bulk.verify_all(engine).values() if p)
     out["verify_again_s"] = time.perf_counter() - started
     engine.dispose()
     return out
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the bulk pass's workers):
+    what the work costs whatever else the host is doing."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -718,7 +718,8 @@ def report(data: dict[str, Any]) -> str:
     if rb:
         events = rb["events"]
         lines.append(f"| plain fold of every event (baseline, 1 process) | {BEFORE['fold']} | "
-                     f"{rb.get('fold_s', float('nan')):.1f} s ({events:,} events) | | | |")
+                     f"{rb.get('fold_s', float('nan')):.1f} s ({events:,} events; "
+                     f"{rb.get('fold_cpu_s', float('nan')):.1f} CPU-s) | | | |")
         if "per_session_sample" in rb:
             sample = rb["per_session_sample"]
             lines.append(f"| verify session by session (Ledger.verify; {sample['sessions']} "
@@ -726,11 +727,13 @@ def report(data: dict[str, Any]) -> str:
                          f"{sample['per_million_s'] * events / 1e6:.1f} s | | | |")
         lines.append(f"| verify every session ({rb['verify_how']}) | {BEFORE['verify']} | "
                      f"{rb['verify_s']:.1f} s ({events:,} events, {rb['sessions']} sessions, "
-                     f"{rb['verify_problems']} problems) | | < 10 s | "
+                     f"{rb['verify_problems']} problems; "
+                     f"{rb.get('verify_cpu_s', float('nan')):.1f} CPU-s) | | < 10 s | "
                      f"{'met' if rb['verify_s'] < 10 else 'missed'} |")
         if "rebuild_s" in rb:
             lines.append(f"| rebuild every projection (bulk rebuild_all), then verify again | |"
-                         f" {rb['rebuild_s']:.1f} s, then {rb['verify_again_s']:.1f} s "
+                         f" {rb['rebuild_s']:.1f} s ({rb.get('rebuild_cpu_s', 0):.1f} CPU-s),"
+                         f" then {rb['verify_again_s']:.1f} s "
                          f"({rb['verify_after_rebuild_problems']} problems) | | < 10 s | "
                          f"{'met' if rb['rebuild_s'] < 10 else 'missed'} |")
     lines += ["", "Every round (req/s, p50 ms, p99 ms, non-2xx answers):", "", "```"]
