@@ -16,8 +16,13 @@ file in a temporary folder:
   single-event append (PostgreSQL, SQLite); a psycopg batch insert of the rows of 11 whole
   deals (110 rows); Lanterloo's append of those 11 deals (99 commands, 110 events) as one
   batch (PostgreSQL, SQLite);
+  the single append again under deploy/gunicorn.conf.py (gthread); GETs of the statement of
+  a --statement-deals session and of a --statement-small one (--read-connections); after
+  each Lanterloo scenario, every worker's resident memory;
 - then bench/rebuild_bench.py: a database of --rebuild-events events, a plain fold of it
-  (the baseline), `verify_all` and `rebuild_all`.
+  (the baseline), `Ledger.verify` on a sample, ledger/bulk.py's `verify_all` and
+  `rebuild_all`; then single appends to that database beside one of --small-events events
+  (--latency-rounds rounds).
 
 The table gives medians over the rounds, and each ratio is the median of the ratios taken
 within a round. `--code DIR` serves and rebuilds with another checkout's `api` and `ledger`
