@@ -82,6 +82,8 @@ class Folded:
     state: str  # SessionState.to_dict() after the live events, as JSON text
     views: dict[int, str]  # each deal's view as it last stood, as JSON text
     last_of_deal: dict[int, int]  # deal_no -> the version of its last live event
+    folded: SessionState | None = None  # the state itself, for checks that derive from it
+    live: list[tuple[int, Any]] = field(default_factory=list)  # (version, event) folded
 
 
 @dataclass(frozen=True)
@@ -369,7 +371,8 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
     views: dict[int, str] = {}
     last_of_deal: dict[int, int] = {}
     try:
-        for version, event in live_events(log):
+        live = live_events(log)
+        for version, event in live:
             deal = state.deal if state is not None else None
             if state is not None and deal is not None \
                     and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
@@ -384,7 +387,8 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
             views[state.deal.deal_no] = _deal_view_json(state)
     except Exception:  # noqa: BLE001 - Ledger.verify says what it is
         return None
-    return Folded(session_id, len(rows), prev, store.dumps(state), views, last_of_deal)
+    return Folded(session_id, len(rows), prev, store.dumps(state), views, last_of_deal,
+                  state, live)
 
 
 def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkResult:
