@@ -13,9 +13,12 @@ them. Rows go in with COPY.
 
 - `fold`: the baseline, a plain fold of every event (psycopg rows, `event_from_record`,
   `evolve`, one process), with no views, no hashes and nothing compared;
-- `verify`: `Ledger.verify_all()` when the code under test has it, else `Ledger.verify` for
-  each session in turn (what the command line offered before);
-- `rebuild`: `Ledger.rebuild_all()` when the code has it (every projection written anew).
+- `verify`: `ledger.bulk.verify_all` (one pass, a process per CPU) when the code under test
+  has it, else `Ledger.verify` for each session in turn (what the command line did before);
+  with the bulk pass, `Ledger.verify` is also timed on a few sessions and scaled up to the
+  whole log, for a before/after in the same run;
+- `rebuild`: `ledger.bulk.rebuild_all` (every projection written anew), then `verify_all`
+  again.
 
 It is run as a separate process by bench/run.py so that the code under test can be another
 checkout (PYTHONPATH).
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -35,6 +39,7 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 TEMPLATE_SEEDS = (11, 12, 13, 14)
+SAMPLE_SESSIONS = 8
 TEMPLATE_DEALS = 120
 
 
@@ -60,7 +65,7 @@ def generate(url: str, events: int) -> dict[str, Any]:
     from ledger.domain import event_from_record
     from ledger.service import _fold_with_views, _plain
     from ledger.store.chain import GENESIS, link
-    from ledger.store.eventstore import utc_iso
+    from ledger.store.eventstore import dumps, utc_iso
     from ledger.store.migrate import upgrade
 
     upgrade(url)
@@ -73,8 +78,9 @@ def generate(url: str, events: int) -> dict[str, Any]:
         state, views = _fold_with_views(
             None, (event_from_record(*r) for r in records), "@@SID@@")
         assert state is not None
-        folded.append((json.dumps(_plain(state.to_dict())),
-                       {n: json.dumps(_plain(v)) for n, v in views.items()}))
+        # Written as the append writes them (orjson: `dumps`), not json.dumps.
+        folded.append((dumps(_plain(state.to_dict())),
+                       {n: dumps(_plain(v)) for n, v in views.items()}))
     at = datetime(2026, 1, 1, tzinfo=UTC)
     written = sessions = 0
     with psycopg.connect(_psycopg_url(url)) as conn:
@@ -150,30 +156,63 @@ def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     if not skip_fold:
+        cpu = _cpu()
         out["fold_events"], out["fold_s"] = fold_baseline(url)
+        out["fold_cpu_s"] = _cpu() - cpu
     engine = make_engine(url)
     ledger = Ledger(engine)
     with psycopg.connect(_psycopg_url(url)) as conn:
         out["events"] = conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
         ids = [r[0] for r in conn.execute("SELECT id FROM sessions ORDER BY id")]
     out["sessions"] = len(ids)
-    started = time.perf_counter()
-    if hasattr(ledger, "verify_all"):
-        problems = ledger.verify_all()
-        out["verify_how"] = "verify_all"
-    else:
+    try:
+        from ledger import bulk
+    except ImportError:  # older code: verify session by session, as the command line did
+        bulk = None  # type: ignore[assignment]
+    if bulk is None:
+        started = time.perf_counter()
         problems = {sid: p for sid in ids if (p := ledger.verify(sid))}
         out["verify_how"] = "verify per session"
+        out["verify_s"] = time.perf_counter() - started
+        out["verify_problems"] = len(problems)
+        engine.dispose()
+        return out
+    # The old way on a sample, for a before/after in the same run: Ledger.verify session by
+    # session, scaled up to every event.
+    sample = ids[:SAMPLE_SESSIONS]
+    started = time.perf_counter()
+    sample_problems = sum(1 for sid in sample if ledger.verify(sid))
+    elapsed = time.perf_counter() - started
+    with psycopg.connect(_psycopg_url(url)) as conn:
+        sample_events = conn.execute("SELECT count(*) FROM events WHERE stream_id = ANY(%s)",
+                                     (sample,)).fetchone()[0]  # type: ignore[index]
+    out["per_session_sample"] = {"sessions": len(sample), "events": sample_events,
+                                 "seconds": elapsed, "problems": sample_problems,
+                                 "per_million_s": elapsed / max(sample_events, 1) * 1e6}
+    out["workers"] = bulk.workers_for(engine, out["events"])
+    started, cpu = time.perf_counter(), _cpu()
+    problems = bulk.verify_all(engine)
     out["verify_s"] = time.perf_counter() - started
-    out["verify_problems"] = len(problems)
-    if hasattr(ledger, "rebuild_all"):
-        started = time.perf_counter()
-        rebuilt = ledger.rebuild_all()
-        out["rebuild_s"] = time.perf_counter() - started
-        out["rebuilt_sessions"] = rebuilt
-        out["verify_after_rebuild_problems"] = len(ledger.verify_all())
+    out["verify_cpu_s"] = _cpu() - cpu
+    out["verify_how"] = f"ledger/bulk.py verify_all, {out['workers']} processes"
+    out["verify_problems"] = sum(1 for p in problems.values() if p)
+    started, cpu = time.perf_counter(), _cpu()
+    rebuilt = bulk.rebuild_all(engine)
+    out["rebuild_s"] = time.perf_counter() - started
+    out["rebuild_cpu_s"] = _cpu() - cpu
+    out["rebuilt_sessions"] = len(rebuilt)
+    started = time.perf_counter()
+    out["verify_after_rebuild_problems"] = sum(1 for p in bulk.verify_all(engine).values() if p)
+    out["verify_again_s"] = time.perf_counter() - started
     engine.dispose()
     return out
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the bulk pass's workers):
+    what the work costs whatever else the host is doing."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Lanterloo's throughput beside its baselines, in one run, written into docs/performance.md.
 
-    .venv/bin/python bench/run.py                      # about 6 minutes; `make bench`
+    .venv/bin/python bench/run.py                      # about 14 minutes; `make bench`
     .venv/bin/python bench/run.py --rounds 1 --duration 5 --rebuild-events 100000 --no-write
 
 Everything runs on this machine, over loopback, against the PostgreSQL server named by
@@ -16,8 +16,13 @@ file in a temporary folder:
   single-event append (PostgreSQL, SQLite); a psycopg batch insert of the rows of 11 whole
   deals (110 rows); Lanterloo's append of those 11 deals (99 commands, 110 events) as one
   batch (PostgreSQL, SQLite);
+  the single append again under deploy/gunicorn.conf.py (gthread); GETs of the statement of
+  a --statement-deals session and of a --statement-small one (--read-connections); after
+  each Lanterloo scenario, every worker's resident memory;
 - then bench/rebuild_bench.py: a database of --rebuild-events events, a plain fold of it
-  (the baseline), `verify_all` and `rebuild_all`.
+  (the baseline), `Ledger.verify` on a sample, ledger/bulk.py's `verify_all` and
+  `rebuild_all`; then single appends to that database beside one of --small-events events
+  (--latency-rounds rounds).
 
 The table gives medians over the rounds, and each ratio is the median of the ratios taken
 within a round. `--code DIR` serves and rebuilds with another checkout's `api` and `ledger`
@@ -164,7 +169,8 @@ def postgres_database(server: str):
         maintenance.dispose()
 
 
-def prepare(url: str, code: Path, sessions: int) -> dict[str, Any]:
+def prepare(url: str, code: Path, sessions: int, statement_deals: tuple[int, ...] = ()
+            ) -> dict[str, Any]:
     """Migrate, make a club with a dealer, open `sessions` sessions for single appends and
     `sessions` for batches (each past its turn-up single); through the HTTP API in-process.
     Runs in a subprocess with the code under test on its path."""
@@ -173,14 +179,15 @@ import json, sys
 sys.path.insert(0, {str(code)!r})
 sys.path.insert(1, {str(ROOT)!r})
 from bench.run import _prepare
-print(json.dumps(_prepare({url!r}, {sessions})))
+print(json.dumps(_prepare({url!r}, {sessions}, {tuple(statement_deals)!r})))
 """
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
                          text=True, env=_env(code)).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
-def _prepare(url: str, sessions: int) -> dict[str, Any]:
+def _prepare(url: str, sessions: int, statement_deals: tuple[int, ...] = ()
+             ) -> dict[str, Any]:
     from api import create_app
     from ledger.clubs import Clubs
     from ledger.store.migrate import upgrade
@@ -207,13 +214,39 @@ def _prepare(url: str, sessions: int) -> dict[str, Any]:
         assert resp.status_code == 201, resp.get_json()
         return sid, resp.get_json()["version"]
 
+    def long_session(deals: int) -> str:
+        """A session of `deals` quick-entry deals, appended in batches of 20 deals (played
+        in memory first, as `cycles` does, to know each deal's dealer)."""
+        from ledger.domain import OpenSession, execute, session_view
+
+        sid, version = opened()
+        state, _ = execute(None, OpenSession(players=list(PLAYERS), preset="baxter-wray",
+                                             first_dealer="A"), session_id="s")
+        state, _ = execute(state, turn_up_single())
+        left = deals - 1  # the turn-up single was the first
+        while left > 0:
+            body = []
+            for _ in range(min(20, left)):
+                for command in quick_deal(session_view(state)):
+                    body.append(wire(command))
+                    state, _ = execute(state, command)
+            left -= min(20, left)
+            resp = client.post(f"/sessions/{sid}/events", json={"events": body}, headers={
+                "Authorization": f"Bearer {dealer}", "If-Match": f'"{version}"'})
+            assert resp.status_code == 201, resp.get_json()
+            version = resp.get_json()["version"]
+        return sid
+
     single = [opened() for _ in range(sessions)]
     batch = [opened() for _ in range(sessions)]
+    statements = {str(n): long_session(n) for n in statement_deals}
     if url.startswith("postgresql"):
         with engine.begin() as conn:
-            conn.execute(text("CREATE TABLE raw_events (LIKE events INCLUDING ALL)"))
+            conn.execute(text("CREATE TABLE IF NOT EXISTS raw_events "
+                              "(LIKE events INCLUDING ALL)"))
     engine.dispose()
-    return {"token": dealer, "single": single, "batch": batch}
+    return {"token": dealer, "treasurer": treasurer, "single": single, "batch": batch,
+            "statements": statements}
 
 
 def _env(code: Path, **extra: str) -> dict[str, str]:
@@ -231,13 +264,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+SERVERS: dict[str, int] = {}  # base URL -> the gunicorn master's pid
+
+
 @contextmanager
-def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path):
+def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path,
+             config: Path | None = None):
+    """gunicorn serving `app` with --workers/--worker-class/--threads, or with the settings
+    of `config` (deploy/gunicorn.conf.py: its worker class, worker and thread counts)."""
     port = free_port()
-    command = [str(Path(sys.executable).parent / "gunicorn"), "--workers", str(args.workers),
-               "--worker-class", args.worker_class, "--threads", str(args.threads),
-               "--bind", f"127.0.0.1:{port}", "--chdir", str(code), "--log-level", "warning",
-               "--timeout", "60", app]
+    if config is not None:
+        env = {**env, "LOO_BIND": f"127.0.0.1:{port}", "LOO_ACCESS_LOG": "",
+               "LOO_LOG_LEVEL": "warning", "LOO_TIMEOUT": "60"}
+        command = [str(Path(sys.executable).parent / "gunicorn"), "-c", str(config),
+                   "--chdir", str(code), app]
+    else:
+        command = [str(Path(sys.executable).parent / "gunicorn"), "--workers",
+                   str(args.workers), "--worker-class", args.worker_class, "--threads",
+                   str(args.threads), "--bind", f"127.0.0.1:{port}", "--chdir", str(code),
+                   "--log-level", "warning", "--timeout", "60", app]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     try:
@@ -251,6 +296,7 @@ def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError(f"gunicorn {app} did not start") from None
                 time.sleep(0.2)
+        SERVERS[f"http://127.0.0.1:{port}"] = process.pid
         yield f"http://127.0.0.1:{port}"
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -352,9 +398,59 @@ def wrk(base: str, path: str, bodies: Any, targets: list[tuple[str, int]], token
     return result
 
 
+GET_LUA = r"""
+wrk.method = "GET"
+wrk.headers["Authorization"] = "Bearer {TOKEN}"
+wrk.path = "{PATH}"
+function done(summary, latency, requests)
+  io.write(string.format(
+    'RESULT {"requests": %d, "duration_us": %d, "non2xx": %d, "socket_errors": %d, ' ..
+    '"p50_ms": %.3f, "p90_ms": %.3f, "p99_ms": %.3f, "max_ms": %.3f}\n',
+    summary.requests, summary.duration, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write +
+    summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000,
+    latency:percentile(99) / 1000, latency.max / 1000))
+end
+"""
+
+
+def wrk_get(base: str, path: str, token: str, connections: int, folder: Path, name: str,
+            duration: float) -> dict[str, Any]:
+    """GET `path` over and over from `connections` connections (one thread each)."""
+    lua = folder / f"{name}.lua"
+    lua.write_text(GET_LUA.replace("{TOKEN}", token).replace("{PATH}", path))
+    out = subprocess.run(["wrk", "-t", str(connections), "-c", str(connections), "-d",
+                          f"{int(duration)}s", "--timeout", "10s", "-s", str(lua), base],
+                         check=True, capture_output=True, text=True).stdout
+    match = re.search(r"^RESULT (.*)$", out, re.M)
+    if not match:
+        raise RuntimeError(f"wrk printed no result:\n{out}")
+    result: dict[str, Any] = json.loads(match.group(1))
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    return result
+
+
+def worker_rss_mb(master: int) -> list[float]:
+    """The resident memory of each worker (child) of the gunicorn master `master`, in MB."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("PPid", "").strip() == str(master) and "VmRSS" in fields:
+            out.append(int(fields["VmRSS"].split()[0]) / 1024)
+    return out
+
+
 # -- the run -------------------------------------------------------------------------------
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    load_start = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     code = Path(args.code).resolve() if args.code else ROOT
     singles, batches, batch_rows, start = cycles()
     single_period = batches[0][0] - start
@@ -367,7 +463,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pg = stack.enter_context(postgres_database(args.postgres_url))
         lite = f"sqlite:///{folder / 'bench.db'}"
         print("preparing the databases", file=sys.stderr)
-        pg_data = prepare(pg, code, c)
+        pg_data = prepare(pg, code, c, (args.statement_small, args.statement_deals))
         lite_data = prepare(lite, code, c)
         raw_url = make_url(pg).set(drivername="postgresql").render_as_string(
             hide_password=False)
@@ -378,6 +474,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             code, LOO_DATABASE_URL=pg, **loo_env), args, code))
         loo_lite = stack.enter_context(gunicorn("api:create_app()", _env(
             code, LOO_DATABASE_URL=lite, **loo_env), args, code))
+        deploy_conf = code / "deploy" / "gunicorn.conf.py"
+        loo_deploy = stack.enter_context(gunicorn("api:create_app()", _env(
+            code, LOO_DATABASE_URL=pg, **loo_env), args, code, config=deploy_conf)) \
+            if deploy_conf.exists() else None
         plain_bodies = [json.dumps(b) for _, b in singles]
         single_bodies = (start, single_period, [(v, json.dumps(b)) for v, b in singles])
         # A batch session starts at `start` too: its cycle is taken from there.
@@ -398,8 +498,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             ("loo_sqlite_batch", loo_lite, "/sessions/%s/events", batch_bodies,
              lite_data["batch"], lite_data["token"]),
         ]
+        if loo_deploy is not None:  # the single append again, as deploy/ serves it
+            scenarios.insert(3, ("loo_pg_single_deploy", loo_deploy, "/sessions/%s/events",
+                                 single_bodies, pg_data["single"], pg_data["token"]))
+        # GETs: (name, server, path, token)
+        reads = [(f"statement_{n}", loo_pg, f"/sessions/{sid}/statement", pg_data["treasurer"])
+                 for n, sid in pg_data["statements"].items()]
+        loo_servers = [loo_pg, loo_lite] + ([loo_deploy] if loo_deploy else [])
         only = set(args.only.split(",")) if args.only else None
         scenarios = [s for s in scenarios if only is None or s[0] in only]
+        reads = [r for r in reads if only is None or "statement" in only or r[0] in only]
         state: dict[str, list[tuple[str, int]]] = {}
         for name, server, path, bodies, targets, token in scenarios:  # warm up every worker
             state[name] = list(targets)
@@ -416,6 +524,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                       f"p99 {result['p99_ms']:.1f} ms, non-2xx {result['non2xx']}",
                       file=sys.stderr)
                 results.setdefault(name, []).append(result)
+                if name.startswith("loo_"):  # every worker's memory after its load
+                    rss = [m for base_ in loo_servers for m in worker_rss_mb(SERVERS[base_])]
+                    results.setdefault("rss", []).append({"max_mb": max(rss, default=0)})
+            for name, server, path, token in reads:
+                result = wrk_get(server, path, token, args.read_connections, folder, name,
+                                 args.duration)
+                print(f"round {round_no + 1} {name}: p50 {result['p50_ms']:.2f} ms, "
+                      f"{result['rps']:.0f} req/s, non-2xx {result['non2xx']}",
+                      file=sys.stderr)
+                results.setdefault(name, []).append(result)
     rebuild: dict[str, Any] = {}
     if args.rebuild_events:
         with postgres_database(args.postgres_url) as url:
@@ -430,9 +548,46 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 [*script, "measure", url], check=True, capture_output=True, text=True,
                 env=_env(code), cwd=ROOT).stdout.strip().splitlines()[-1])
             print(f"rebuild: {rebuild}", file=sys.stderr)
+            if args.latency_rounds:
+                results.update(log_size_latency(args, code, url, script))
     return {"results": results, "rebuild": rebuild, "events_per_batch": events_per_batch,
+            "load_start": load_start,
             "args": {k: v for k, v in vars(args).items()}, "when": datetime.now(UTC)
             .strftime("%Y-%m-%d %H:%M UTC"), "host": host()}
+
+
+def log_size_latency(args: argparse.Namespace, code: Path, big: str, script: list[str]
+                     ) -> dict[str, list[dict[str, Any]]]:
+    """Single appends through gunicorn to a database of --rebuild-events events (`big`, the
+    rebuild's) and to one of --small-events, rounds interleaved: {"append_small": [...],
+    "append_big": [...]}."""
+    c = args.connections
+    singles, batches, _, start = cycles()
+    bodies = (start, batches[0][0] - start, [(v, json.dumps(b)) for v, b in singles])
+    out: dict[str, list[dict[str, Any]]] = {}
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        small = stack.enter_context(postgres_database(args.postgres_url))
+        subprocess.run([*script, "generate", small, "--events", str(args.small_events)],
+                       check=True, capture_output=True, text=True, env=_env(code), cwd=ROOT)
+        servers = {}
+        for name, url in (("append_small", small), ("append_big", big)):
+            data = prepare(url, code, c)
+            base = stack.enter_context(gunicorn("api:create_app()", _env(
+                code, LOO_DATABASE_URL=url, LOO_LOG_LEVEL="WARNING"), args, code))
+            servers[name] = (base, data)
+            wrk(base, "/sessions/%s/events", bodies, data["single"], data["token"], args,
+                folder, name + "-warm", 2)
+        for round_no in range(args.latency_rounds):
+            for name, (base, data) in servers.items():
+                targets = current_versions(base, data["token"], data["single"])
+                data["single"] = targets
+                result = wrk(base, "/sessions/%s/events", bodies, targets, data["token"], args,
+                             folder, name, args.duration)
+                print(f"round {round_no + 1} {name}: p50 {result['p50_ms']:.2f} ms, "
+                      f"{result['rps']:.0f} req/s", file=sys.stderr)
+                out.setdefault(name, []).append(result)
+    return out
 
 
 def current_versions(server: str, token: str,
@@ -452,8 +607,10 @@ def host() -> str:
     import psycopg
     import sqlalchemy
 
-    return (f"{os.cpu_count()} CPUs, Python {platform.python_version()}, SQLAlchemy "
-            f"{sqlalchemy.__version__}, psycopg {psycopg.__version__}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (f"{os.cpu_count()} CPUs (load average {load} at the end), Python "
+            f"{platform.python_version()}, SQLAlchemy {sqlalchemy.__version__}, psycopg "
+            f"{psycopg.__version__}")
 
 
 # -- the report ----------------------------------------------------------------------------
@@ -473,7 +630,8 @@ def report(data: dict[str, Any]) -> str:
     per = data["events_per_batch"]
     a = data["args"]
     lines = [
-        f"Run {data['when']} on {data['host']}; gunicorn {a['workers']} "
+        f"Run {data['when']} on {data['host']}, load average {data['load_start']} at the "
+        f"start; gunicorn {a['workers']} "
         f"{a['worker_class']} workers" + (f" x {a['threads']} threads"
                                           if a["worker_class"] == "gthread" else "")
         + f", wrk {a['connections']} connections, {a['rounds']} rounds of "
@@ -524,23 +682,75 @@ def report(data: dict[str, Any]) -> str:
     if have("loo_sqlite_batch"):
         row("loo_sqlite_batch", "Lanterloo batch of whole deals, SQLite",
             f"{median(res, 'loo_sqlite_batch', 'rps') * per:,.0f} events/s", "", "")
+    if have("loo_pg_single_deploy", "loo_pg_single", "flask_echo"):
+        r = ratio(res, "loo_pg_single_deploy", "flask_echo")
+        vs = ratio(res, "loo_pg_single_deploy", "loo_pg_single")
+        p99 = median(res, "loo_pg_single_deploy", "p99_ms")
+        row("loo_pg_single_deploy", "single append, PostgreSQL, deploy/gunicorn.conf.py "
+            "(gthread: CPUs + 1 workers x 8 threads)",
+            f"{median(res, 'loo_pg_single_deploy', 'rps'):,.0f} req/s = **{r:.2f} x** Flask"
+            f" = {vs:.2f} x sync", ">= 0.45 x Flask, p99 < 25 ms",
+            "met" if r >= 0.45 and p99 < 25 else
+            f"missed: {r / 0.45:.0%} of the ratio, p99 {p99:.0f} ms")
+    small, big = (f"statement_{a['statement_small']}", f"statement_{a['statement_deals']}")
+    if have(small, big):
+        p50_small, p50_big = median(res, small, "p50_ms"), median(res, big, "p50_ms")
+        r = statistics.median(b["p50_ms"] / s_["p50_ms"]
+                              for s_, b in zip(res[small], res[big], strict=True))
+        ok = p50_big < 15 and r <= 1.5
+        lines.append(
+            f"| statement of a {a['statement_deals']:,}-deal session vs a "
+            f"{a['statement_small']}-deal one ({a['read_connections']} connection) | about 2 ms,"
+            f" ratio 1.00 | median {p50_big:.2f} ms vs {p50_small:.2f} ms = **{r:.2f} x** | "
+            f"{median(res, big, 'p99_ms'):.1f} ms | median < 15 ms, <= 1.5 x | "
+            f"{'met' if ok else 'missed'} |")
+    if have("rss"):
+        peak = max(r["max_mb"] for r in res["rss"])
+        lines.append(f"| one worker's memory (RSS) after each load, largest | 61 MB | "
+                     f"{peak:.0f} MB | | < 150 MB | {'met' if peak < 150 else 'missed'} |")
+    if have("append_small", "append_big"):
+        p50_small, p50_big = (median(res, "append_small", "p50_ms"),
+                              median(res, "append_big", "p50_ms"))
+        r = statistics.median(b["p50_ms"] / s_["p50_ms"] for s_, b in zip(
+            res["append_small"], res["append_big"], strict=True))
+        rb_ = data["rebuild"]
+        lines.append(
+            f"| single append, {rb_.get('events', 0):,} events stored vs "
+            f"{a['small_events']:,} | ratio 1.00 | median {p50_big:.1f} ms vs "
+            f"{p50_small:.1f} ms = **{r:.2f} x** | {median(res, 'append_big', 'p99_ms'):.1f} ms"
+            f" | <= 1.2 x | {'met' if r <= 1.2 else 'missed'} |")
     rb = data["rebuild"]
     if rb:
         events = rb["events"]
-        lines.append(f"| plain fold of every event (baseline) | {BEFORE['fold']} | "
-                     f"{rb.get('fold_s', float('nan')):.1f} s ({events:,} events) | | | |")
+        lines.append(f"| plain fold of every event (baseline, 1 process) | {BEFORE['fold']} | "
+                     f"{rb.get('fold_s', float('nan')):.1f} s ({events:,} events; "
+                     f"{rb.get('fold_cpu_s', float('nan')):.1f} CPU-s) | | | |")
+        if "per_session_sample" in rb:
+            sample = rb["per_session_sample"]
+            lines.append(f"| verify session by session (Ledger.verify; {sample['sessions']} "
+                         f"sessions, scaled to the log) | {BEFORE['verify']} | "
+                         f"{sample['per_million_s'] * events / 1e6:.1f} s | | | |")
         lines.append(f"| verify every session ({rb['verify_how']}) | {BEFORE['verify']} | "
                      f"{rb['verify_s']:.1f} s ({events:,} events, {rb['sessions']} sessions, "
-                     f"{rb['verify_problems']} problems) | | < 10 s | "
+                     f"{rb['verify_problems']} problems; "
+                     f"{rb.get('verify_cpu_s', float('nan')):.1f} CPU-s) | | < 10 s | "
                      f"{'met' if rb['verify_s'] < 10 else 'missed'} |")
         if "rebuild_s" in rb:
-            lines.append(f"| rebuild every projection (rebuild_all) | | "
-                         f"{rb['rebuild_s']:.1f} s | | < 10 s | "
+            lines.append(f"| rebuild every projection (bulk rebuild_all), then verify again | |"
+                         f" {rb['rebuild_s']:.1f} s ({rb.get('rebuild_cpu_s', 0):.1f} CPU-s),"
+                         f" then {rb['verify_again_s']:.1f} s "
+                         f"({rb['verify_after_rebuild_problems']} problems) | | < 10 s | "
                          f"{'met' if rb['rebuild_s'] < 10 else 'missed'} |")
-    lines += ["", "Every round (req/s, p99 ms, non-2xx answers):", "", "```"]
+    lines += ["", "Every round (req/s, p50 ms, p99 ms, non-2xx answers):", "", "```"]
     for name, rounds in res.items():
-        lines.append(f"{name:18} " + "  ".join(
-            f"{r['rps']:8.0f} {r['p99_ms']:6.1f} {r['non2xx']:3d}" for r in rounds))
+        if name == "rss":
+            continue
+        lines.append(f"{name:20} " + "  ".join(
+            f"{r['rps']:7.0f} {r['p50_ms']:6.2f} {r['p99_ms']:6.1f} {r['non2xx']:3d}"
+            for r in rounds))
+    if have("rss"):
+        lines.append(f"{'worker RSS MB':20} " + " ".join(f"{r['max_mb']:.0f}"
+                                                          for r in res["rss"]))
     lines.append("```")
     return "\n".join(lines)
 
@@ -567,7 +777,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="appends send Prefer: return=minimal")
     parser.add_argument("--rebuild-events", type=int, default=1_000_000,
                         help="0 to skip the rebuild measurement")
-    parser.add_argument("--only", default="", help="comma-separated scenario names")
+    parser.add_argument("--statement-deals", type=int, default=1000,
+                        help="deals in the long session whose statement is read")
+    parser.add_argument("--statement-small", type=int, default=10,
+                        help="deals in the short one it is compared with")
+    parser.add_argument("--read-connections", type=int, default=1,
+                        help="wrk connections for the statement reads")
+    parser.add_argument("--small-events", type=int, default=10_000,
+                        help="events stored in the database the million is compared with")
+    parser.add_argument("--latency-rounds", type=int, default=3,
+                        help="rounds of single appends to the small and the big database "
+                             "(0 to skip)")
+    parser.add_argument("--only", default="", help="comma-separated scenario names "
+                        "('statement' for the reads)")
     parser.add_argument("--code", default="", help="serve another checkout's api and ledger")
     parser.add_argument("--json", default="", help="also write the raw results here")
     parser.add_argument("--no-write", action="store_true",

@@ -7,8 +7,10 @@ player's name, `pool` (this deal's pool) or `next_pool` (what is owed to the nex
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from .errors import InvalidInput, InvariantBroken
@@ -56,6 +58,39 @@ def posting(src: str, dst: str, amount_units: int, reason: Reason, *,
     if released is not None:
         out["released"] = released
     return out
+
+
+def asdict(event: Any) -> dict[str, Any]:
+    """dataclasses.asdict(event), without its deep copy of the strings, numbers and
+    vocabulary members events hold (copying them gives them back as they are). A rebuild
+    folds every event, and the settlement, penalty and breach records are read this way."""
+    return {f.name: _copied(getattr(event, f.name)) for f in _fields_of(type(event))}
+
+
+_FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = fields(cls)
+    return found
+
+
+def _copied(value: Any) -> Any:
+    if value is None or isinstance(value, str | int | float):  # enums are str or int
+        return value
+    kind = type(value)
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is dict:
+        return {_copied(k): _copied(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_copied(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return copy.deepcopy(value)
+
 
 
 @dataclass(frozen=True)
@@ -317,8 +352,18 @@ def event_from_record(type_: str, schema_version: int, payload: dict[str, Any]) 
     while version < cls.schema_version:
         data = UPCASTERS[(type_, version)](data)
         version += 1
-    names = {f.name for f in fields(cls)}
+    names = _names_of(cls)
     return cls(**read_fields(cls, {k: v for k, v in data.items() if k in names}))
+
+
+def _names_of(cls: type) -> frozenset[str]:
+    found = _NAMES.get(cls)
+    if found is None:
+        found = _NAMES[cls] = frozenset(f.name for f in _fields_of(cls))
+    return found
+
+
+_NAMES: dict[type, frozenset[str]] = {}
 
 
 def check_balanced(postings: list[Posting]) -> None:

@@ -316,7 +316,16 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
     ones, as before, so that nothing read shares a list with what it was read from."""
     if isinstance(hint, type) and issubclass(hint, StrEnum):
         enum = hint
-        return lambda value: None if value is None else _member(enum, value)
+        members = {m.value: m for m in enum}
+
+        def member(value: Any) -> Any:
+            if value is None:
+                return None
+            if type(value) is str and value in members:
+                return members[value]
+            return _member(enum, value)
+
+        return member
     origin = get_origin(hint)
     args = get_args(hint)
     if origin in (types.UnionType, typing.Union):
@@ -331,22 +340,36 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
             if isinstance(value, dict) else value
     if is_typeddict(hint):
         hints = _hints(hint)
-        readers = {k: _reader(h) for k, h in hints.items()}
-        return lambda value: {k: readers.get(k, _same)(v) for k, v in value.items()} \
-            if isinstance(value, dict) else value
+        readers = tuple((k, read) for k, h in hints.items() if (read := _reader(h)) is not _same)
+
+        def record(value: Any) -> Any:
+            if not isinstance(value, dict):
+                return value
+            out = dict(value)
+            for k, read in readers:
+                if k in out:
+                    out[k] = read(out[k])
+            return out
+
+        return record
     return _same
 
 
 def read_fields(cls: type[DataclassInstance], data: dict[str, Any]) -> dict[str, Any]:
     """A dataclass's keyword arguments from JSON, its vocabulary turned back into members."""
-    readers = _field_readers(cls)
-    return {k: readers[k](v) if k in readers else v for k, v in data.items()}
+    out = dict(data)
+    for name, read in _field_readers(cls):
+        if name in out:
+            out[name] = read(out[name])
+    return out
 
 
 @cache
-def _field_readers(cls: Any) -> dict[str, Callable[[Any], Any]]:
+def _field_readers(cls: Any) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """(field, reader) for the fields whose values are not read back as they are."""
     hints = _hints(cls)
-    return {f.name: _reader(hints[f.name]) for f in dataclasses.fields(cls)}
+    return tuple((f.name, read) for f in dataclasses.fields(cls)
+                 if (read := _reader(hints[f.name])) is not _same)
 
 
 def _member(enum: type[StrEnum], value: Any) -> Any:

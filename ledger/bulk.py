@@ -1,0 +1,534 @@
+"""Verify and rebuild every session's projections in one pass over the log.
+
+    problems = verify_all(engine)          # {session_id: [difference, ...]}, every session
+    rebuilt = rebuild_all(engine)          # {session_id: [log problem, ...]}, as rewritten
+
+`Ledger.verify(session_id)` reads a session's log four times (versions, the chain, the stream,
+the views) and `lanterloo verify --all` ran it session after session: 121 s for a million
+events on a loaded host (docs/performance.md). Here the log is read once, in large pages,
+ordered by (stream, version):
+
+- the sessions, in id order, are cut into chunks of about CHUNK_EVENTS events (by their
+  `sessions.version`), and the chunks are shared out among worker processes (one per CPU,
+  each with its own connection pool: `engine.dispose(close=False)` after the fork, as
+  SQLAlchemy's pooling docs say);
+- a chunk is read in one transaction (REPEATABLE READ on PostgreSQL: the log and the
+  projections as of one moment): the stored projections of its sessions, then its events
+  through a server-side cursor (`yield_per`), the payload as text decoded by orjson;
+- each session's events are checked as `Ledger.verify` checks them (versions 1..N without a
+  gap, positions increasing with the version, the hash chain: ledger/store/chain.py) and its
+  live events (corrections drop the tail they supersede) folded with `evolve` alone, keeping
+  each deal's view (`_fold_with_views`): no command is decided again;
+- every projection is compared by one entry of CHECKS. A projection added later (as-of
+  snapshots, session results) is one more `Check`: how to load the stored value of a chunk's
+  sessions, what the fold says it should be, and, for `rebuild_all`, how to write it.
+
+A session whose log is not whole (a gap, a broken link, positions out of order, no events,
+or a log that does not fold) is handed to `Ledger.verify` (and, when rebuilding, to
+`rebuild_projections`) in the parent process, one at a time, so that what is reported for it
+is exactly what the per-session command reports. Such sessions are rare; the pass stays fast.
+
+`rebuild_all` takes each chunk's `sessions` rows FOR UPDATE (PostgreSQL), folds them as above
+and writes every projection anew: on PostgreSQL by COPY into a temporary table and one
+UPDATE from it, and COPY of the deal views after deleting the chunk's; on SQLite with
+executemany. What it writes equals what `rebuild_projections` writes, session by session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Text,
+    bindparam,
+    cast,
+    delete,
+    literal_column,
+    select,
+    update,
+)
+
+from ledger.domain import SessionState, event_from_record
+from ledger.domain.corrections import live_events
+from ledger.domain.evolve import evolve
+from ledger.store import eventstore as store
+from ledger.store.chain import CHAIN_FORMAT, GENESIS, link
+from ledger.store.db import writer
+from ledger.store.tables import deal_views, events, sessions
+
+__all__ = ["CHECKS", "Check", "Folded", "rebuild_all", "verify_all", "workers_for"]
+
+CHUNK_EVENTS = 50_000  # events read and folded per transaction
+PAGE = 10_000  # rows per fetch from the server-side cursor
+INLINE_EVENTS = 100_000  # below this, one process: forking costs more than it saves
+
+
+@dataclass
+class Folded:
+    """One session as the log makes it: what the checks compare and rebuild writes."""
+
+    session_id: str
+    log_version: int  # the highest version in the log
+    head: str  # the chain's head recomputed from the log
+    state: str  # SessionState.to_dict() after the live events, as JSON text
+    views: dict[int, str]  # each deal's view as it last stood, as JSON text
+    last_of_deal: dict[int, int]  # deal_no -> the version of its last live event
+    folded: SessionState | None = None  # the state itself, for checks that derive from it
+    live: list[tuple[int, Any]] = field(default_factory=list)  # (version, event) folded
+
+
+@dataclass(frozen=True)
+class Check:
+    """One projection, compared (and rewritten) for every session of a chunk.
+
+    `load(conn, first, last)`: {session_id: stored value} for the sessions first..last (ids);
+    `rebuilt(folded)`: what the log says the value is; `diff(stored, rebuilt)`: the
+    differences, worded as `Ledger.verify` words them; `write(conn, folded_list)`: replace
+    the stored values of those sessions (None: the projection is written by another check's
+    write, or not rewritten).
+    """
+
+    name: str
+    load: Callable[[Connection, str, str], dict[str, Any]]
+    rebuilt: Callable[[Folded], Any]
+    diff: Callable[[Any, Any], list[str]]
+    write: Callable[[Connection, list[Folded]], None] | None = None
+    absent: Callable[[], Any] = lambda: None  # the stored value of a session with none
+
+
+# -- the checks ----------------------------------------------------------------------------
+
+def _load_sessions(conn: Connection, first: str, last: str) -> dict[str, Any]:
+    """{id: (version, state as text, head_hash)}, read once per chunk for every check."""
+    memo = conn.info.get("bulk_sessions")
+    if memo is None or memo[0] != (first, last):
+        rows = conn.execute(select(sessions.c.id, sessions.c.version,
+                                   cast(sessions.c.state, Text), sessions.c.head_hash)
+                            .where(sessions.c.id >= first, sessions.c.id <= last))
+        memo = conn.info["bulk_sessions"] = ((first, last), {
+            sid: (version, state, head) for sid, version, state, head in rows})
+    return memo[1]
+
+
+def _load_views(conn: Connection, first: str, last: str) -> dict[str, Any]:
+    out: dict[str, dict[str, str]] = {}
+    rows = conn.execute(select(deal_views.c.session_id, deal_views.c.deal_no,
+                               cast(deal_views.c.view, Text))
+                        .where(deal_views.c.session_id >= first,
+                               deal_views.c.session_id <= last))
+    for sid, deal_no, view in rows:
+        out.setdefault(sid, {})[str(deal_no)] = view
+    return out
+
+
+def _chain_head_diff(stored: str | None, head: str) -> list[str]:
+    if stored not in (None, head) or (stored is None and head != GENESIS):
+        return [f"chain head: sessions.head_hash is {stored}, the log's is {head}"]
+    return []
+
+
+def _version_diff(stored: int, log_version: int) -> list[str]:
+    if stored != log_version:
+        return [f"sessions.version: stored {stored}, log {log_version}"]
+    return []
+
+
+def _write_sessions(conn: Connection, folded: list[Folded]) -> None:
+    """The `sessions` rows' state and version, as `rebuild_projections` writes them (the
+    chain head is the log's pin and is not rewritten)."""
+    if not folded:
+        return
+    if conn.dialect.name == "postgresql":
+        raw = conn.connection.driver_connection
+        with raw.cursor() as cur:  # type: ignore[union-attr]
+            cur.execute("CREATE TEMPORARY TABLE IF NOT EXISTS bulk_sessions (id text, "
+                        "version integer, state text) ON COMMIT DELETE ROWS")
+            with cur.copy("COPY bulk_sessions (id, version, state) FROM STDIN") as copy:
+                for f in folded:
+                    copy.write_row((f.session_id, f.log_version, f.state))
+            cur.execute("UPDATE sessions SET state = b.state::json, version = b.version "
+                        "FROM bulk_sessions b WHERE sessions.id = b.id")
+        return
+    conn.execute(update(sessions).where(sessions.c.id == bindparam("b_id"))
+                 .values(state=bindparam("b_state"), version=bindparam("b_version")),
+                 [{"b_id": f.session_id, "b_state": orjson.loads(f.state),
+                   "b_version": f.log_version}
+                  for f in folded])
+
+
+def _write_views(conn: Connection, folded: list[Folded]) -> None:
+    """Every deal view of the sessions anew, each with the version of its deal's last live
+    event (`rebuild_projections`)."""
+    if not folded:
+        return
+    ids = [f.session_id for f in folded]
+    rows = [(f.session_id, n, f.last_of_deal.get(n, f.log_version), view)
+            for f in folded for n, view in sorted(f.views.items())]
+    if conn.dialect.name == "postgresql":
+        raw = conn.connection.driver_connection
+        with raw.cursor() as cur:  # type: ignore[union-attr]
+            cur.execute("DELETE FROM deal_views WHERE session_id = ANY(%s)", (ids,))
+            with cur.copy("COPY deal_views (session_id, deal_no, version, view) "
+                          "FROM STDIN") as copy:
+                for sid, n, version, view in rows:
+                    copy.write_row((sid, n, version, view))
+        return
+    conn.execute(delete(deal_views).where(deal_views.c.session_id.in_(ids)))
+    if rows:
+        conn.execute(deal_views.insert(), [
+            {"session_id": sid, "deal_no": n, "version": version, "view": orjson.loads(view)}
+            for sid, n, version, view in rows])
+
+
+def _json_diff(path: str) -> Callable[[Any, Any], list[str]]:
+    """The differences between a stored JSON text and a rebuilt one, as `Ledger.verify`
+    words them (`_diff` of the values). Equal texts are equal values: the append, and
+    `rebuild_all`, write projections as the rebuild writes them (orjson, `store.dumps`), so
+    a whole projection is parsed only where its text differs."""
+    from ledger.service import _diff
+
+    def diff(stored: str | None, rebuilt: str) -> list[str]:
+        if stored == rebuilt:
+            return []
+        return _diff(path, None if stored is None else orjson.loads(stored),
+                     orjson.loads(rebuilt))
+
+    return diff
+
+
+def _json_map_diff(path: str) -> Callable[[dict[str, str], dict[str, str]], list[str]]:
+    """`_json_diff` for a map of JSON texts (each deal's view by its number)."""
+
+    def diff(stored: dict[str, str], rebuilt: dict[str, str]) -> list[str]:
+        out = []
+        for key in sorted(set(stored) | set(rebuilt), key=str):
+            if key not in rebuilt:
+                out.append(f"{path}.{key}: stored only")
+            elif key not in stored:
+                out.append(f"{path}.{key}: rebuilt only")
+            else:
+                out += _json_diff(f"{path}.{key}")(stored[key], rebuilt[key])
+        return out
+
+    return diff
+
+
+# In the order `Ledger.verify` reports them.
+CHECKS: list[Check] = [
+    Check("chain_head", lambda conn, a, b: {k: v[2] for k, v in _load_sessions(conn, a, b)
+                                            .items()},
+          lambda f: f.head, _chain_head_diff),
+    Check("version", lambda conn, a, b: {k: v[0] for k, v in _load_sessions(conn, a, b)
+                                         .items()},
+          lambda f: f.log_version, _version_diff),
+    Check("state", lambda conn, a, b: {k: v[1] for k, v in _load_sessions(conn, a, b).items()},
+          lambda f: f.state, _json_diff("state"), _write_sessions),
+    Check("deal_views", _load_views,
+          lambda f: {str(n): v for n, v in f.views.items()}, _json_map_diff("deal_views"),
+          _write_views, absent=dict),
+]
+
+
+# -- the pass ------------------------------------------------------------------------------
+
+@dataclass
+class ChunkResult:
+    problems: dict[str, list[str]] = field(default_factory=dict)  # sessions that differ
+    suspects: list[str] = field(default_factory=list)  # logs not whole: for Ledger.verify
+    sessions: int = 0
+    events: int = 0
+
+
+def workers_for(engine: Engine, events: int) -> int:
+    """One process per CPU this process may use; one for a small log or where fork is not."""
+    if events < INLINE_EVENTS or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, cpus)
+
+
+def _plan(engine: Engine) -> tuple[list[str], list[tuple[str, str]], int]:
+    """(every session id in order, chunks as (first id, last id), events the rows claim)."""
+    with engine.connect() as conn:
+        rows = list(conn.execute(select(sessions.c.id, sessions.c.version)
+                                 .order_by(sessions.c.id)))
+    ids = [sid for sid, _ in rows]
+    chunks: list[tuple[str, str]] = []
+    first, size = None, 0
+    for sid, version in rows:
+        first = first if first is not None else sid
+        size += max(int(version), 1)
+        if size >= CHUNK_EVENTS:
+            chunks.append((first, sid))
+            first, size = None, 0
+    if first is not None:
+        chunks.append((first, ids[-1]))
+    return ids, chunks, sum(max(int(v), 1) for _, v in rows)
+
+
+# The time as `utc_iso` writes it, less the offset and with ".000000" where it leaves the
+# microseconds out (`_iso`), written by PostgreSQL: a tenth of the time of datetime's
+# astimezone().isoformat() for each event.
+_PG_ISO = "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
+
+
+def _iso(moment: Any) -> str:
+    """The event's time as the chain hashes it (`utc_iso`), from a datetime or `_PG_ISO`."""
+    if isinstance(moment, str):
+        return (moment[:-7] if moment.endswith(".000000") else moment) + "+00:00"
+    return store.utc_iso(moment)
+
+
+def _event_rows(conn: Connection, first: str, last: str) -> Iterator[tuple[Any, ...]]:
+    recorded_at = literal_column(_PG_ISO) if conn.dialect.name == "postgresql" \
+        else events.c.recorded_at
+    query = (select(events.c.stream_id, events.c.version, events.c.position, events.c.type,
+                    events.c.schema_version, cast(events.c.payload, Text),
+                    recorded_at, events.c.actor, events.c.member_id,
+                    events.c.token_id, events.c.idempotency_key, events.c.hash)
+             .where(events.c.stream_id >= first, events.c.stream_id <= last)
+             .order_by(events.c.stream_id, events.c.version))
+    result = conn.execution_options(stream_results=True, yield_per=PAGE).execute(query)
+    for page in result.partitions():
+        yield from page
+
+
+def _sessions_of(rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    current: str | None = None
+    batch: list[tuple[Any, ...]] = []
+    for row in rows:
+        if row[0] != current:
+            if current is not None:
+                yield current, batch
+            current, batch = row[0], []
+        batch.append(row)
+    if current is not None:
+        yield current, batch
+
+
+def _link(row: dict[str, Any], prev: str, stored: str | None) -> str | None:
+    """`chain.link(row, prev)` when it is `stored`, else None.
+
+    `canonical` walks the payload for floats, where orjson and json.dumps part, before it
+    hashes orjson's bytes: a tenth of a rebuild. Here orjson's bytes are hashed at once and
+    the definition is asked only when that hash is not the stored one. A match is the
+    definition's hash (the bytes are the same, or SHA-256 has a collision), so nothing is
+    taken on trust."""
+    body = dict(row, chain=CHAIN_FORMAT, prev=prev)
+    try:
+        fast: str | None = hashlib.sha256(
+            orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    except TypeError:  # an integer past 64 bits
+        fast = None
+    if fast == stored:
+        return fast
+    return stored if link(row, prev) == stored else None
+
+
+def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
+    """The session folded from its rows (in version order), or None when its log is not
+    whole: a gap, a position out of order, a broken link, or a log that does not fold."""
+    from ledger.service import _deal_view_json
+
+    prev = GENESIS
+    last_position = -1
+    log = []
+    for expected, (sid, version, position, type_, schema_version, payload_text, recorded_at,
+                   actor, member_id, token_id, key, stored_hash) in enumerate(rows, start=1):
+        if version != expected or position <= last_position:
+            return None
+        try:
+            payload = orjson.loads(payload_text)
+        except orjson.JSONDecodeError:  # an integer past 64 bits, say
+            payload = json.loads(payload_text)
+        linked = _link({"stream_id": sid, "version": version, "type": type_,
+                      "schema_version": schema_version, "payload": payload,
+                      "recorded_at": _iso(recorded_at), "actor": actor,
+                      "member_id": member_id, "token_id": token_id, "idempotency_key": key},
+                     prev, stored_hash)
+        if linked is None:
+            return None
+        prev = linked
+        last_position = position
+        log.append((version, event_from_record(type_, schema_version, payload)))
+    if not log:
+        return None
+    # Ledger.rebuild: the live events folded with `evolve`, each deal's view kept as it stood
+    # when it was last the current deal (`_fold_with_views`), written as the append writes it.
+    state: SessionState | None = None
+    views: dict[int, str] = {}
+    last_of_deal: dict[int, int] = {}
+    try:
+        live = live_events(log)
+        for version, event in live:
+            deal = state.deal if state is not None else None
+            if state is not None and deal is not None \
+                    and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
+                views[deal.deal_no] = _deal_view_json(state)
+            deal_no = getattr(event, "deal_no", None)
+            if isinstance(deal_no, int):
+                last_of_deal[deal_no] = version
+            state = evolve(state, event, session_id=session_id)
+        if state is None:
+            return None
+        if state.deal is not None:
+            views[state.deal.deal_no] = _deal_view_json(state)
+    except Exception:  # noqa: BLE001 - Ledger.verify says what it is
+        return None
+    return Folded(session_id, len(rows), prev, store.dumps(state), views, last_of_deal,
+                  state, live)
+
+
+def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkResult:
+    out = ChunkResult()
+    if rebuild and conn.dialect.name == "postgresql":
+        conn.execute(select(sessions.c.id).where(sessions.c.id >= first, sessions.c.id <= last)
+                     .with_for_update())
+    ids = sorted(_load_sessions(conn, first, last))
+    known = set(ids)
+    stored = {} if rebuild else {check.name: check.load(conn, first, last) for check in CHECKS}
+    seen: set[str] = set()
+    good: list[Folded] = []
+    for sid, rows in _sessions_of(_event_rows(conn, first, last)):
+        out.events += len(rows)
+        if sid not in known:
+            continue  # a stream with no session row: not a session's log
+        seen.add(sid)
+        folded = _fold(sid, rows)
+        if folded is None:
+            out.suspects.append(sid)
+            continue
+        if rebuild:
+            good.append(folded)
+            continue
+        found = []
+        for check in CHECKS:
+            values = stored[check.name]
+            value = values[sid] if sid in values else check.absent()
+            rebuilt = check.rebuilt(folded)
+            if value != rebuilt or type(value) is not type(rebuilt):
+                found += check.diff(value, rebuilt)
+        if found:
+            out.problems[sid] = found
+    out.suspects += [sid for sid in ids if sid not in seen]  # sessions without events
+    out.sessions = len(ids)
+    conn.info.pop("bulk_sessions", None)
+    if rebuild:
+        for check in CHECKS:
+            if check.write is not None:
+                check.write(conn, good)
+    return out
+
+
+def _run_chunks(engine: Engine, chunks: Sequence[tuple[str, str]], rebuild: bool
+                ) -> ChunkResult:
+    total = ChunkResult()
+    for first, last in chunks:
+        if rebuild:
+            with writer(engine).begin() as conn:
+                result = _chunk(conn, first, last, rebuild=True)
+        else:
+            with _snapshot(engine) as conn:
+                result = _chunk(conn, first, last, rebuild=False)
+        total.problems.update(result.problems)
+        total.suspects += result.suspects
+        total.sessions += result.sessions
+        total.events += result.events
+    return total
+
+
+class _snapshot:
+    """A read-only transaction that sees the log and the projections as of one moment."""
+
+    def __init__(self, engine: Engine):
+        self._engine = engine
+
+    def __enter__(self) -> Connection:
+        options = {"isolation_level": "REPEATABLE READ"} \
+            if self._engine.dialect.name == "postgresql" else {}
+        self._conn = self._engine.connect().execution_options(**options)
+        self._conn.begin()
+        return self._conn
+
+    def __exit__(self, *exc: object) -> None:
+        self._conn.rollback()
+        self._conn.close()
+
+
+_FORKED: dict[str, Any] = {}
+
+
+def _in_worker(job: tuple[int, list[tuple[str, str]], bool]) -> ChunkResult:
+    key, chunks, rebuild = job
+    engine: Engine = _FORKED[str(key)]
+    if not _FORKED.get("disposed"):
+        # The parent's pooled connections are its own: this process opens its own.
+        engine.dispose(close=False)
+        _FORKED["disposed"] = True
+    return _run_chunks(engine, chunks, rebuild)
+
+
+def _pass(engine: Engine, *, rebuild: bool, workers: int | None
+          ) -> tuple[list[str], ChunkResult]:
+    ids, chunks, claimed = _plan(engine)
+    n = workers if workers is not None else workers_for(engine, claimed)
+    n = max(1, min(n, len(chunks)))
+    if rebuild and engine.dialect.name == "sqlite":
+        n = 1  # one writer at a time on a SQLite file
+    if n == 1:
+        return ids, _run_chunks(engine, chunks, rebuild)
+    # Chunk i goes to worker i mod n: each worker's share of the log is about the same.
+    shares = [list(chunks[i::n]) for i in range(n)]
+    key = id(engine)
+    _FORKED[str(key)] = engine
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            results = pool.map(_in_worker, [(key, share, rebuild) for share in shares])
+    finally:
+        _FORKED.pop(str(key), None)
+    total = ChunkResult()
+    for result in results:
+        total.problems.update(result.problems)
+        total.suspects += result.suspects
+        total.sessions += result.sessions
+        total.events += result.events
+    return ids, total
+
+
+def verify_all(engine: Engine, *, workers: int | None = None) -> dict[str, list[str]]:
+    """{session_id: what `Ledger.verify` finds for it} for every session, in id order ([]
+    where the log is whole and the projections agree with it)."""
+    from ledger.service import Ledger
+
+    ids, result = _pass(engine, rebuild=False, workers=workers)
+    found = dict(result.problems)
+    ledger = Ledger(engine)
+    for sid in sorted(set(result.suspects)):
+        found[sid] = ledger.verify(sid)
+    return {sid: found.get(sid, []) for sid in ids}
+
+
+def rebuild_all(engine: Engine, *, workers: int | None = None) -> list[str]:
+    """Rewrite every session's projections from its log; return the session ids in order.
+
+    Sessions whose log is not whole are rebuilt by `rebuild_projections` one at a time
+    (which raises where the log does not fold); `verify_all` afterwards says what is wrong
+    with their logs."""
+    from ledger.store.copy import rebuild_projections
+
+    ids, result = _pass(engine, rebuild=True, workers=workers)
+    for sid in sorted(set(result.suspects)):
+        rebuild_projections(engine, sid)
+    return ids
