@@ -1,4 +1,9 @@
-"""Indexes for the audit queries across a club's sessions.
+"""Indexes for the audit queries across a club's sessions (ledger/audit.py, docs/audit.md).
+
+The register's partial index, the log by type, member, actor, device and time, in the order
+of the log; on PostgreSQL also the payload's offence, breach and player for the register.
+On a large PostgreSQL log run `CREATE INDEX CONCURRENTLY` by hand first if the events table
+may not be locked for the build (docs/audit.md).
 
 Revision ID: 0006
 Revises: 0005
@@ -7,15 +12,46 @@ Create Date: 2026-11-22
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
+from alembic import op
+
 revision: str = "0006"
 down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+REGISTER_WHERE = "type IN ('PenaltyImposed', 'BreachDetected')"
+PLAIN = {
+    "ix_events_type_position": ["type", "position"],
+    "ix_events_type_stream_id": ["type", "stream_id"],
+    "ix_events_member_id_position": ["member_id", "position"],
+    "ix_events_actor_position": ["actor", "position"],
+    "ix_events_token_id_position": ["token_id", "position"],
+    "ix_events_recorded_at": ["recorded_at"],
+}
+PAYLOAD = {  # PostgreSQL only: name -> (payload field, predicate)
+    "ix_events_offence": ("offence", "type = 'PenaltyImposed'"),
+    "ix_events_breach": ("rule", "type = 'BreachDetected'"),
+    "ix_events_player": ("player", REGISTER_WHERE),
+}
+
 
 def upgrade() -> None:
-    pass
+    op.create_index("ix_events_register", "events", ["position"],
+                    postgresql_where=sa.text(REGISTER_WHERE),
+                    sqlite_where=sa.text(REGISTER_WHERE))
+    for name, columns in PLAIN.items():
+        op.create_index(name, "events", columns)
+    if op.get_bind().dialect.name == "postgresql":
+        for name, (field, where) in PAYLOAD.items():
+            op.create_index(name, "events", [sa.text(f"(payload ->> '{field}')"), "position"],
+                            postgresql_where=sa.text(where))
 
 
 def downgrade() -> None:
-    pass
+    if op.get_bind().dialect.name == "postgresql":
+        for name in PAYLOAD:
+            op.drop_index(name, table_name="events")
+    for name in reversed(PLAIN):
+        op.drop_index(name, table_name="events")
+    op.drop_index("ix_events_register", table_name="events")
