@@ -314,18 +314,26 @@ def _common(row: Any, superseded: int | None) -> dict[str, Any]:
             "superseded_by": superseded, "live": superseded is None}
 
 
+def _current(row: Any) -> tuple[str, int, dict[str, Any]]:
+    """(type, schema_version, payload) of a stored event in the current shape of its type.
+
+    A payload stored in the current shape is what event_to_record wrote: it is given as read
+    (no round trip through the dataclass); an older one is upcast (events.UPCASTERS)."""
+    if row.schema_version == EVENT_TYPES[row.type].schema_version:
+        return row.type, row.schema_version, row.payload
+    return event_to_record(event_from_record(row.type, row.schema_version, row.payload))
+
+
 def _event_row(row: Any, *, superseded: int | None, members: dict[str, str]
                ) -> dict[str, Any]:
-    type_, schema_version, payload = event_to_record(
-        event_from_record(row.type, row.schema_version, row.payload))
+    type_, schema_version, payload = _current(row)
     return {**_common(row, superseded), "type": type_, "schema_version": schema_version,
             "payload": payload, "hash": row.hash}
 
 
 def _register_row(row: Any, *, superseded: int | None, members: dict[str, str]
                   ) -> dict[str, Any]:
-    event = event_from_record(row.type, row.schema_version, row.payload)
-    p = event_to_record(event)[2]
+    p = _current(row)[2]
     penalty = row.type == PENALTY
     return {**_common(row, superseded), "type": row.type,
             "kind": "penalty" if penalty else "breach", "deal_no": p["deal_no"],
@@ -333,16 +341,17 @@ def _register_row(row: Any, *, superseded: int | None, members: dict[str, str]
             "offence": p["offence"] if penalty else None,
             "breach": None if penalty else p["rule"],
             "amount_units": p["amount_units"] if penalty else None,
-            "paid_units": sum(x["amount_units"] for x in p.get("postings") or []),
+            "paid_units": sum(x["amount_units"] for x in p.get("postings") or []) if penalty
+            else 0,
             "destination": p["destination"] if penalty else None,
             "law": p["law"] if penalty else None,
             "detail": None if penalty else p["detail"],
-            "detected": p["detected"] if penalty else True}
+            "detected": p.get("detected", False) if penalty else True}
 
 
 def _correction_row(row: Any, *, superseded: int | None, members: dict[str, str]
                     ) -> dict[str, Any]:
-    p = event_to_record(event_from_record(row.type, row.schema_version, row.payload))[2]
+    p = _current(row)[2]
     return {**_common(row, superseded), "deal_no": p["deal_no"], "voids": p["voids"],
             "replacements": p["replacements"], "changes": p["changes"],
             "reason": p["reason"], "authorised_by": p["authorised_by"],
