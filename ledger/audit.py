@@ -28,11 +28,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     ColumnElement,
     Engine,
     String,
     and_,
+    func,
     literal_column,
     or_,
     select,
@@ -58,13 +60,20 @@ PENALTY, BREACH, CORRECTION, OPENING = ("PenaltyImposed", "BreachDetected", "Ent
 REGISTER_TYPES = (PENALTY, BREACH)
 OFFENCES = sorted({name for table in TABLES.values() for name in table})
 BREACHES = sorted(b.value for b in Breach)
-# Written as literal SQL, the same text on both databases (SQLite 3.38+ reads `->>` as
-# PostgreSQL does), so that PostgreSQL matches them to the expression and partial indexes of
-# migration 0006: a bound parameter in their place would hide the index from a generic plan.
-_REGISTER_TYPES_SQL = literal_column("events.type IN ('PenaltyImposed', 'BreachDetected')",
-                                     Boolean)
-_IS_PENALTY = literal_column("events.type = 'PenaltyImposed'", Boolean)
-_IS_BREACH = literal_column("events.type = 'BreachDetected'", Boolean)
+# The types and the payload's fields are written as literal SQL, the same text on both
+# databases (SQLite 3.38+ reads `->>` as PostgreSQL does), so that PostgreSQL matches them to
+# the partial and expression indexes of migration 0006: a bound parameter in their place
+# would hide those indexes from a generic plan. Only known type names are ever written.
+
+
+def _of_types(types: Sequence[str]) -> ColumnElement[bool]:
+    """One condition on the type: PostgreSQL takes two conditions on one column for
+    independent ones and then underestimates the rows (and picks a bitmap scan and a sort
+    over the ordered index scan that a first page wants)."""
+    assert all(t in EVENT_TYPES for t in types)
+    if len(types) == 1:
+        return literal_column(f"events.type = '{types[0]}'", Boolean)
+    return literal_column(f"events.type IN ({', '.join(repr(t) for t in types)})", Boolean)
 
 
 def _field(name: str) -> ColumnElement[Any]:
@@ -155,7 +164,7 @@ class Audit:
     def events(self, filters: Filters = Filters(), *, after: int = 0,
                limit: int = 100) -> dict[str, Any]:
         """{"events": [each as Ledger.events gives it, with its session_id], "next_after"}."""
-        return self._page(filters, after, limit, key="events", base=[], row=_event_row,
+        return self._page(filters, after, limit, key="events", types=None, row=_event_row,
                           about=(PLAYER, WINNER, DEALER))
 
     def penalties(self, filters: Filters = Filters(), *, after: int = 0,
@@ -164,7 +173,7 @@ class Audit:
         if filters.type is not None and filters.type not in REGISTER_TYPES:
             raise InvalidInput(f"type must be {PENALTY} or {BREACH} in the register",
                                rule="audit-filter", field="type")
-        return self._page(filters, after, limit, key="entries", base=[_REGISTER_TYPES_SQL],
+        return self._page(filters, after, limit, key="entries", types=REGISTER_TYPES,
                           row=_register_row, about=(PLAYER,))
 
     def corrections(self, filters: Filters = Filters(), *, after: int = 0,
@@ -179,12 +188,12 @@ class Audit:
                 raise InvalidInput(f"corrections are not filtered by {name}",
                                    rule="audit-filter", field=name)
         return self._page(filters, after, limit, key="corrections",
-                          base=[events.c.type == CORRECTION], row=_correction_row, about=())
+                          types=(CORRECTION,), row=_correction_row, about=())
 
     # -- the paging and the filters -----------------------------------------------------------
 
     def _page(self, filters: Filters, after: int, limit: int, *, key: str,
-              base: list[ColumnElement[bool]], row: Callable[..., dict[str, Any]],
+              types: Sequence[str] | None, row: Callable[..., dict[str, Any]],
               about: Sequence[ColumnElement[Any]]) -> dict[str, Any]:
         filters.check()
         check_page(after, limit)
@@ -192,13 +201,36 @@ class Audit:
             member = self._member(conn, filters.member_id) if filters.member_id else None
             if filters.member_id and member is None:
                 return {key: [], "next_after": None}
-            where = [*base, *self._conditions(conn, filters, member, about)]
+            types = _narrowed(types, filters)
+            if types == ():
+                return {key: [], "next_after": None}
+            where = self._conditions(conn, filters, member, about)
+            if types is not None:
+                where.append(_of_types(types))
+            start = after
+            if filters.since is not None or filters.until is not None:
+                # The positions of the first and last event of the time range bound the scan
+                # (read from the (recorded_at, position) indexes): the pages walk the log in
+                # position order, and a range in mid-season would else be reached only after
+                # every earlier row of the index had been read and passed over. (`position + 0`:
+                # PostgreSQL would else read min() and max() off the position index, row by
+                # row from either end until one falls in the range.)
+                shifted = literal_column("events.position + 0", BigInteger)
+                first, last = conn.execute(
+                    select(func.min(shifted), func.max(shifted))
+                    .where(*_between(filters), *([_of_types(REGISTER_TYPES)]
+                                                 if types and set(types) <= set(REGISTER_TYPES)
+                                                 else []))).one()
+                if first is None:
+                    return {key: [], "next_after": None}
+                start = max(after, first - 1)
+                where.append(events.c.position <= last)
             query = (select(events, tokens.c.label.label("device"))
                      .outerjoin(tokens, tokens.c.id == events.c.token_id)
                      .where(*where).order_by(events.c.position))
             kept: list[Any] = []
             openings: dict[str, dict[str, str]] = {}
-            position, more = after, False
+            position, more = start, False
             while True:
                 rows = list(conn.execute(query.where(events.c.position > position)
                                          .limit(limit + 1)))
@@ -229,12 +261,10 @@ class Audit:
             club = club.where(sessions.c.id == filters.session_id)
         if self.club_id is not None or filters.session_id is not None:
             where.append(events.c.stream_id.in_(club.scalar_subquery()))
-        if filters.type is not None:
-            where.append(events.c.type == filters.type)
         if filters.offence is not None:
-            where += [_IS_PENALTY, OFFENCE == filters.offence]
+            where.append(OFFENCE == literal_column(_quoted(filters.offence)))
         if filters.breach is not None:
-            where += [_IS_BREACH, BREACH_RULE == filters.breach]
+            where.append(BREACH_RULE == literal_column(_quoted(filters.breach)))
         if member is not None and about:
             where.append(or_(*(f == member.name for f in about)))
         if filters.actor is not None:
@@ -244,11 +274,7 @@ class Audit:
                                    events.c.member_id.is_(None)))
         if filters.token_id is not None:
             where.append(events.c.token_id == filters.token_id)
-        if filters.since is not None:
-            where.append(events.c.recorded_at >= filters.since)
-        if filters.until is not None:
-            where.append(events.c.recorded_at < filters.until)
-        return where
+        return where + _between(filters)
 
     def _member(self, conn: Any, id_or_name: str, *, by_name: bool = False) -> _Member | None:
         """The club's member with this id (or display name, any case), else None."""
@@ -284,6 +310,35 @@ class Audit:
                     .where(events.c.type == CORRECTION, events.c.stream_id.in_(chunk))):
                 out.setdefault(stream_id, []).append((int(rewound_to), version))
         return out
+
+
+def _narrowed(types: Sequence[str] | None, filters: Filters) -> tuple[str, ...] | None:
+    """The types a query can find under the filters (None: any); () finds nothing."""
+    allowed = set(types) if types is not None else None
+    for narrower in ((filters.type,) if filters.type else None,
+                     (PENALTY,) if filters.offence else None,
+                     (BREACH,) if filters.breach else None):
+        if narrower is not None:
+            allowed = set(narrower) if allowed is None else allowed & set(narrower)
+    if allowed is None:
+        return None
+    # in the order the index predicates name them (REGISTER_TYPES)
+    return tuple(dict.fromkeys(t for t in (*(types or ()), *EVENT_TYPES) if t in allowed))
+
+
+def _between(filters: Filters) -> list[ColumnElement[bool]]:
+    where = []
+    if filters.since is not None:
+        where.append(events.c.recorded_at >= filters.since)
+    if filters.until is not None:
+        where.append(events.c.recorded_at < filters.until)
+    return where
+
+
+def _quoted(value: str) -> str:
+    """A known offence or breach name as an SQL literal (Filters.check admits no other)."""
+    assert value in OFFENCES or value in BREACHES
+    return "'" + value.replace("'", "''") + "'"
 
 
 def _chunks(items: list[str], size: int = 500) -> Iterable[list[str]]:

@@ -2,8 +2,8 @@
 
 The register's partial index, the log by type, member, actor, device and time, in the order
 of the log; on PostgreSQL also the payload's offence, breach and player for the register.
-On a large PostgreSQL log run `CREATE INDEX CONCURRENTLY` by hand first if the events table
-may not be locked for the build (docs/audit.md).
+The build holds a lock that keeps appends waiting while it runs: upgrade a large log in a
+quiet hour (docs/audit.md).
 
 Revision ID: 0006
 Revises: 0005
@@ -27,7 +27,11 @@ PLAIN = {
     "ix_events_member_id_position": ["member_id", "position"],
     "ix_events_actor_position": ["actor", "position"],
     "ix_events_token_id_position": ["token_id", "position"],
-    "ix_events_recorded_at": ["recorded_at"],
+    "ix_events_recorded_at_position": ["recorded_at", "position"],
+}
+REGISTER = {  # partial: the register's two types only
+    "ix_events_register": ["position"],
+    "ix_events_register_time": ["recorded_at", "position"],
 }
 PAYLOAD = {  # PostgreSQL only: name -> (payload field, predicate)
     "ix_events_offence": ("offence", "type = 'PenaltyImposed'"),
@@ -37,9 +41,9 @@ PAYLOAD = {  # PostgreSQL only: name -> (payload field, predicate)
 
 
 def upgrade() -> None:
-    op.create_index("ix_events_register", "events", ["position"],
-                    postgresql_where=sa.text(REGISTER_WHERE),
-                    sqlite_where=sa.text(REGISTER_WHERE))
+    for name, columns in REGISTER.items():
+        op.create_index(name, "events", columns, postgresql_where=sa.text(REGISTER_WHERE),
+                        sqlite_where=sa.text(REGISTER_WHERE))
     for name, columns in PLAIN.items():
         op.create_index(name, "events", columns)
     if op.get_bind().dialect.name == "postgresql":
@@ -54,4 +58,5 @@ def downgrade() -> None:
             op.drop_index(name, table_name="events")
     for name in reversed(PLAIN):
         op.drop_index(name, table_name="events")
-    op.drop_index("ix_events_register", table_name="events")
+    for name in reversed(REGISTER):
+        op.drop_index(name, table_name="events")
