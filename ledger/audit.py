@@ -208,7 +208,8 @@ class Audit:
             if types is not None:
                 where.append(_of_types(types))
             start = after
-            if filters.since is not None or filters.until is not None:
+            timed = filters.since is not None or filters.until is not None
+            if timed:
                 # The positions of the first and last event of the time range bound the scan
                 # (read from the (recorded_at, position) indexes): the pages walk the log in
                 # position order, and a range in mid-season would else be reached only after
@@ -224,7 +225,9 @@ class Audit:
                 if first is None:
                     return {key: [], "next_after": None}
                 start = max(after, first - 1)
-                where.append(events.c.position <= last)
+                # As literals: a prepared statement's generic plan, blind to the range's
+                # width, would read the whole time range off its index and sort it.
+                where.append(literal_column(f"events.position <= {int(last)}", Boolean))
             query = (select(events, tokens.c.label.label("device"))
                      .outerjoin(tokens, tokens.c.id == events.c.token_id)
                      .where(*where).order_by(events.c.position))
@@ -232,8 +235,9 @@ class Audit:
             openings: dict[str, dict[str, str]] = {}
             position, more = start, False
             while True:
-                rows = list(conn.execute(query.where(events.c.position > position)
-                                         .limit(limit + 1)))
+                rows = list(conn.execute(query.where(
+                    literal_column(f"events.position > {int(position)}", Boolean)
+                    if timed else events.c.position > position).limit(limit + 1)))
                 if not rows:
                     break
                 self._openings(conn, {r.stream_id for r in rows} - set(openings), openings)
