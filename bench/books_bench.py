@@ -64,6 +64,7 @@ class Facts:
     long_session: str
     long_version: int
     offence: str  # the commonest offence
+    breach: str  # the commonest breach
     since: str  # a month in the middle of the season
     until: str
 
@@ -77,11 +78,14 @@ class Scenario:
 SCENARIOS: list[Scenario] = [
     Scenario("register, first page", lambda f: "/audit/penalties?limit=100"),
     Scenario("register by offence", lambda f: f"/audit/penalties?limit=100&offence={f.offence}"),
+    Scenario("register by breach", lambda f: f"/audit/penalties?limit=100&breach={f.breach}"),
     Scenario("register by member", lambda f: f"/audit/penalties?limit=100&member_id={f.hero_id}"),
     Scenario("register by time range",
              lambda f: f"/audit/penalties?limit=100&since={f.since}&until={f.until}"),
     Scenario("events by member", lambda f: f"/audit/events?limit=100&member_id={f.hero_id}"),
     Scenario("events by type", lambda f: "/audit/events?limit=100&type=TrickWon"),
+    Scenario("events by time range",
+             lambda f: f"/audit/events?limit=100&since={f.since}&until={f.until}"),
     Scenario("statement of the 1,000-deal session",
              lambda f: f"/sessions/{f.long_session}/statement"),
     # After the merge (other parts of issue 8):
@@ -234,12 +238,15 @@ def facts(url: str) -> Facts:
         offence = conn.execute(
             "SELECT payload ->> 'offence' FROM events WHERE type = 'PenaltyImposed' "
             "GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()
+        breach = conn.execute(
+            "SELECT payload ->> 'rule' FROM events WHERE type = 'BreachDetected' "
+            "GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()
         first, last = conn.execute("SELECT min(recorded_at), max(recorded_at) FROM events"
                                    ).fetchone()  # type: ignore[misc]
-    assert hero and long and offence
+    assert hero and long and offence and breach
     middle = first + (last - first) / 2
     return Facts(hero_id=hero[0], long_session=long[0], long_version=long[1],
-                 offence=offence[0],
+                 offence=offence[0], breach=breach[0],
                  since=middle.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
                  until=(middle + timedelta(days=30)).astimezone(UTC)
                  .strftime("%Y-%m-%dT%H:%M:%SZ"))
