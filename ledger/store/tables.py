@@ -163,7 +163,9 @@ idempotency_keys = Table(
 # holds only its two types. The payload's fields are read as `payload ->> 'name'` (the same
 # text on both databases); their indexes are built on PostgreSQL only: SQLite cannot reflect
 # an expression index, so Alembic could not compare it, and SQLite serves clubs small enough
-# to scan the register.
+# to scan the register. Migration 0006 also creates, on PostgreSQL 14+, the statistics
+# st_events_offence, st_events_breach and st_events_player (each field with the type), which
+# keep the planner's row estimates for these partial indexes right (docs/audit.md).
 REGISTER_WHERE = "type IN ('PenaltyImposed', 'BreachDetected')"
 
 
