@@ -24,7 +24,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
@@ -331,11 +331,13 @@ def _narrowed(types: Sequence[str] | None, filters: Filters) -> tuple[str, ...] 
 
 
 def _between(filters: Filters) -> list[ColumnElement[bool]]:
+    """since <= recorded_at < until, in UTC: SQLite keeps the time as naive UTC text and
+    would compare another offset's wall-clock time as if it were UTC."""
     where = []
     if filters.since is not None:
-        where.append(events.c.recorded_at >= filters.since)
+        where.append(events.c.recorded_at >= filters.since.astimezone(UTC))
     if filters.until is not None:
-        where.append(events.c.recorded_at < filters.until)
+        where.append(events.c.recorded_at < filters.until.astimezone(UTC))
     return where
 
 

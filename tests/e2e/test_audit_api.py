@@ -158,3 +158,23 @@ def test_another_club_finds_nothing_of_ours_by_any_filter(logged, engine, client
         for query in (f"session_id={sid}", ""):
             body = theirs.get(f"{path}?{query}").get_json()
             assert body[key] == [] and body["next_after"] is None
+
+
+def test_a_time_window_pages_through_its_next_links_with_the_offset_kept(logged):
+    client = logged["client"]
+    every = client.get("/audit/events?limit=500").get_json()["events"]
+    # the same wall-clock time at UTC-1: an hour after every event
+    since = every[1]["recorded_at"].replace("+00:00", "-01:00")
+    shifted = client.get("/audit/events", query_string={"since": since}).get_json()["events"]
+    assert shifted == []  # an hour after the last event: nothing
+    window = {"since": every[1]["recorded_at"], "limit": 1}
+    url, seen = "/audit/events", []
+    response = client.get(url, query_string=window)
+    while True:
+        body = response.get_json()
+        seen += [e["position"] for e in body["events"]]
+        if body["next"] is None:
+            break
+        response = client.get(body["next"])
+    assert seen == [e["position"] for e in every
+                    if e["recorded_at"] >= every[1]["recorded_at"]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -174,6 +174,10 @@ def filters_for(draw: Any, world: World, log: list[dict[str, Any]],
     until = maybe(st.sampled_from([m + timedelta(microseconds=1) for m in moments]))
     if since is not None and until is not None and until <= since:
         since, until = until - timedelta(microseconds=1), since + timedelta(microseconds=1)
+    # the same instants, written with any offset
+    zone = timezone(timedelta(minutes=draw(st.integers(-12 * 60, 14 * 60))))
+    since = since.astimezone(zone) if since is not None else None
+    until = until.astimezone(zone) if until is not None else None
     return Filters(
         session_id=maybe(st.sampled_from(world.session_ids)),
         member_id=maybe(st.sampled_from(members)),
