@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -40,6 +41,7 @@ from sqlalchemy import (
     select,
 )
 
+from ledger.clubs import name_key
 from ledger.domain import InvalidInput, event_from_record, event_to_record
 from ledger.domain.events import EVENT_TYPES
 from ledger.domain.penalties import TABLES
@@ -282,8 +284,6 @@ class Audit:
 
     def _member(self, conn: Any, id_or_name: str, *, by_name: bool = False) -> _Member | None:
         """The club's member with this id (or display name, any case), else None."""
-        from ledger.clubs import name_key
-
         query = select(members.c.id, members.c.name)
         if self.club_id is not None:
             query = query.where(members.c.club_id == self.club_id)
@@ -436,8 +436,6 @@ CORRECTION_COLUMNS = [*_COMMON, "deal_no", "voids", "replacements", "changes", "
 def to_csv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
     """One line per row, a header first; nested values as JSON; text that a spreadsheet
     would run as a formula is quoted (statement.safe_cell)."""
-    import json
-
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(columns)
