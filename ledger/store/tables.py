@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    text,
 )
 
 # sqlalchemy/alembic docs/build/naming.rst: every constraint gets a predictable name, so a
@@ -153,4 +154,38 @@ idempotency_keys = Table(
     Column("response", Json, nullable=False),
     Column("created_at", Timestamp, nullable=False),
     PrimaryKeyConstraint("scope", "key"),
+)
+
+# -- the audit queries' indexes (migration 0006; ledger/audit.py, docs/audit.md) -------------
+#
+# Each serves a query read in the log's order (by position) under one filter, so that the
+# first page is an index range scan that stops at the page's end. The register's own index
+# holds only its two types. The payload's fields are read as `payload ->> 'name'` (the same
+# text on both databases); their indexes are built on PostgreSQL only: SQLite cannot reflect
+# an expression index, so Alembic could not compare it, and SQLite serves clubs small enough
+# to scan the register. Migration 0006 also creates, on PostgreSQL 14+, the statistics
+# st_events_offence, st_events_breach and st_events_player (each field with the type), which
+# keep the planner's row estimates for these partial indexes right (docs/audit.md).
+REGISTER_WHERE = "type IN ('PenaltyImposed', 'BreachDetected')"
+
+
+def _payload_index(name: str, field: str, where: str) -> Index:
+    return Index(name, text(f"(payload ->> '{field}')"), events.c.position,
+                 postgresql_where=text(where)).ddl_if(dialect="postgresql")
+
+
+AUDIT_INDEXES = (
+    Index("ix_events_register", events.c.position, postgresql_where=text(REGISTER_WHERE),
+          sqlite_where=text(REGISTER_WHERE)),
+    Index("ix_events_type_position", events.c.type, events.c.position),
+    Index("ix_events_type_stream_id", events.c.type, events.c.stream_id),
+    Index("ix_events_member_id_position", events.c.member_id, events.c.position),
+    Index("ix_events_actor_position", events.c.actor, events.c.position),
+    Index("ix_events_token_id_position", events.c.token_id, events.c.position),
+    Index("ix_events_recorded_at_position", events.c.recorded_at, events.c.position),
+    Index("ix_events_register_time", events.c.recorded_at, events.c.position,
+          postgresql_where=text(REGISTER_WHERE), sqlite_where=text(REGISTER_WHERE)),
+    _payload_index("ix_events_offence", "offence", "type = 'PenaltyImposed'"),
+    _payload_index("ix_events_breach", "rule", "type = 'BreachDetected'"),
+    _payload_index("ix_events_player", "player", REGISTER_WHERE),
 )

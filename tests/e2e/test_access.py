@@ -60,6 +60,9 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/tokens"): allowed("admin"),
     ("post", "/tokens"): allowed("admin", ok=201),
     ("delete", "/tokens/{token_id}"): allowed("admin"),
+    ("get", "/audit/events"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/penalties"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/corrections"): allowed("admin", "treasurer", "auditor"),
     ("get", "/healthz"): None,
     ("get", "/readyz"): None,
 }

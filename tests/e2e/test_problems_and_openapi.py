@@ -78,7 +78,8 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/sessions/{session_id}/deals/{deal_no}", "/sessions/{session_id}/statement",
         "/healthz", "/readyz", "/club", "/members", "/tokens", "/tokens/{token_id}",
         "/sessions/{session_id}/corrections", "/sessions/{session_id}/undo",
-        "/sessions/{session_id}/verify", "/sessions/{session_id}/offences"}
+        "/sessions/{session_id}/verify", "/sessions/{session_id}/offences",
+        "/audit/events", "/audit/penalties", "/audit/corrections"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
