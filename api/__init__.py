@@ -85,6 +85,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     auth.document_security(api)
     from . import (
+        books,
         clubs,
         corrections,
         deals,
@@ -97,7 +98,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, verify, clubs,
-                   health):
+                   health, books):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web
