@@ -167,7 +167,7 @@ class AccountsSchema(Open):
     log = fields.Dict()
 
 
-class DebtSchema(Open):
+class OpenDebtSchema(Open):
     member_id = fields.String()
     name = fields.String()
     currency = fields.String()
@@ -178,11 +178,11 @@ class DebtSchema(Open):
 
 
 class DebtsSchema(Open):
-    debts = fields.List(fields.Nested(DebtSchema))
+    debts = fields.List(fields.Nested(OpenDebtSchema))
     totals = per_currency()
 
 
-class StandingSchema(Open):
+class MemberStandingSchema(Open):
     member_id = fields.String()
     name = fields.String()
     guest = fields.Boolean()
@@ -199,4 +199,4 @@ class StandingSchema(Open):
 class StandingsSchema(Open):
     since = fields.String(allow_none=True)
     until = fields.String(allow_none=True)
-    members = fields.List(fields.Nested(StandingSchema))
+    members = fields.List(fields.Nested(MemberStandingSchema))
