@@ -106,7 +106,7 @@ class Books:
             member_id = self._party(conn, member, "member", club=False)
             entry = DebtWrittenOff(member_id=member_id, amount_minor=amount_minor,
                                    currency=currency, reason=reason)
-            items = bk.member_items(member_id, self._lines(conn))
+            items = bk.member_items(member_id, self._lines(conn, member_id))
             owes = -bk.account_summary(items)["balances"].get(currency, 0)
             if entry.amount_minor > owes:
                 raise WriteOffExceedsDebt(
@@ -194,16 +194,24 @@ class Books:
 
     # -- reads ----------------------------------------------------------------------------
 
-    def _lines(self, conn: Connection) -> list[Line]:
-        """Every line of the club's books (session results and entries), in time order."""
-        results = [bk.result_line(store.row_result(r))
-                   for r in store.load_results(conn, club_id=self.club_id)]
+    def _lines(self, conn: Connection, member_id: str | None = None) -> list[Line]:
+        """Every line of the club's books (session results and entries), in time order; only
+        those that touch `member_id`, if given."""
+        results = [bk.session_line(
+            session_id=r.session_id, session_name=r.session_name, seat=r.seat,
+            member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
+            net_minor=None if r.net_minor is None else int(r.net_minor),
+            ended_at=store.as_utc(r.ended_at))
+            for r in store.load_results(conn, club_id=self.club_id, member_id=member_id)]
         names = {line.session_id or "": line.session_name or "" for line in results}
         entries = [bk.entry_line(bk.entry_from_record(r.type, r.schema_version, r.payload),
                                  seq=r.seq, at=store.as_utc(r.recorded_at),
                                  session_names=names)
-                   for r in store.entries(conn, self.club_id)]
-        return bk.in_order(results + [e for e in entries if e.kind is not None])
+                   for r in store.entries(conn, self.club_id)
+                   if r.type != CashCounted.type and (member_id is None or member_id in (
+                       r.payload.get("payer"), r.payload.get("payee"),
+                       r.payload.get("member_id")))]
+        return bk.in_order(results + entries)
 
     def _members(self, conn: Connection) -> dict[str, Any]:
         return {row.id: row for row in clubstore.list_members(conn, self.club_id)}
@@ -217,7 +225,7 @@ class Books:
             if member is None:
                 raise NotFound(f"no member {member_id}", rule="member-exists",
                                field="member_id")
-            items = bk.member_items(member_id, self._lines(conn))
+            items = bk.member_items(member_id, self._lines(conn, member_id))
         lines = [bk.item_dict(item, member_id, n) for n, item in enumerate(items, 1)]
         page = lines[after:after + limit]
         return {"member_id": member_id, "name": member.name, "guest": bool(member.guest),
@@ -285,8 +293,9 @@ class Books:
             lines = self._lines(conn)
             members = self._members(conn)
         out = []
+        by_member = bk.items_by_member(lines)
         for member_id, member in members.items():
-            for item in bk.open_items(bk.member_items(member_id, lines)):
+            for item in bk.open_items(by_member.get(member_id, [])):
                 if item.open < 0:
                     out.append({"member_id": member_id, "name": member.name,
                                 "currency": item.currency, "amount_minor": -item.open,
@@ -311,6 +320,8 @@ class Books:
                   until: datetime | None = None) -> dict[str, Any]:
         """Per member, over the sessions that ended in [since, until]: sessions, deals
         dealt, net (units, and money per currency), loos and penalties; sorted by name."""
+        since = since.astimezone(UTC) if since is not None else None
+        until = until.astimezone(UTC) if until is not None else None
         with self.engine.connect() as conn:
             rows = store.load_results(conn, club_id=self.club_id, since=since, until=until)
             members = self._members(conn)

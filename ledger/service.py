@@ -563,13 +563,15 @@ class Ledger:
             stored_results = {r.seat: _result_dict(r) for r in books_store.load_results(
                 conn, session_id=session_id)}
         differences += _diff("session_results", stored_results,
-                             {r["seat"]: r for r in self.rebuild_results(session_id)})
+                             {r["seat"]: r for r in self.rebuild_results(session_id, state)})
         return differences
 
-    def rebuild_results(self, session_id: str) -> list[dict[str, Any]]:
+    def rebuild_results(self, session_id: str, state: dict[str, Any] | None = None
+                        ) -> list[dict[str, Any]]:
         """The session's rows of `session_results` folded from its log alone (without the
-        version they were written at)."""
-        state, _ = self.rebuild(session_id)
+        version they were written at); `state`: the state rebuilt already, if at hand."""
+        if state is None:
+            state, _ = self.rebuild(session_id)
         with self.engine.connect() as conn:
             club_id = conn.scalar(select(sessions.c.club_id)
                                   .where(sessions.c.id == session_id))

@@ -23,10 +23,10 @@ import io
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from . import events as ev
 from .corrections import live_events
@@ -68,9 +68,9 @@ def session_account(session_id: str) -> str:
     return f"session:{session_id}"
 
 
-@dataclass(frozen=True)
-class BookPosting:
-    """A signed amount on one account, in one currency."""
+class BookPosting(NamedTuple):
+    """A signed amount on one account, in one currency (a tuple: a club's books make
+    thousands of them per read)."""
 
     account: str
     currency: str
@@ -129,7 +129,12 @@ class BookEntry:
         return []
 
     def to_payload(self) -> dict[str, Any]:
-        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+        """The payload stored in the book log: the fields as plain JSON values."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, StrEnum) else value
+        return out
 
 
 @dataclass(frozen=True)
@@ -283,6 +288,19 @@ def result_line(result: SessionResult) -> Line:
                 detail={"seat": result.seat, "net_units": result.net_units})
 
 
+def session_line(*, session_id: str, session_name: str, seat: str, member_id: str | None,
+                 currency: str, net_units: int, net_minor: int | None,
+                 ended_at: datetime) -> Line:
+    """A session result's line, straight from its stored row (what result_line makes of a
+    SessionResult, without building one: a club's books read thousands)."""
+    amount = net_minor if net_minor is not None else net_units
+    postings = () if member_id is None else (
+        BookPosting(member_account(member_id), currency, amount),
+        BookPosting(session_account(session_id), currency, -amount))
+    return Line(at=ended_at, kind=EntryKind.SESSION, postings=postings, session_id=session_id,
+                session_name=session_name, detail={"seat": seat, "net_units": net_units})
+
+
 def entry_line(entry: BookEntry, *, seq: int, at: datetime,
                session_names: dict[str, str] | None = None) -> Line:
     kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF}.get(
@@ -360,11 +378,19 @@ def allocate(items: Sequence[Item]) -> None:
 
 def member_items(member_id: str, lines: Iterable[Line]) -> list[Item]:
     """The member's lines in time order, allocated FIFO."""
-    account = member_account(member_id)
-    items = [Item(line, p.currency, p.amount) for line in in_order(lines)
-             for p in line.postings if p.account == account]
-    allocate(items)
-    return items
+    return items_by_member(lines).get(member_id, [])
+
+
+def items_by_member(lines: Iterable[Line]) -> dict[str, list[Item]]:
+    """Every member's lines in time order, allocated FIFO, in one pass over the books."""
+    out: dict[str, list[Item]] = defaultdict(list)
+    for line in in_order(lines):
+        for p in line.postings:
+            if p.account.startswith("member:"):
+                out[p.account[len("member:"):]].append(Item(line, p.currency, p.amount))
+    for items in out.values():
+        allocate(items)
+    return dict(out)
 
 
 def describe(line: Line, member_id: str) -> str:

@@ -137,16 +137,6 @@ def load_results(conn: Connection, *, club_id: str | None = None,
                                             session_results.c.seat)))
 
 
-def row_result(row: Row[Any]) -> SessionResult:
-    return SessionResult(
-        session_id=row.session_id, seat=row.seat, member_id=row.member_id,
-        currency=row.currency, net_units=int(row.net_units),
-        net_minor=None if row.net_minor is None else int(row.net_minor),
-        deals_dealt=row.deals_dealt, loos=row.loos, loo_units=int(row.loo_units),
-        penalties=row.penalties, penalty_units=int(row.penalty_units),
-        ended_at=as_utc(row.ended_at), session_name=row.session_name)
-
-
 def as_utc(moment: datetime) -> datetime:
     """The moment in UTC; SQLite hands back the naive UTC value it was given."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
