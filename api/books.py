@@ -188,6 +188,7 @@ class Debts(MethodView):
     @blp.response(200, DebtsSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
                       description="The open debts as CSV")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, format: str | None = None):  # noqa: A002
         """Read the open debts, oldest first
 

@@ -259,3 +259,19 @@ def test_the_tables_are_created_by_the_migration(engine):
     with engine.connect() as conn:
         assert conn.execute(select(book_entries.c.seq)).all() == []
         assert conn.execute(text("SELECT count(*) FROM session_results")).scalar() == 0
+
+
+def test_a_correction_that_changes_an_ended_session_rewrites_its_results(engine):
+    club, actor, _ = new_club(engine, "Ann", "Bob", "Cal")
+    ledger = Ledger(engine).for_club(club)
+    sid = single_then_end(ledger, actor)
+    assert rows(engine, sid)["Bob"].net_units == 5
+    # The single was misread: Cal held the KH, which beats Bob's 9H (docs/rules.md §10.1).
+    ledger.correct(sid, voids=[2], replacements=[StartDeal(trump_card="7H", face_up={
+        "Ann": "5C", "Bob": "9H", "Cal": "KH"})], reason="Cal's card misread", actor=actor)
+    found = rows(engine, sid)
+    assert ledger.session(sid)["status"] == "ended"
+    assert {seat: r.net_units for seat, r in found.items()} == {
+        seat: ledger.session(sid)["balances"][seat] for seat in ("Ann", "Bob", "Cal")}
+    assert found["Cal"].net_units > 0 > found["Bob"].net_units
+    assert ledger.verify(sid) == []
