@@ -349,16 +349,23 @@ class Books:
 
     def cash(self, conn: Connection, state: SessionState) -> dict[str, Any] | None:
         """The cash check of one session (ledger.domain.books.cash_check)."""
+        def of_session(type_: str) -> list[Any]:
+            return [row for row in store.entries(conn, self.club_id, types=(type_,))
+                    if row.payload.get("session_id") == state.session_id]
+
+        # Most statements have no count: then the payments are not read at all.
         counts: list[tuple[datetime, CashCounted]] = []
-        payments: list[PaymentRecorded] = []
-        for row in store.entries(conn, self.club_id):
+        for row in of_session(CashCounted.type):
             entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
-            if getattr(entry, "session_id", None) != state.session_id:
-                continue
-            if isinstance(entry, CashCounted):
-                counts.append((store.as_utc(row.recorded_at), entry))
-            elif isinstance(entry, PaymentRecorded):
-                payments.append(entry)
+            assert isinstance(entry, CashCounted)
+            counts.append((store.as_utc(row.recorded_at), entry))
+        if not counts:
+            return None
+        payments: list[PaymentRecorded] = []
+        for row in of_session(PaymentRecorded.type):
+            entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
+            assert isinstance(entry, PaymentRecorded)
+            payments.append(entry)
         currency = state.currency if state.money_per_unit_minor is not None \
             and state.currency else bk.UNITS
         return bk.cash_check(counts, pools_minor=bk.pools_minor(state), currency=currency,

@@ -76,10 +76,12 @@ def entry_dict(row: Mapping[str, Any]) -> dict[str, Any]:
             "member_id": row["member_id"], "token_id": row["token_id"], "hash": row["hash"]}
 
 
-def entries(conn: Connection, club_id: str) -> list[Row[Any]]:
-    """The club's book log in order."""
-    return list(conn.execute(select(book_entries).where(book_entries.c.club_id == club_id)
-                             .order_by(book_entries.c.seq)))
+def entries(conn: Connection, club_id: str, types: Sequence[str] = ()) -> list[Row[Any]]:
+    """The club's book log in order (its entries of `types` only, if given)."""
+    query = select(book_entries).where(book_entries.c.club_id == club_id)
+    if types:
+        query = query.where(book_entries.c.type.in_(types))
+    return list(conn.execute(query.order_by(book_entries.c.seq)))
 
 
 def verify_chain(rows: Iterable[Row[Any]]) -> tuple[str, str | None]:
