@@ -247,12 +247,25 @@ class Books:
 
     def accounts(self) -> dict[str, Any]:
         """Every member's balance per currency, the club's accounts and the zero-sum check."""
+        # Summed by the database: a club's results are its largest table (docs/books.md).
         with self.engine.connect() as conn:
-            lines = self._lines(conn)
+            sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+            for member_id, currency, amount in store.result_sums(conn, self.club_id,
+                                                                 "member_id"):
+                sums[bk.member_account(member_id)][currency] += amount
+            for session_id, currency, amount in store.result_sums(conn, self.club_id,
+                                                                  "session_id"):
+                sums[bk.session_account(session_id)][currency] -= amount
             members = self._members(conn)
-            head, broken, count = self._chain(conn)
-        balances = bk.balances(lines)
-        sums = bk.zero_sum(balances)
+            rows = store.entries(conn, self.club_id)
+            head, broken = store.verify_chain(rows)
+            count = len(rows)
+        for row in rows:
+            entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
+            for p in entry.postings():
+                sums[p.account][p.currency] += p.amount
+        balances = {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}
+        totals = bk.zero_sum(balances)
 
         def held(account: str) -> dict[str, int]:
             return {c: -v for c, v in balances.get(account, {}).items()}
@@ -271,7 +284,7 @@ class Books:
                      "left_in_sessions": {c: v for c, v in sorted(sessions_left.items())
                                           if v}},
             "accounts": balances,
-            "check": {"sums": sums, "zero_sum": not any(sums.values())},
+            "check": {"sums": totals, "zero_sum": not any(totals.values())},
             "log": {"entries": count, "chain_head": head, "chain_ok": broken is None,
                     "problem": broken},
         }
@@ -322,25 +335,26 @@ class Books:
         dealt, net (units, and money per currency), loos and penalties; sorted by name."""
         since = since.astimezone(UTC) if since is not None else None
         until = until.astimezone(UTC) if until is not None else None
-        with self.engine.connect() as conn:
-            rows = store.load_results(conn, club_id=self.club_id, since=since, until=until)
+        with self.engine.connect() as conn:  # summed by the database
+            rows = store.standing_sums(conn, self.club_id, since=since, until=until)
             members = self._members(conn)
         table: dict[str, dict[str, Any]] = {}
         for row in rows:
-            if row.member_id is None or row.member_id not in members:
+            if row.member_id not in members:
                 continue
             m = members[row.member_id]
             s = table.setdefault(row.member_id, {
                 "member_id": m.id, "name": m.name, "guest": bool(m.guest), "sessions": 0,
                 "deals_dealt": 0, "net_units": 0, "net_minor": {}, "loos": 0,
                 "loo_units": 0, "penalties": 0, "penalty_units": 0})
-            s["sessions"] += 1
+            s["sessions"] += int(row.sessions)
             for name in ("deals_dealt", "net_units", "loos", "loo_units", "penalties",
                          "penalty_units"):
                 s[name] += int(getattr(row, name))
             if row.net_minor is not None:
-                s["net_minor"][row.currency] = s["net_minor"].get(row.currency, 0) \
-                    + int(row.net_minor)
+                s["net_minor"][row.currency] = int(row.net_minor)
+        for s in table.values():
+            s["net_minor"] = dict(sorted(s["net_minor"].items()))
         ordered = sorted(table.values(), key=lambda s: (name_key(s["name"]), s["member_id"]))
         return {"since": since.isoformat() if since else None,
                 "until": until.isoformat() if until else None, "members": ordered}

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, insert, select
+from sqlalchemy import Connection, Row, delete, func, insert, select
 
 from ledger.domain import Event, SessionState, event_from_record
 from ledger.domain.books import RESULT_EVENT_TYPES, SessionResult
@@ -137,6 +137,38 @@ def load_results(conn: Connection, *, club_id: str | None = None,
     return list(conn.execute(query.order_by(session_results.c.ended_at,
                                             session_results.c.session_id,
                                             session_results.c.seat)))
+
+
+def result_sums(conn: Connection, club_id: str, by: str) -> list[tuple[str, str, int]]:
+    """(member or session id, currency, the sum of its seats' amounts) of the club's results:
+    `by` "member_id" or "session_id"; the amount is net_minor, or net_units for counters."""
+    key = session_results.c[by]
+    amount = func.sum(func.coalesce(session_results.c.net_minor, session_results.c.net_units))
+    rows = conn.execute(select(key, session_results.c.currency, amount)
+                        .where(session_results.c.club_id == club_id,
+                               session_results.c.member_id.is_not(None))
+                        .group_by(key, session_results.c.currency))
+    return [(str(k), str(c), int(a)) for k, c, a in rows]
+
+
+STANDING_SUMS = ("deals_dealt", "net_units", "net_minor", "loos", "loo_units", "penalties",
+                 "penalty_units")
+
+
+def standing_sums(conn: Connection, club_id: str, *, since: datetime | None,
+                  until: datetime | None) -> list[Row[Any]]:
+    """Per member and currency, over the club's results that ended in [since, until]: the
+    number of sessions and the sum of each of STANDING_SUMS (net_minor None for counters)."""
+    r = session_results.c
+    query = (select(r.member_id, r.currency, func.count().label("sessions"),
+                    *(func.sum(r[name]).label(name) for name in STANDING_SUMS))
+             .where(r.club_id == club_id, r.member_id.is_not(None))
+             .group_by(r.member_id, r.currency))
+    if since is not None:
+        query = query.where(r.ended_at >= since)
+    if until is not None:
+        query = query.where(r.ended_at <= until)
+    return list(conn.execute(query))
 
 
 def as_utc(moment: datetime) -> datetime:
