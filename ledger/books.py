@@ -245,26 +245,29 @@ class Books:
             data = self.account(member_id, after=after, limit=MAX_PAGE_LIMIT)
         return bk.csv_text(rows)
 
-    def accounts(self) -> dict[str, Any]:
-        """Every member's balance per currency, the club's accounts and the zero-sum check."""
-        # Summed by the database: a club's results are its largest table (docs/books.md).
-        with self.engine.connect() as conn:
-            sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-            for member_id, currency, amount in store.result_sums(conn, self.club_id,
-                                                                 "member_id"):
-                sums[bk.member_account(member_id)][currency] += amount
-            for session_id, currency, amount in store.result_sums(conn, self.club_id,
-                                                                  "session_id"):
-                sums[bk.session_account(session_id)][currency] -= amount
-            members = self._members(conn)
-            rows = store.entries(conn, self.club_id)
-            head, broken = store.verify_chain(rows)
-            count = len(rows)
+    def _balances(self, conn: Connection) -> tuple[dict[str, dict[str, int]], list[Any]]:
+        """Every account's balance per currency, the results summed by the database (a
+        club's results are its largest table), and the club's book entries."""
+        sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for member_id, currency, amount in store.result_sums(conn, self.club_id, "member_id"):
+            sums[bk.member_account(member_id)][currency] += amount
+        for session_id, currency, amount in store.result_sums(conn, self.club_id,
+                                                              "session_id"):
+            sums[bk.session_account(session_id)][currency] -= amount
+        rows = store.entries(conn, self.club_id)
         for row in rows:
             entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
             for p in entry.postings():
                 sums[p.account][p.currency] += p.amount
-        balances = {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}
+        return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}, rows
+
+    def accounts(self) -> dict[str, Any]:
+        """Every member's balance per currency, the club's accounts and the zero-sum check."""
+        with self.engine.connect() as conn:
+            balances, rows = self._balances(conn)
+            members = self._members(conn)
+        head, broken = store.verify_chain(rows)
+        count = len(rows)
         totals = bk.zero_sum(balances)
 
         def held(account: str) -> dict[str, int]:
@@ -303,19 +306,30 @@ class Books:
     def debts(self) -> dict[str, Any]:
         """Every member's open debts, oldest first, and their totals per currency."""
         with self.engine.connect() as conn:
-            lines = self._lines(conn)
+            balances, rows = self._balances(conn)
             members = self._members(conn)
+            owing = {(account[len("member:"):], currency): -amount
+                     for account, per_currency in balances.items()
+                     if account.startswith("member:")
+                     for currency, amount in per_currency.items() if amount < 0}
+            debits = [] if not owing else [bk.session_line(
+                session_id=r.session_id, session_name=r.session_name, seat=r.seat,
+                member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
+                net_minor=None if r.net_minor is None else int(r.net_minor),
+                ended_at=store.as_utc(r.ended_at))
+                for r in store.load_results(conn, club_id=self.club_id, debits_only=True)]
+        names = {line.session_id or "": line.session_name or "" for line in debits}
+        debits += [bk.entry_line(bk.entry_from_record(r.type, r.schema_version, r.payload),
+                                 seq=r.seq, at=store.as_utc(r.recorded_at),
+                                 session_names=names)
+                   for r in rows if r.type == PaymentRecorded.type]
         out = []
-        by_member = bk.items_by_member(lines)
-        for member_id, member in members.items():
-            for item in bk.open_items(by_member.get(member_id, [])):
-                if item.open < 0:
-                    out.append({"member_id": member_id, "name": member.name,
-                                "currency": item.currency, "amount_minor": -item.open,
-                                "session_id": item.line.session_id,
-                                "session_name": item.line.session_name,
-                                "kind": str(item.line.kind), "seq": item.line.seq,
-                                "since": item.line.at.isoformat(), "_at": item.line.at})
+        for member_id, line, currency, amount in bk.open_debts(debits, owing):
+            member = members[member_id]
+            out.append({"member_id": member_id, "name": member.name, "currency": currency,
+                        "amount_minor": amount, "session_id": line.session_id,
+                        "session_name": line.session_name, "kind": str(line.kind),
+                        "seq": line.seq, "since": line.at.isoformat(), "_at": line.at})
         out.sort(key=lambda d: (d["_at"], name_key(d["name"]), d["session_id"] or ""))
         totals: dict[str, int] = defaultdict(int)
         for d in out:

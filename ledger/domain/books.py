@@ -393,6 +393,29 @@ def items_by_member(lines: Iterable[Line]) -> dict[str, list[Item]]:
     return dict(out)
 
 
+def open_debts(lines: Iterable[Line], owing: dict[tuple[str, str], int]
+               ) -> list[tuple[str, Line, str, int]]:
+    """FIFO's open debts, found from the newest end: a member who owes X in a currency
+    still owes his newest debit lines back to X (payments and credits settled the older
+    ones first), the oldest of them in part. `owing`: {(member id, currency): X > 0};
+    `lines` need hold only the lines that debit members. Returns (member id, line,
+    currency, open amount), newest first."""
+    left = dict(owing)
+    out = []
+    for line in reversed(in_order(lines)):
+        for p in line.postings:
+            if p.amount >= 0 or not p.account.startswith("member:"):
+                continue
+            key = (p.account[len("member:"):], p.currency)
+            if left.get(key, 0) > 0:
+                take = min(left[key], -p.amount)
+                left[key] -= take
+                out.append((key[0], line, p.currency, take))
+    if any(left.values()):
+        raise InvariantBroken("the debit lines do not account for what the members owe")
+    return out
+
+
 def describe(line: Line, member_id: str) -> str:
     """A line of a member's account in words."""
     d = line.detail

@@ -121,9 +121,12 @@ def result_row(r: SessionResult, club_id: str | None, version: int) -> dict[str,
 
 def load_results(conn: Connection, *, club_id: str | None = None,
                  session_id: str | None = None, member_id: str | None = None,
-                 since: datetime | None = None, until: datetime | None = None
-                 ) -> list[Row[Any]]:
+                 since: datetime | None = None, until: datetime | None = None,
+                 debits_only: bool = False) -> list[Row[Any]]:
     query = select(session_results)
+    if debits_only:  # the results that left a member owing
+        query = query.where(func.coalesce(session_results.c.net_minor,
+                                          session_results.c.net_units) < 0)
     if club_id is not None:
         query = query.where(session_results.c.club_id == club_id)
     if session_id is not None:

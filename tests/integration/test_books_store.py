@@ -251,6 +251,11 @@ def test_payments_and_write_offs_keep_every_account_the_sum_of_its_entries(engin
         owes_total += max(-balance, 0)
         assert sum(d["amount_minor"] for d in debts["debts"] if d["member_id"] == ids[name]) \
             == max(-balance, 0)
+        # the open debts are the lines his account's FIFO leaves open
+        assert sorted((d["session_id"] or "", d["seq"] or 0, d["amount_minor"])
+                      for d in debts["debts"] if d["member_id"] == ids[name]) == sorted(
+            (o["session_id"] or "", o["seq"] or 0, o["amount_minor"]) for o in account["open"]
+            if o["owes"])
     assert debts["totals"].get("GBP", 0) == owes_total
     assert [d["since"] for d in debts["debts"]] == sorted(d["since"] for d in debts["debts"])
 

@@ -28,6 +28,7 @@ from ledger.domain.books import (
     entry_line,
     member_account,
     member_items,
+    open_debts,
     result_line,
     session_account,
     zero_sum,
@@ -231,3 +232,16 @@ def test_every_account_is_the_sum_of_its_entries_and_the_books_sum_to_zero(lines
         debts = sum(o["amount_minor"] for o in summary["open"] if o["owes"])
         assert debts == max(-balance, 0)
         assert [i.open for i in items] == fifo_reference([i.amount for i in items])
+
+
+@settings(max_examples=60, deadline=None)
+@given(books_histories())
+def test_the_open_debts_read_from_the_newest_end_are_those_fifo_leaves_open(lines):
+    books = balances(lines)
+    owing = {(member, "GBP"): -books[member_account(member)]["GBP"] for member in MEMBERS
+             if books.get(member_account(member), {}).get("GBP", 0) < 0}
+    newest_back = sorted((m, line.sort_key(), amount)
+                         for m, line, _, amount in open_debts(lines, owing))
+    fifo = sorted((m, i.line.sort_key(), -i.open) for m in MEMBERS
+                  for i in member_items(m, lines) if i.open < 0)
+    assert newest_back == fifo
