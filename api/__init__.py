@@ -86,6 +86,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     auth.document_security(api)
     from . import (
         audit,
+        books,
         clubs,
         corrections,
         deals,
@@ -98,7 +99,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, verify, clubs,
-                   health, audit):
+                   health, audit, books):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web

@@ -828,6 +828,10 @@ class StatementSchema(Open):
                        "its hash chain"})
     outcomes = fields.List(fields.Nested(OutcomeSchema), required=True,
                            metadata={"description": "How many deals ended each way"})
+    cash = fields.Dict(allow_none=True, metadata={
+        "description": "The cash counted at the close against what is expected (pools + cash "
+                       "paid to the club against the session - cash it paid out); null when "
+                       "nothing was counted (docs/books.md)"})
 
 
 class EventsPageSchema(Open):

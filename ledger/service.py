@@ -31,7 +31,7 @@ from typing import Any, TypeVar, cast
 from uuid import uuid4
 
 import orjson
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import IntegrityError
 
 from ledger.clubs import Actor, name_key, resolve_players
@@ -57,9 +57,11 @@ from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
 from ledger.domain.series import balance_series
 from ledger.domain.state import DealState
+from ledger.store import books as books_store
 from ledger.store import eventstore as store
 from ledger.store.chain import CHAIN_FORMAT, GENESIS, first_broken_link
 from ledger.store.db import writer
+from ledger.store.tables import sessions
 
 __all__ = ["Ledger", "Actor", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FLAG",
            "MAX_PAGE_LIMIT"]
@@ -329,6 +331,8 @@ class Ledger:
             conn, session_id, first_version, [event_to_record(e) for e in events],
             actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
             recorded_at=now, idempotency_key=key, prev_hash=prev_hash or GENESIS)
+        if books_store.moves_results(events):  # the club's books (docs/books.md)
+            books_store.project_results(conn, session_id, state)
         head = appended[-1]["hash"]
         if old_version is None:  # just inserted at this version: only the chain head
             store.update_session(conn, session_id, old_version=state.version,
@@ -362,6 +366,9 @@ class Ledger:
             actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
             recorded_at=now, idempotency_key=key, prev_hash=prev_hash or GENESIS)
         session = session_view(state)
+        if books_store.moves_results(events):  # the club's books (docs/books.md)
+            books_store.project_results(conn, session_id, state, now=now, pending=[
+                (first_version + i, e) for i, e in enumerate(events)])
 
         def respond(positions: list[int]) -> dict[str, Any]:
             return _plain({"session_id": session_id, "version": state.version,
@@ -437,11 +444,21 @@ class Ledger:
     def statement(self, session_id: str) -> dict[str, Any]:
         """The statement, pinned to the log it was drawn from (its version and chain head)."""
         row = self._row(session_id)
-        return _plain(statement(SessionState.from_dict(row.state), _pin(row)))
+        state = SessionState.from_dict(row.state)
+        return _plain({**statement(state, _pin(row)), "cash": self._cash(row, state)})
 
     def statement_csv(self, session_id: str) -> str:
+        from ledger.domain.books import cash_csv
+
         row = self._row(session_id)
-        return statement_csv(SessionState.from_dict(row.state), _pin(row))
+        state = SessionState.from_dict(row.state)
+        return statement_csv(state, _pin(row)) + cash_csv(self._cash(row, state))
+
+    def _cash(self, row: Any, state: SessionState) -> dict[str, Any] | None:
+        """The cash counted at the session's close against what is expected (docs/books.md)."""
+        from ledger.books import cash_of
+
+        return cash_of(self.engine, row.club_id, state)
 
     def events(self, session_id: str, after_position: int = 0,
                limit: int = 100) -> dict[str, Any]:
@@ -554,7 +571,26 @@ class Ledger:
         differences += _diff("state", row.state, state)
         differences += _diff("deal_views", {str(k): v for k, v in stored_views.items()},
                              {str(k): v for k, v in views.items()})
+        with self.engine.connect() as conn:
+            stored_results = {r.seat: _result_dict(r) for r in books_store.load_results(
+                conn, session_id=session_id)}
+        differences += _diff("session_results", stored_results,
+                             {r["seat"]: r for r in self.rebuild_results(session_id, state)})
         return differences
+
+    def rebuild_results(self, session_id: str, state: dict[str, Any] | None = None
+                        ) -> list[dict[str, Any]]:
+        """The session's rows of `session_results` folded from its log alone (without the
+        version they were written at); `state`: the state rebuilt already, if at hand."""
+        if state is None:
+            state, _ = self.rebuild(session_id)
+        with self.engine.connect() as conn:
+            club_id = conn.scalar(select(sessions.c.club_id)
+                                  .where(sessions.c.id == session_id))
+            results = books_store.results_from_log(conn, session_id,
+                                                   SessionState.from_dict(state))
+        return [_result_dict(SimpleNamespace(**books_store.result_row(r, club_id, 0)))
+                for r in results]
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -772,6 +808,17 @@ def _fold_with_views(state: SessionState | None, events: Iterable[Event], sessio
     if state is not None and state.deal is not None and touched:
         views[state.deal.deal_no] = _current_deal_view(state)
     return state, views
+
+
+def _result_dict(row: Any) -> dict[str, Any]:
+    """A row of `session_results` as verify compares it: every column but the version."""
+    return {"session_id": row.session_id, "seat": row.seat, "session_name": row.session_name,
+            "club_id": row.club_id, "member_id": row.member_id, "currency": row.currency,
+            "net_units": int(row.net_units),
+            "net_minor": None if row.net_minor is None else int(row.net_minor),
+            "deals_dealt": row.deals_dealt, "loos": row.loos, "loo_units": int(row.loo_units),
+            "penalties": row.penalties, "penalty_units": int(row.penalty_units),
+            "ended_at": store.utc_iso(books_store.as_utc(row.ended_at))}
 
 
 def _log_gaps(versions: list[tuple[int, int]]) -> list[str]:

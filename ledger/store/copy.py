@@ -25,17 +25,29 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 
-from ledger.domain import event_from_record
+from ledger.domain import SessionState, event_from_record
 from ledger.domain.corrections import live_events
 
 from . import eventstore as store
+from .books import replace_results, results_from_log
 from .db import writer
 from .migrate import current, upgrade
-from .tables import clubs, deal_views, events, idempotency_keys, members, sessions, tokens
+from .tables import (
+    book_entries,
+    clubs,
+    deal_views,
+    events,
+    idempotency_keys,
+    members,
+    session_results,
+    sessions,
+    tokens,
+)
 
 BATCH = 1000
-# In the order foreign keys need them; deal_views are rebuilt, never copied.
-COPIED = (clubs, members, tokens, events, sessions, idempotency_keys)
+# In the order foreign keys need them; deal_views and session_results are rebuilt, never
+# copied. The club's book log is a log: copied as it is, hashes and all.
+COPIED = (clubs, members, tokens, events, sessions, idempotency_keys, book_entries)
 
 
 class CopyFailed(Exception):
@@ -59,7 +71,8 @@ def _head() -> str | None:
 
 
 def _rows(conn: Connection, table: Any) -> Iterator[list[dict[str, Any]]]:
-    order = [table.c.position] if table is events else list(table.primary_key.columns)
+    order = [table.c.position] if table in (events, book_entries) \
+        else list(table.primary_key.columns)
     result = conn.execution_options(yield_per=BATCH).execute(select(table).order_by(*order))
     for partition in result.mappings().partitions(BATCH):
         yield [dict(row) for row in partition]
@@ -75,7 +88,7 @@ def copy_database(source: Engine, target: Engine, *,
                          "migrate` on it first")
     upgrade(target)
     with target.connect() as conn:
-        for table in COPIED + (deal_views,):
+        for table in COPIED + (deal_views, session_results):
             if conn.scalar(select(func.count()).select_from(table)):
                 raise CopyFailed(f"the target is not empty: its table {table.name} has rows")
     report = CopyReport()
@@ -92,9 +105,10 @@ def copy_database(source: Engine, target: Engine, *,
             echo(f"copied {count} rows of {table.name}")
         if dst.dialect.name == "postgresql":
             # Positions were copied as they were: the next append continues after them.
-            dst.execute(text("SELECT setval(pg_get_serial_sequence('events', 'position'), "
-                             "GREATEST((SELECT max(position) FROM events), 1), "
-                             "(SELECT count(*) > 0 FROM events))"))
+            for log in ("events", "book_entries"):
+                dst.execute(text(f"SELECT setval(pg_get_serial_sequence('{log}', 'position'), "
+                                 f"GREATEST((SELECT max(position) FROM {log}), 1), "
+                                 f"(SELECT count(*) > 0 FROM {log}))"))
         source_states = {row.id: row.state for row in src.execute(
             select(sessions.c.id, sessions.c.state))}
         source_views = {}
@@ -152,6 +166,10 @@ def rebuild_projections(engine: Engine, session_id: str
                 {"session_id": session_id, "deal_no": int(n),
                  "version": last_of_deal.get(int(n), row.version), "view": view}
                 for n, view in sorted(views.items())])
+        replace_results(conn, session_id, club_id=row.club_id,
+                        version=store.stream_version(conn, session_id),
+                        results=results_from_log(conn, session_id,
+                                                 SessionState.from_dict(state)))
     return state, views
 
 

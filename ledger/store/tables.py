@@ -188,4 +188,52 @@ AUDIT_INDEXES = (
     _payload_index("ix_events_offence", "offence", "type = 'PenaltyImposed'"),
     _payload_index("ix_events_breach", "rule", "type = 'BreachDetected'"),
     _payload_index("ix_events_player", "player", REGISTER_WHERE),
+# -- the club's books (docs/books.md) --------------------------------------------------------
+#
+# `book_entries` is each club's book log: payments, write-offs and cash counts, append-only
+# and hash-chained like `events` (ledger/store/chain.py; the chain's stream is "books:<club
+# id>", its versions the entries' `seq`). `session_results` is a projection: each ended
+# session's result per seat, written in the transaction that ends it and rewritten (or
+# removed) by a correction; `Ledger.verify` compares it with a rebuild from the log.
+
+book_entries = Table(
+    "book_entries",
+    metadata,
+    Column("position", Position, primary_key=True, autoincrement=True),
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # 1, 2, ... per club: the optimistic lock
+    Column("type", String(64), nullable=False),
+    Column("schema_version", SmallInteger, nullable=False),
+    Column("payload", Json, nullable=False),
+    Column("recorded_at", Timestamp, nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=True),
+    Column("token_id", String(TOKEN_ID_LENGTH), ForeignKey("tokens.id"), nullable=True),
+    Column("idempotency_key", String(128), nullable=True),
+    Column("hash", String(64), nullable=False),
+    UniqueConstraint("club_id", "seq"),
+    CheckConstraint("seq >= 1", name="seq_positive"),
+)
+
+session_results = Table(
+    "session_results",
+    metadata,
+    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    Column("seat", String(NAME_LENGTH), nullable=False),  # the player's name as seated
+    Column("session_name", String(200), nullable=False),
+    Column("club_id", String(ID_LENGTH), nullable=True),
+    Column("member_id", String(ID_LENGTH), nullable=True),
+    Column("currency", String(8), nullable=False),  # ISO 4217, or "units" (counters)
+    Column("net_units", BigInteger, nullable=False),
+    Column("net_minor", BigInteger, nullable=True),  # None when played for counters
+    Column("deals_dealt", Integer, nullable=False),
+    Column("loos", Integer, nullable=False),
+    Column("loo_units", BigInteger, nullable=False),
+    Column("penalties", Integer, nullable=False),
+    Column("penalty_units", BigInteger, nullable=False),
+    Column("ended_at", Timestamp, nullable=False),
+    Column("version", Integer, nullable=False),  # the session's version when written
+    PrimaryKeyConstraint("session_id", "seat"),
+    Index(None, "club_id", "member_id"),
+    Index(None, "club_id", "ended_at"),
 )

@@ -20,9 +20,10 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
+from ledger.books import Books
 from ledger.clubs import Actor, Clubs
 from ledger.domain import OpenSession
-from ledger.domain.commands import StartDeal
+from ledger.domain.commands import EndSession, StartDeal
 from ledger.service import Ledger
 from ledger.store.tables import events, sessions, tokens
 from tests.clubs import Club, make_club
@@ -65,11 +66,20 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/audit/corrections"): allowed("admin", "treasurer", "auditor"),
     ("get", "/healthz"): None,
     ("get", "/readyz"): None,
+    # the club's books (docs/books.md)
+    ("get", "/members/{member_id}/account"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/accounts"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/debts"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/standings"): allowed("admin", "treasurer", "auditor"),
+    ("post", "/payments"): allowed("treasurer", ok=201),
+    ("post", "/write-offs"): allowed("treasurer", ok=201),
+    ("post", "/sessions/{session_id}/cash"): allowed("treasurer", ok=201),
 }
 # Served beside the document, not in it.
 PUBLIC_EXTRAS = [("get", "/openapi.json"), ("get", "/docs")]
 # Routes naming one object of the club: another club gets 404 there, never 403-then-200.
-OBJECT_PARAMS = ("session_id", "token_id")
+OBJECT_PARAMS = ("session_id", "token_id", "member_id")
+MISSING_MEMBER = "0" * 32
 
 
 @dataclass
@@ -133,6 +143,17 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         ids["session_id"] = MISSING_SESSION if missing else world.fresh_session()
     if "{token_id}" in path:
         ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
+    if "{member_id}" in path:
+        ids["member_id"] = MISSING_MEMBER if missing else world.ours.members["dealer"]
+    if path.endswith("/cash") and not missing:  # the cash is counted once the session ends
+        Ledger(world.engine).for_club(world.ours.club_id).append(
+            ids["session_id"], [EndSession(method="divide-pool")],
+            actor=Actor("treasurer", world.ours.members["treasurer"]))
+    if path == "/write-offs":  # the club lends each club's dealer 1000: he owes it
+        for club in (world.ours, world.theirs):
+            Books(world.engine, club.club_id).record_payment(
+                payer="club", payee="dealer", amount_minor=1000, currency="GBP",
+                method="cash", actor=Actor("treasurer", club.members["treasurer"]))
     if path.endswith("/undo") and not missing:  # the last entry, the dealer's own
         Ledger(world.engine).for_club(world.ours.club_id).append(
             ids["session_id"], [StartDeal(trump_card="3C")],
@@ -149,6 +170,11 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/sessions/{session_id}/undo": {"reason": "walk"},
             "/members": {"name": world.unique()},
             "/tokens": {"member": "dealer", "role": "dealer", "label": "walk"},
+            "/payments": {"payer": "dealer", "payee": "club", "amount_minor": 100,
+                          "currency": "GBP", "method": "cash"},
+            "/write-offs": {"member": "dealer", "amount_minor": 1, "currency": "GBP",
+                            "reason": "walk"},
+            "/sessions/{session_id}/cash": {"counted_minor": 0, "currency": "units"},
         }[path]
     return url, body, ids
 
@@ -238,7 +264,7 @@ def test_another_clubs_token_never_reaches_our_objects(world, role):
             continue
         url, body, ids = request_for(world, method, path)
         response = call(world, method, url, body, f"Bearer {world.theirs.tokens[role]}")
-        if not any(p in path for p in ("{session_id}", "{token_id}")):
+        if not any(p in path for p in ("{session_id}", "{token_id}", "{member_id}")):
             # Collection routes answer for the caller's own club.
             assert response.status_code == expected[role], (role, method, url)
             assert world.ours.club_id not in response.get_data(as_text=True)

@@ -79,7 +79,9 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/healthz", "/readyz", "/club", "/members", "/tokens", "/tokens/{token_id}",
         "/sessions/{session_id}/corrections", "/sessions/{session_id}/undo",
         "/sessions/{session_id}/verify", "/sessions/{session_id}/offences",
-        "/audit/events", "/audit/penalties", "/audit/corrections"}
+        "/audit/events", "/audit/penalties", "/audit/corrections",
+        "/members/{member_id}/account", "/accounts", "/debts", "/standings", "/payments",
+        "/write-offs", "/sessions/{session_id}/cash"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 

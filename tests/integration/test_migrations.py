@@ -43,7 +43,7 @@ def test_upgrade_to_head_then_check_finds_no_differences(blank_database_url):
     assert current(blank_database_url) == HEAD
     assert table_names(blank_database_url) == {
         "alembic_version", "events", "sessions", "deal_views", "idempotency_keys", "clubs",
-        "members", "tokens"}
+        "members", "tokens", "book_entries", "session_results"}
 
 
 def test_the_alembic_command_line_configuration_upgrades_and_checks_clean(blank_database_url):

@@ -1,0 +1,202 @@
+"""Schemas of the club's books (docs/books.md): what the book routes accept and return.
+
+Requests take JSON integers as integers and refuse unknown members; the ranges and the rules
+(a positive amount, a known currency, a reason for a write-off) are the domain's, so that a
+refusal names its rule (ledger/domain/books.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ledger.domain.books import MAX_TEXT, PaymentMethod
+
+from .schemas import Open, Strict, printable
+
+PARTY: dict[str, Any] = {"validate": [validate.Length(min=1, max=64), printable],
+         "metadata": {"description": "A member's id or display name, or \"club\"",
+                      "example": "club"}}
+CURRENCY: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printable],
+            "metadata": {"description": "ISO 4217 (GBP), or \"units\" for counters",
+                         "example": "GBP"}}
+NOTE: dict[str, Any] = {"load_default": None, "allow_none": True,
+        "validate": [validate.Length(min=1, max=MAX_TEXT), printable]}
+MINOR: dict[str, Any] = {
+    "metadata": {"description": "Minor units of the currency (pence), or units"}}
+
+
+class PaymentIn(Strict):
+    payer = fields.String(required=True, **PARTY)
+    payee = fields.String(required=True, **PARTY)
+    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    method = fields.String(required=True, validate=validate.OneOf(list(PaymentMethod)),
+                           metadata={"description": "cash, transfer or other"})
+    session_id = fields.String(load_default=None, allow_none=True,
+                               validate=[validate.Length(min=1, max=64), printable],
+                               metadata={"description": "The session it settles, if any"})
+    note = fields.String(**NOTE)
+
+
+class WriteOffIn(Strict):
+    member = fields.String(required=True, validate=[validate.Length(min=1, max=64), printable],
+                           metadata={"description": "The member's id or display name"})
+    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT),
+                                                    printable])
+
+
+class CashIn(Strict):
+    counted_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    note = fields.String(**NOTE)
+
+
+class BookEntrySchema(Open):
+    position = fields.Integer()
+    seq = fields.Integer(metadata={"description": "The entry's number in the club's book log"})
+    type = fields.String(metadata={"description": "PaymentRecorded, DebtWrittenOff or "
+                                                  "CashCounted"})
+    schema_version = fields.Integer()
+    payload = fields.Dict()
+    recorded_at = fields.String(metadata={"format": "date-time"})
+    actor = fields.String()
+    member_id = fields.String(allow_none=True)
+    token_id = fields.String(allow_none=True)
+    hash = fields.String(metadata={"description": "SHA-256 chained to the entry before"})
+
+
+class PageQuery(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31),
+                           metadata={"description": "The number (n) of the last entry seen"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    format = fields.String(validate=validate.OneOf(["json", "csv"]),
+                           metadata={"description": "csv for every entry as a spreadsheet"})
+
+
+class FormatQuery(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+
+
+class SeasonQuery(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    since = fields.AwareDateTime(load_default=None, default_timezone=dt.UTC,
+                                 metadata={"description": "Sessions ended at or after (UTC "
+                                                          "unless it says)"})
+    until = fields.AwareDateTime(load_default=None, default_timezone=dt.UTC,
+                                 metadata={"description": "Sessions ended at or before"})
+
+
+class AccountEntrySchema(Open):
+    n = fields.Integer()
+    at = fields.String(metadata={"format": "date-time"})
+    kind = fields.String(metadata={"description": "session, payment or write-off"})
+    description = fields.String()
+    session_id = fields.String(allow_none=True)
+    session_name = fields.String(allow_none=True)
+    seq = fields.Integer(allow_none=True)
+    currency = fields.String()
+    amount_minor = fields.Integer()
+    balance_minor = fields.Integer()
+    open_minor = fields.Integer(metadata={"description": "What of it is still unsettled"})
+    detail = fields.Dict()
+
+
+class OpenItemSchema(Open):
+    kind = fields.String()
+    currency = fields.String()
+    amount_minor = fields.Integer()
+    owes = fields.Boolean()
+    session_id = fields.String(allow_none=True)
+    session_name = fields.String(allow_none=True)
+    seq = fields.Integer(allow_none=True)
+    since = fields.String(metadata={"format": "date-time"})
+
+
+def per_currency() -> fields.Dict:
+    """{currency: minor units}"""
+    return fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class AccountSchema(Open):
+    member_id = fields.String()
+    name = fields.String()
+    guest = fields.Boolean()
+    balances = per_currency()
+    owes = per_currency()
+    owed = per_currency()
+    open = fields.List(fields.Nested(OpenItemSchema))
+    entries = fields.List(fields.Nested(AccountEntrySchema))
+    total_entries = fields.Integer()
+    next_after = fields.Integer(allow_none=True)
+    next = fields.String(allow_none=True)
+
+
+class MemberBalanceSchema(Open):
+    member_id = fields.String()
+    name = fields.String()
+    guest = fields.Boolean()
+    balances = per_currency()
+
+
+class ClubAccountsSchema(Open):
+    cash = per_currency()
+    bank = per_currency()
+    written_off = per_currency()
+    left_in_sessions = per_currency()
+
+
+class AccountsSchema(Open):
+    members = fields.List(fields.Nested(MemberBalanceSchema))
+    club = fields.Nested(ClubAccountsSchema)
+    accounts = fields.Dict(keys=fields.String(), values=per_currency())
+    check = fields.Dict()
+    log = fields.Dict()
+
+
+class OpenDebtSchema(Open):
+    member_id = fields.String()
+    name = fields.String()
+    currency = fields.String()
+    amount_minor = fields.Integer()
+    session_id = fields.String(allow_none=True)
+    session_name = fields.String(allow_none=True)
+    since = fields.String(metadata={"format": "date-time"})
+
+
+class DebtsSchema(Open):
+    debts = fields.List(fields.Nested(OpenDebtSchema))
+    totals = per_currency()
+
+
+class MemberStandingSchema(Open):
+    member_id = fields.String()
+    name = fields.String()
+    guest = fields.Boolean()
+    sessions = fields.Integer()
+    deals_dealt = fields.Integer()
+    net_units = fields.Integer()
+    net_minor = per_currency()
+    loos = fields.Integer()
+    loo_units = fields.Integer()
+    penalties = fields.Integer()
+    penalty_units = fields.Integer()
+
+
+class StandingsSchema(Open):
+    since = fields.String(allow_none=True)
+    until = fields.String(allow_none=True)
+    members = fields.List(fields.Nested(MemberStandingSchema))

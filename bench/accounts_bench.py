@@ -1,0 +1,88 @@
+"""The club's books at a club's scale: reads of accounts, debts and standings.
+
+    python -m bench.accounts_bench URL [--sessions 1000] [--payments 1000]   # one JSON line
+
+Makes a club of 10 members on the (migrated, may be shared) database at URL, writes the
+results of `--sessions` ended sessions of five seats (random zero-sum nets, through the
+projection writer) and appends `--payments` payments through the service, then prints the
+median of 10 calls of each read (docs/books.md, "Cost").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ledger.books import Books
+from ledger.clubs import Actor, Clubs
+from ledger.domain.books import SessionResult
+from ledger.store import books as store
+from ledger.store.db import make_engine
+from ledger.store.eventstore import insert_session
+from ledger.store.migrate import upgrade
+
+
+def median_ms(call: Callable[[], Any], times: int = 10) -> float:
+    spent = []
+    for _ in range(times):
+        start = time.perf_counter()
+        call()
+        spent.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(spent), 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--payments", type=int, default=1000)
+    args = parser.parse_args()
+    upgrade(args.url)
+    engine = make_engine(args.url)
+    clubs = Clubs(engine)
+    info, admin, _ = clubs.create_club(f"bench {secrets.token_hex(4)}")
+    club = info["club_id"]
+    names = [f"M{i}" for i in range(10)]
+    ids = {n: clubs.add_member(club, n)["member_id"] for n in names}
+    actor = Actor("bench", admin["member_id"])
+    rnd = random.Random(1)
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    with engine.begin() as conn:
+        for s in range(args.sessions):
+            sid = secrets.token_hex(16)
+            insert_session(conn, sid, club_id=club, version=1, state={}, now=start)
+            seated = rnd.sample(names, 5)
+            nets = [rnd.randint(-30, 30) for _ in range(4)]
+            nets.insert(0, -sum(nets))
+            store.replace_results(conn, sid, club_id=club, version=1, results=[SessionResult(
+                session_id=sid, seat=m, member_id=ids[m], currency="GBP", net_units=n,
+                net_minor=n * 10, deals_dealt=3, loos=1, loo_units=3, penalties=0,
+                penalty_units=0, ended_at=start + timedelta(hours=s),
+                session_name=f"night {s}") for m, n in zip(seated, nets, strict=True)])
+    books = Books(engine, club)
+    begun = time.perf_counter()
+    for _ in range(args.payments):
+        books.record_payment(payer=rnd.choice(names), payee="club",
+                             amount_minor=rnd.randint(1, 100), currency="GBP",
+                             method="cash", actor=actor)
+    payment_ms = (time.perf_counter() - begun) * 1000 / max(args.payments, 1)
+    print(json.dumps({
+        "sessions": args.sessions, "payments": args.payments,
+        "payment_append_ms": round(payment_ms, 1),
+        "member_account_ms": median_ms(lambda: books.account(ids["M0"])),
+        "accounts_ms": median_ms(books.accounts),
+        "debts_ms": median_ms(books.debts),
+        "standings_ms": median_ms(books.standings),
+    }))
+    engine.dispose()
+
+
+if __name__ == "__main__":
+    main()

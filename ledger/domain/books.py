@@ -1,0 +1,573 @@
+"""The club's books: what members owe the club and the club owes them, across sessions.
+
+Pure Python (docs/books.md). Amounts are integers in the minor units of a currency (pence for
+GBP), or in units for sessions played for counters (currency "units"). Every entry posts to
+accounts, and its postings sum to zero in each currency (double entry):
+
+- `member:<id>`: positive, the club owes him; negative, he owes the club;
+- `club:cash` (money paid in or out in cash) and `club:bank` (by transfer or otherwise):
+  minus what the club holds there;
+- `club:written-off`: minus the debts the club gave up;
+- `session:<id>`: minus the members' nets of an ended session (zero unless the session
+  ended with units left in its pools).
+
+A session's result is not a book entry: it is the `session_results` projection of its own
+log, posted here as `SessionResult` lines. Payments and credits settle a member's oldest
+open items first (FIFO, `allocate`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, ClassVar, NamedTuple
+
+from . import events as ev
+from .corrections import live_events
+from .errors import InvalidInput, InvariantBroken
+from .events import Event
+from .state import SessionState
+from .statement import safe_cell
+from .vocabulary import Reason, Status
+
+CLUB = "club"
+UNITS = "units"  # the currency of a session played for counters
+CLUB_CASH = "club:cash"
+CLUB_BANK = "club:bank"
+CLUB_WRITTEN_OFF = "club:written-off"
+MAX_AMOUNT_MINOR = 10**12  # a billion pounds in pence: beyond any club's night
+MAX_TEXT = 500
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+class PaymentMethod(StrEnum):
+    CASH = "cash"
+    TRANSFER = "transfer"
+    OTHER = "other"
+
+
+class EntryKind(StrEnum):
+    """The kinds of line on a member's account."""
+
+    SESSION = "session"
+    PAYMENT = "payment"
+    WRITE_OFF = "write-off"
+
+
+def member_account(member_id: str) -> str:
+    return f"member:{member_id}"
+
+
+def session_account(session_id: str) -> str:
+    return f"session:{session_id}"
+
+
+class BookPosting(NamedTuple):
+    """A signed amount on one account, in one currency (a tuple: a club's books make
+    thousands of them per read)."""
+
+    account: str
+    currency: str
+    amount: int
+
+
+def check_balanced(postings: Sequence[BookPosting]) -> None:
+    """Double entry: the postings of one entry sum to zero in each currency."""
+    sums: dict[str, int] = defaultdict(int)
+    for p in postings:
+        sums[p.currency] += p.amount
+    if any(sums.values()):
+        raise InvariantBroken(f"book postings do not balance: {dict(sums)}")
+
+
+# -- checks that name the field and the rule ------------------------------------------------
+
+def check_currency(value: Any, field: str = "currency") -> str:
+    if not isinstance(value, str) or not (value == UNITS or _CURRENCY.match(value)):
+        raise InvalidInput(f"currency must be a three-letter ISO 4217 code such as GBP, or "
+                           f"{UNITS!r} for counters; got {value!r}", rule="currency",
+                           field=field)
+    return value
+
+
+def check_amount(value: Any, field: str, *, zero: bool = False) -> int:
+    least = 0 if zero else 1
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not least <= value <= MAX_AMOUNT_MINOR:
+        raise InvalidInput(f"{field} must be a whole number of minor units from {least} to "
+                           f"{MAX_AMOUNT_MINOR}; got {value!r}",
+                           rule="amount-non-negative" if zero else "amount-positive",
+                           field=field)
+    return value
+
+
+def check_text(value: Any, field: str, *, required: bool) -> str | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT \
+            or not value.isprintable():
+        rule = f"{field}-required" if required else "text"
+        raise InvalidInput(f"{field} must be 1 to {MAX_TEXT} printable characters"
+                           + (" (it is required)" if required else ""), rule=rule, field=field)
+    return value
+
+
+# -- the entries of the book log --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BookEntry:
+    type: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+
+    def postings(self) -> list[BookPosting]:
+        return []
+
+    def to_payload(self) -> dict[str, Any]:
+        """The payload stored in the book log: the fields as plain JSON values."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, StrEnum) else value
+        return out
+
+
+@dataclass(frozen=True)
+class PaymentRecorded(BookEntry):
+    """`payer` paid `payee` (each a member id or "club") `amount_minor` of `currency`."""
+
+    type: ClassVar[str] = "PaymentRecorded"
+    payer: str
+    payee: str
+    amount_minor: int
+    currency: str
+    method: PaymentMethod
+    session_id: str | None = None
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        if self.method not in tuple(PaymentMethod):
+            raise InvalidInput(f"method must be one of {', '.join(PaymentMethod)}",
+                               rule="payment-method", field="method")
+        if self.payer == self.payee:
+            raise InvalidInput("the payer and the payee are the same party",
+                               rule="payer-is-payee", field="payee")
+        check_text(self.note, "note", required=False)
+
+    def account_of(self, party: str) -> str:
+        if party == CLUB:
+            return CLUB_CASH if self.method == PaymentMethod.CASH else CLUB_BANK
+        return member_account(party)
+
+    def postings(self) -> list[BookPosting]:
+        # Who pays gains a claim on the club (or owes it less); who is paid, the opposite.
+        out = [BookPosting(self.account_of(self.payer), self.currency, self.amount_minor),
+               BookPosting(self.account_of(self.payee), self.currency, -self.amount_minor)]
+        check_balanced(out)
+        return out
+
+
+@dataclass(frozen=True)
+class DebtWrittenOff(BookEntry):
+    """The club gave up `amount_minor` of what `member_id` owed it, for `reason`."""
+
+    type: ClassVar[str] = "DebtWrittenOff"
+    member_id: str
+    amount_minor: int
+    currency: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        check_text(self.reason, "reason", required=True)
+
+    def postings(self) -> list[BookPosting]:
+        out = [BookPosting(member_account(self.member_id), self.currency, self.amount_minor),
+               BookPosting(CLUB_WRITTEN_OFF, self.currency, -self.amount_minor)]
+        check_balanced(out)
+        return out
+
+
+@dataclass(frozen=True)
+class CashCounted(BookEntry):
+    """The cash on the table at a session's close, as the treasurer counted it. A count moves
+    no money (no postings): the statement compares it with what the ledger expects."""
+
+    type: ClassVar[str] = "CashCounted"
+    session_id: str
+    counted_minor: int
+    currency: str
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        check_amount(self.counted_minor, "counted_minor", zero=True)
+        check_currency(self.currency)
+        check_text(self.note, "note", required=False)
+
+
+BOOK_ENTRY_TYPES: dict[str, type[BookEntry]] = {
+    cls.type: cls for cls in (PaymentRecorded, DebtWrittenOff, CashCounted)}
+
+
+def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> BookEntry:
+    cls = BOOK_ENTRY_TYPES.get(type_)
+    if cls is None or schema_version != cls.schema_version:
+        raise InvariantBroken(f"unknown book entry {type_} v{schema_version}")
+    data = dict(payload)
+    if cls is PaymentRecorded:
+        data["method"] = PaymentMethod(data["method"])
+    return cls(**data)
+
+
+# -- session results ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SessionResult:
+    """One seat's result of an ended session (a row of `session_results`)."""
+
+    session_id: str
+    seat: str
+    member_id: str | None
+    currency: str
+    net_units: int
+    net_minor: int | None
+    deals_dealt: int
+    loos: int
+    loo_units: int
+    penalties: int
+    penalty_units: int
+    ended_at: datetime
+    session_name: str = ""
+
+    @property
+    def amount(self) -> int:
+        """What the result is worth on the books: money, or units played for counters."""
+        return self.net_minor if self.net_minor is not None else self.net_units
+
+    def postings(self) -> list[BookPosting]:
+        if self.member_id is None:
+            return []
+        out = [BookPosting(member_account(self.member_id), self.currency, self.amount),
+               BookPosting(session_account(self.session_id), self.currency, -self.amount)]
+        check_balanced(out)
+        return out
+
+
+# -- the lines of the books, in time order ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Line:
+    """Something that moved the books: a session result or a book entry, at a time."""
+
+    at: datetime
+    kind: EntryKind | None  # None: a cash count (it moves nothing)
+    postings: tuple[BookPosting, ...]
+    session_id: str | None = None
+    session_name: str | None = None
+    seq: int | None = None  # the book entry's number in the club's book log
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        # At one instant a session's result comes before a book entry (a payment made as the
+        # session ends settles it); book entries by their number.
+        return (self.at, 0 if self.seq is None else 1, self.seq or 0, self.session_id or "",
+                self.detail.get("seat", ""))
+
+
+def result_line(result: SessionResult) -> Line:
+    return Line(at=result.ended_at, kind=EntryKind.SESSION, postings=tuple(result.postings()),
+                session_id=result.session_id, session_name=result.session_name,
+                detail={"seat": result.seat, "net_units": result.net_units})
+
+
+def session_line(*, session_id: str, session_name: str, seat: str, member_id: str | None,
+                 currency: str, net_units: int, net_minor: int | None,
+                 ended_at: datetime) -> Line:
+    """A session result's line, straight from its stored row (what result_line makes of a
+    SessionResult, without building one: a club's books read thousands)."""
+    amount = net_minor if net_minor is not None else net_units
+    postings = () if member_id is None else (
+        BookPosting(member_account(member_id), currency, amount),
+        BookPosting(session_account(session_id), currency, -amount))
+    return Line(at=ended_at, kind=EntryKind.SESSION, postings=postings, session_id=session_id,
+                session_name=session_name, detail={"seat": seat, "net_units": net_units})
+
+
+def entry_line(entry: BookEntry, *, seq: int, at: datetime,
+               session_names: dict[str, str] | None = None) -> Line:
+    kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF}.get(
+        type(entry))
+    session_id = getattr(entry, "session_id", None)
+    return Line(at=at, kind=kind, postings=tuple(entry.postings()), session_id=session_id,
+                session_name=(session_names or {}).get(session_id or ""), seq=seq,
+                detail={"type": entry.type, **entry.to_payload()})
+
+
+def in_order(lines: Iterable[Line]) -> list[Line]:
+    return sorted(lines, key=Line.sort_key)
+
+
+def balances(lines: Iterable[Line]) -> dict[str, dict[str, int]]:
+    """Every account's balance per currency (accounts never posted to are absent)."""
+    out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for line in lines:
+        check_balanced(line.postings)
+        for p in line.postings:
+            out[p.account][p.currency] += p.amount
+    return {a: dict(sorted(c.items())) for a, c in sorted(out.items())}
+
+
+def zero_sum(accounts: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The sum of every account per currency: zero in each, or the books are broken."""
+    sums: dict[str, int] = defaultdict(int)
+    for per_currency in accounts.values():
+        for currency, amount in per_currency.items():
+            sums[currency] += amount
+    return dict(sorted(sums.items()))
+
+
+# -- one member's account, FIFO ----------------------------------------------------------------
+
+@dataclass
+class Item:
+    """A line of a member's account and what of it is still open (unsettled)."""
+
+    line: Line
+    currency: str
+    amount: int  # signed: positive, the club owes him more; negative, he owes it more
+    open: int = 0  # signed like amount; 0 once settled
+    balance: int = 0  # his running balance in the currency after this line
+
+
+def allocate(items: Sequence[Item]) -> None:
+    """FIFO: each line first settles the oldest open lines of the other sign in its currency;
+    what is left of it stays open. Fills `open` and `balance` in place.
+
+    At any moment the open items of a currency all have one sign and sum to the balance, so
+    the open debts are what the member owes and the open credits what he is owed.
+    """
+    queues: dict[str, list[Item]] = defaultdict(list)
+    running: dict[str, int] = defaultdict(int)
+    for item in items:
+        running[item.currency] += item.amount
+        item.balance = running[item.currency]
+        rest = item.amount
+        queue = queues[item.currency]
+        while rest and queue and (queue[0].open > 0) != (rest > 0):
+            oldest = queue[0]
+            take = min(abs(rest), abs(oldest.open))
+            step = take if rest > 0 else -take
+            oldest.open += step
+            rest -= step
+            if oldest.open == 0:
+                queue.pop(0)
+        item.open = rest
+        if rest:
+            queue.append(item)
+        if sum(i.open for i in queue) != running[item.currency]:
+            raise InvariantBroken("the open items do not sum to the balance")
+
+
+def member_items(member_id: str, lines: Iterable[Line]) -> list[Item]:
+    """The member's lines in time order, allocated FIFO."""
+    return items_by_member(lines).get(member_id, [])
+
+
+def items_by_member(lines: Iterable[Line]) -> dict[str, list[Item]]:
+    """Every member's lines in time order, allocated FIFO, in one pass over the books."""
+    out: dict[str, list[Item]] = defaultdict(list)
+    for line in in_order(lines):
+        for p in line.postings:
+            if p.account.startswith("member:"):
+                out[p.account[len("member:"):]].append(Item(line, p.currency, p.amount))
+    for items in out.values():
+        allocate(items)
+    return dict(out)
+
+
+def open_debts(lines: Iterable[Line], owing: dict[tuple[str, str], int]
+               ) -> list[tuple[str, Line, str, int]]:
+    """FIFO's open debts, found from the newest end: a member who owes X in a currency
+    still owes his newest debit lines back to X (payments and credits settled the older
+    ones first), the oldest of them in part. `owing`: {(member id, currency): X > 0};
+    `lines` need hold only the lines that debit members. Returns (member id, line,
+    currency, open amount), newest first."""
+    left = dict(owing)
+    out = []
+    for line in reversed(in_order(lines)):
+        for p in line.postings:
+            if p.amount >= 0 or not p.account.startswith("member:"):
+                continue
+            key = (p.account[len("member:"):], p.currency)
+            if left.get(key, 0) > 0:
+                take = min(left[key], -p.amount)
+                left[key] -= take
+                out.append((key[0], line, p.currency, take))
+    if any(left.values()):
+        raise InvariantBroken("the debit lines do not account for what the members owe")
+    return out
+
+
+def describe(line: Line, member_id: str) -> str:
+    """A line of a member's account in words."""
+    d = line.detail
+    if line.kind == EntryKind.SESSION:
+        return f"result of session {line.session_name or line.session_id} ({d['seat']})"
+    if line.kind == EntryKind.WRITE_OFF:
+        return f"written off: {d['reason']}"
+    payer = "paid by him" if d["payer"] == member_id else f"paid by {d['payer']}"
+    payee = "to him" if d["payee"] == member_id else f"to {d['payee']}"
+    return f"payment {payer} {payee} ({d['method']})"
+
+
+def item_dict(item: Item, member_id: str, n: int) -> dict[str, Any]:
+    line = item.line
+    return {
+        "n": n, "at": line.at.isoformat(), "kind": str(line.kind),
+        "description": describe(line, member_id), "session_id": line.session_id,
+        "session_name": line.session_name, "seq": line.seq, "currency": item.currency,
+        "amount_minor": item.amount, "balance_minor": item.balance, "open_minor": item.open,
+        "detail": {k: v for k, v in line.detail.items() if k != "type"},
+    }
+
+
+def open_items(items: Iterable[Item]) -> list[Item]:
+    """The lines still open, oldest first."""
+    return [i for i in items if i.open]
+
+
+def account_summary(items: Sequence[Item]) -> dict[str, Any]:
+    """Balances per currency, what he owes and is owed, and the open items, oldest first."""
+    balance: dict[str, int] = {}
+    for item in items:
+        balance[item.currency] = item.balance
+    still_open = open_items(items)
+    return {
+        "balances": dict(sorted(balance.items())),
+        "owes": {c: -b for c, b in sorted(balance.items()) if b < 0},
+        "owed": {c: b for c, b in sorted(balance.items()) if b > 0},
+        "open": [{"kind": str(i.line.kind), "currency": i.currency,
+                  "amount_minor": abs(i.open), "owes": i.open < 0,
+                  "session_id": i.line.session_id, "session_name": i.line.session_name,
+                  "seq": i.line.seq, "since": i.line.at.isoformat()} for i in still_open],
+    }
+
+
+# -- the cash check ------------------------------------------------------------------------------
+
+def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: int,
+               currency: str, payments: Iterable[PaymentRecorded]) -> dict[str, Any] | None:
+    """The cash counted on a session's table against what the ledger says should be there.
+
+    expected = what is still in the pools (in money) + cash paid to the club against the
+    session - cash the club paid out against it. The last count stands; None when none.
+    """
+    if not counts:
+        return None
+    at, last = max(counts, key=lambda c: c[0])
+    paid_in = paid_out = 0
+    for p in payments:
+        if p.method != PaymentMethod.CASH or p.currency != currency:
+            continue
+        if p.payee == CLUB:
+            paid_in += p.amount_minor
+        if p.payer == CLUB:
+            paid_out += p.amount_minor
+    expected = pools_minor + paid_in - paid_out
+    return {"currency": currency, "counted_minor": last.counted_minor,
+            "expected_minor": expected, "difference_minor": last.counted_minor - expected,
+            "pools_minor": pools_minor, "cash_paid_in_minor": paid_in,
+            "cash_paid_out_minor": paid_out, "counted_at": at.isoformat(),
+            "counts": len(counts), "note": last.note}
+
+
+# -- a session's results, from its state and its log ---------------------------------------------
+
+# The log's events a session's results count (with the corrections that supersede them).
+RESULT_EVENT_TYPES = ("DealSettled", "PenaltyImposed", "SessionEnded", "EntryCorrected")
+
+
+def session_results(state: SessionState,
+                    log: Iterable[tuple[int, Event, datetime]]) -> list[SessionResult]:
+    """Each seat's result of the ended session (none while it is open).
+
+    `log` holds the session's events (versioned, with the time each was recorded) of at
+    least RESULT_EVENT_TYPES; the events a correction superseded are not counted
+    (docs/rules.md §12). The nets are the state's (docs/rules.md §8); loos are the deals
+    that looed the seat (DealSettled.looed), penalties the PenaltyImposed charged to him;
+    their units are what he paid under those categories (the statement's `paid_units`).
+    """
+    if state.status != Status.ENDED:
+        return []
+    at = {version: moment for version, _, moment in log}
+    live = live_events((version, event) for version, event, _ in log)
+    ended = [v for v, e in live if isinstance(e, ev.SessionEnded)]
+    if not ended:
+        raise InvariantBroken(f"session {state.session_id} is ended but its log has no "
+                              "live SessionEnded")
+    ended_at = at[ended[-1]]
+    loos: dict[str, int] = defaultdict(int)
+    penalties: dict[str, int] = defaultdict(int)
+    for _, event in live:
+        if isinstance(event, ev.DealSettled):
+            for player in event.looed:
+                loos[player] += 1
+        elif isinstance(event, ev.PenaltyImposed):
+            penalties[event.player] += 1
+    money = state.money_per_unit_minor is not None and bool(state.currency)
+    currency = state.currency if money and state.currency else UNITS
+    out = []
+    for seat in state.seats:
+        totals = state.totals.get(seat, {})
+        paid = {k: -v for k, v in totals.items() if v < 0}
+        net = state.balances.get(seat, 0)
+        out.append(SessionResult(
+            session_id=state.session_id, seat=seat, member_id=state.members.get(seat),
+            currency=currency, net_units=net,
+            net_minor=net * state.money_per_unit_minor
+            if money and state.money_per_unit_minor is not None else None,
+            deals_dealt=state.deals_dealt.get(seat, 0), loos=loos[seat],
+            loo_units=paid.get(Reason.LOO, 0) + paid.get(Reason.SINGLE_LOO, 0),
+            penalties=penalties[seat],
+            penalty_units=sum(v for k, v in paid.items() if k.startswith("penalty:")),
+            ended_at=ended_at, session_name=state.name))
+    return out
+
+
+def pools_minor(state: SessionState) -> int:
+    """What is still in the session's pools, in money (or units for counters)."""
+    units = state.pool_units() + state.next_pool_units()
+    return units * state.money_per_unit_minor if state.money_per_unit_minor is not None \
+        else units
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """Rows as CSV, every text cell formula-safe (statement.safe_cell); None is empty."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    for row in rows:
+        writer.writerow(["" if v is None else safe_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def cash_csv(cash: dict[str, Any] | None) -> str:
+    """The statement's cash section as CSV lines (after a blank line)."""
+    if cash is None:
+        return csv_text([[], ["cash", "counted", "none"]])
+    return csv_text([[], ["cash", "currency", "counted_minor", "expected_minor",
+                          "difference_minor", "pools_minor", "cash_paid_in_minor",
+                          "cash_paid_out_minor", "counted_at"],
+                     ["cash", cash["currency"], cash["counted_minor"], cash["expected_minor"],
+                      cash["difference_minor"], cash["pools_minor"],
+                      cash["cash_paid_in_minor"], cash["cash_paid_out_minor"],
+                      cash["counted_at"]]])
