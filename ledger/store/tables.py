@@ -188,6 +188,8 @@ AUDIT_INDEXES = (
     _payload_index("ix_events_offence", "offence", "type = 'PenaltyImposed'"),
     _payload_index("ix_events_breach", "rule", "type = 'BreachDetected'"),
     _payload_index("ix_events_player", "player", REGISTER_WHERE),
+)
+
 # -- the club's books (docs/books.md) --------------------------------------------------------
 #
 # `book_entries` is each club's book log: payments, write-offs and cash counts, append-only
