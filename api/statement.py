@@ -39,6 +39,13 @@ def wanted_format(fmt: str | None) -> str:
     return {CSV_MIMETYPE: "csv", HTML_MIMETYPE: "html"}.get(best or "", "json")
 
 
+def wants_csv(fmt: str | None) -> bool:
+    """For a route that serves JSON or CSV only: the query's `format`, else the Accept header."""
+    if fmt is not None:
+        return fmt == "csv"
+    return request.accept_mimetypes.best_match([JSON_MIMETYPE, CSV_MIMETYPE]) == CSV_MIMETYPE
+
+
 def csv_filename(session_id: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
     return f"lanterloo-{safe}-statement.csv"
