@@ -128,7 +128,7 @@ def copy_database(source: Engine, target: Engine, *,
 def rebuild_projections(engine: Engine, session_id: str
                         ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Fold the session's log again and replace its stored projections (the `sessions` row's
-    state and every deal view) with the result, under the session's write lock. Returns
+    state, every deal view and the as-of snapshots) with the result, under the session's write lock. Returns
     (state, views) as written."""
     from ledger.service import Ledger
 
@@ -152,6 +152,8 @@ def rebuild_projections(engine: Engine, session_id: str
                 {"session_id": session_id, "deal_no": int(n),
                  "version": last_of_deal.get(int(n), row.version), "view": view}
                 for n, view in sorted(views.items())])
+        # the as-of snapshots, at every multiple of the ledger's interval (docs/explain.md)
+        store.replace_snapshots(conn, session_id, Ledger(engine).rebuild_snapshots(session_id))
     return state, views
 
 
