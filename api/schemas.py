@@ -591,6 +591,21 @@ class LooOwedSchema(Open):
     reason = fields.String()
 
 
+class AsOfSchema(Open):
+    """The earlier point a read shows (`?as_of=`): not the present (docs/explain.md)."""
+
+    version = fields.Integer(required=True)
+    recorded_at = fields.String(required=True, allow_none=True,
+                                metadata={"description": "When the event at that version "
+                                                         "was recorded (UTC)"})
+
+
+def _as_of_member() -> fields.Nested:
+    return fields.Nested(AsOfSchema, metadata={
+        "description": "Only on a read as of an earlier point (?as_of=): the version and time "
+                       "it shows; the session may have moved on since"})
+
+
 class SessionViewSchema(Open):
     session_id = fields.String(required=True)
     name = fields.String(required=True)
@@ -623,6 +638,7 @@ class SessionViewSchema(Open):
     deal = fields.Nested(DealSummarySchema, required=True, allow_none=True,
                          metadata={"description": "The current (or last) deal; null before "
                                                   "the first"})
+    as_of = _as_of_member()
 
 
 class AppendResultSchema(Open):
@@ -724,6 +740,7 @@ class DealViewSchema(Open):
                                                      "the first trick each plays no card to"})
     corrections = fields.List(fields.Nested(lambda: CorrectionSchema()), required=True,
                               metadata={"description": "Corrections of this deal's entries"})
+    as_of = _as_of_member()
 
 
 class StatementPlayerSchema(Open):
@@ -827,6 +844,7 @@ class StatementSchema(Open):
                        "its hash chain"})
     outcomes = fields.List(fields.Nested(OutcomeSchema), required=True,
                            metadata={"description": "How many deals ended each way"})
+    as_of = _as_of_member()
 
 
 class EventsPageSchema(Open):

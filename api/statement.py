@@ -10,7 +10,8 @@ from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, requires
 from .backend import check_session_id, ledger
-from .schemas import StatementQuery, StatementSchema
+from .explain_schemas import StatementAsOfQuery
+from .schemas import StatementSchema
 
 blp = Blueprint("statement", __name__, url_prefix="/sessions/<session_id>/statement",
                 description="The settlement statement, as JSON or CSV.")
@@ -37,21 +38,24 @@ def csv_filename(session_id: str) -> str:
 class Statement(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="getStatement")
-    @blp.arguments(StatementQuery, location="query", as_kwargs=True)
+    @blp.arguments(StatementAsOfQuery, location="query", as_kwargs=True)
     @blp.response(200, StatementSchema, description=DESCRIPTION)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE,
                       schema={"type": "string"}, description=DESCRIPTION)
     @blp.alt_response(404, response="NOT_FOUND")
-    def get(self, session_id: str, format: str | None = None):  # noqa: A002 (the query name)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, session_id: str, format: str | None = None,  # noqa: A002 (the query name)
+            as_of: str | None = None):
         """Read the settlement statement
 
         Per player: units paid for deals, antes, loos and each kind of penalty; units received
         from tricks and pools; the net and its money value; the pool left; the zero-sum check;
-        and who pays whom.
+        and who pays whom. With `as_of`, the statement as it stood then (marked `as_of`, and
+        pinned to the log's version and chain head at that point).
         """
         if wants_csv(format):
-            text = ledger().statement_csv(session_id)
+            text = ledger().statement_csv(session_id, as_of=as_of)
             return Response(text, mimetype=CSV_MIMETYPE, headers={
                 "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
                 "Vary": "Accept"})
-        return ledger().statement(session_id), 200, {"Vary": "Accept"}
+        return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}

@@ -128,8 +128,8 @@ def copy_database(source: Engine, target: Engine, *,
 def rebuild_projections(engine: Engine, session_id: str
                         ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Fold the session's log again and replace its stored projections (the `sessions` row's
-    state, every deal view and the as-of snapshots) with the result, under the session's write lock. Returns
-    (state, views) as written."""
+    state, every deal view and the as-of snapshots) with the result, under the session's
+    write lock. Returns (state, views) as written."""
     from ledger.service import Ledger
 
     with writer(engine).begin() as conn:
