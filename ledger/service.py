@@ -949,7 +949,11 @@ def _as_moment(as_of: int | str) -> datetime:
     if moment.tzinfo is None:
         raise InvalidInput(f"as_of {as_of!r} has no offset: add Z or +hh:mm",
                            rule="as-of", field="as_of")
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+14:00 is before the year 1 in UTC
+        raise InvalidInput(f"as_of {as_of!r} is before the session opened",
+                           rule="as-of-in-range", field="as_of") from None
 
 
 def _log_gaps(versions: list[tuple[int, int]]) -> list[str]:
