@@ -3,7 +3,8 @@
 Fills one session with 1,000 deals (ten events each, as bench/append_bench.py), then on that
 session: the present statement, the statement as of a version in the middle of the log, as of
 one near its end and as of the worst place (just before a snapshot, so the most events are
-folded), each the median of 20 calls in process; the same as of a time; then the worst case
+folded), each the median of 20 calls in process; the same as of a time; the whole explain
+trail (median of 5); then the worst case
 again for several snapshot intervals (the snapshots rebuilt at each); and the cost the snapshot
 adds to an append: the median of single-command appends that cross a multiple of the interval
 (and so write a snapshot) against those that do not.
@@ -75,6 +76,8 @@ def run(url: str, args: argparse.Namespace) -> dict[str, Any]:
             "as_of_worst_ms": median_ms(lambda: ledger.statement(sid, as_of=worst)),
             "as_of_time_ms": median_ms(lambda: ledger.statement(sid, as_of=moment)),
             "session_as_of_ms": median_ms(lambda: ledger.session(sid, as_of=middle)),
+            "explain_ms": median_ms(lambda: ledger.explain(sid), repeat=5),
+            "explain_player_ms": median_ms(lambda: ledger.explain(sid, player="Ben"), repeat=5),
         }
         # the same read with the snapshots at other intervals (and none: the whole fold)
         with engine.connect() as conn:
@@ -108,7 +111,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=SNAPSHOT_EVERY)
     parser.add_argument("--sweep", type=lambda s: [int(x) for x in s.split(",")],
                         default=[25, 50, 100, 200, 400, 0])
-    parser.add_argument("--appends", type=int, default=40)
+    parser.add_argument("--appends", type=int, default=100)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
     args = parser.parse_args()
     with postgresql_url(args.postgres_url) as url:

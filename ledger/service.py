@@ -57,7 +57,7 @@ from ledger.domain import (
 from ledger.domain import events as ev
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
-from ledger.domain.explain import Logged, explain, explain_csv
+from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.state import DealState
 from ledger.store import eventstore as store
 from ledger.store.chain import CHAIN_FORMAT, GENESIS, first_broken_link
@@ -479,13 +479,14 @@ class Ledger:
             at = self._as_of_point(conn, session_id, as_of, row.version) \
                 if as_of is not None else None
             version = at["version"] if at is not None else row.version
-            rows = [r for r in store.events_between_full(conn, session_id, 0, version)]
+            rows = store.events_between_full(conn, session_id, 0, version, types=TRAIL_TYPES)
         log = _versioned(rows)
         live = {v for v, _ in live_events(log)}
         logged = [Logged(version=r.version, position=r.position,
                          recorded_at=store.utc_iso(r.recorded_at), actor=r.actor, event=e)
                   for r, (v, e) in zip(rows, log, strict=True) if v in live]
-        return _plain(explain(session_id, logged, version=version, player=player, as_of=at))
+        # plain already: strings, integers and None (no copy through JSON for a long trail)
+        return explain(session_id, logged, version=version, player=player, as_of=at)
 
     def explain_csv(self, session_id: str, *, player: str | None = None,
                     as_of: int | str | None = None) -> str:
@@ -555,8 +556,12 @@ class Ledger:
             if deal_no != state.deal_no:
                 markers = live_events(_versioned(
                     store.deal_markers(conn, session_id, at["version"])))
-                dealt = next(v for v, e in markers if isinstance(e, ev.DealStarted)
-                             and e.deal_no == deal_no + 1 and not e.redeal)
+                dealt = next((v for v, e in markers if isinstance(e, ev.DealStarted)
+                              and e.deal_no == deal_no + 1 and not e.redeal), None)
+                if dealt is None:
+                    raise InvariantBroken(f"deal {deal_no + 1} of session {session_id} is "
+                                          f"current at version {at['version']} but was "
+                                          "never dealt")
                 state = self._state_at(conn, session_id, dealt - 1)
         return _plain({**_current_deal_view(state), "as_of": at})
 
@@ -952,7 +957,7 @@ def _as_moment(as_of: int | str) -> datetime:
     try:
         return moment.astimezone(UTC)
     except OverflowError:  # 0001-01-01T00:00:00+14:00 is before the year 1 in UTC
-        raise InvalidInput(f"as_of {as_of!r} is before the session opened",
+        raise InvalidInput(f"as_of {as_of!r} is outside the years a time can name",
                            rule="as-of-in-range", field="as_of") from None
 
 

@@ -42,6 +42,10 @@ from .vocabulary import (
 )
 
 PLAYER, POOL_KIND, NEXT_POOL_KIND = "player", "pool", "next_pool"
+# The events a trail reads: those that post, and those that seat players, deal, charge a
+# penalty or correct (live_events reads any part of a log that keeps every correction).
+TRAIL_TYPES = ("SessionOpened", "PlayerJoined", "DealStarted", "PenaltyImposed",
+               "DealSettled", "SessionEnded", "EntryCorrected")
 
 
 @dataclass(frozen=True)
@@ -202,7 +206,8 @@ def _penalty(c: Context) -> Rule:
         raise InvariantBroken(f"offence {offence!r} is not in the {r.penalties} table")
     law = imposed.law if imposed is not None else spec.law
     if isinstance(c.event, ev.DealSettled) and spec.looed_instead_if_no_trick:
-        parameter = f"4 × stake = {4 * r.stake} (stake = {r.stake}); the offender took a trick"
+        # Blenheim law 9: the fine, settled with the deal, unless he is looed for no trick
+        parameter = f"4 × stake = {4 * r.stake} (stake = {r.stake}), settled with the deal"
     elif spec.amount == PenaltyAmount.SINGLE_LOO:
         parameter = f"single_loo = {r.single_loo}"
     elif spec.amount == PenaltyAmount.STAKE:
@@ -335,13 +340,23 @@ def explain(session_id: str, logged: Iterable[Logged], *, version: int,
             continue
         if rules is None:
             raise InvariantBroken(f"{e.type} before SessionOpened")
+        decided: dict[tuple[str, str | None, str | None, int | None], dict[str, str]] = {}
         for p in e.postings_list:
             deal_no = p.get("deal_no")
-            context = Context(rules=rules, posting=p, event=e,
-                              started=started.get(deal_no) if deal_no is not None else None,
-                              penalties=penalties.get(deal_no, []) if deal_no is not None
-                              else [])
-            rule = RULES[p["reason"]](context).to_dict()
+            if player is not None and player not in (p["from"], p["to"]):
+                continue
+            # the postings of one event for one reason share a rule (a penalty's is its
+            # offender's)
+            key = (p["reason"], p.get("offence"),
+                   p["from"] if p["reason"] == Reason.PENALTY else None, deal_no)
+            rule = decided.get(key)
+            if rule is None:
+                context = Context(rules=rules, posting=p, event=e,
+                                  started=started.get(deal_no) if deal_no is not None
+                                  else None,
+                                  penalties=penalties.get(deal_no, []) if deal_no is not None
+                                  else [])
+                rule = decided[key] = RULES[p["reason"]](context).to_dict()
             for account, signed in ((p["from"], -p["amount_units"]),
                                     (p["to"], p["amount_units"])):
                 trails.setdefault(account, []).append({

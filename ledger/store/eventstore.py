@@ -526,13 +526,15 @@ def deal_markers(conn: Connection, stream_id: str, up_to_version: int) -> list[R
 
 
 def events_between_full(conn: Connection, stream_id: str, after_version: int,
-                        up_to_version: int) -> list[Row[Any]]:
-    """Whole event rows with after_version < version <= up_to_version, by version."""
-    return list(conn.execute(
-        select(events).where(events.c.stream_id == stream_id,
-                             events.c.version > after_version,
-                             events.c.version <= up_to_version)
-        .order_by(events.c.version)))
+                        up_to_version: int, *, types: Sequence[str] = ()) -> list[Row[Any]]:
+    """Whole event rows with after_version < version <= up_to_version (of `types` only, if
+    given), by version."""
+    query = select(events).where(events.c.stream_id == stream_id,
+                                 events.c.version > after_version,
+                                 events.c.version <= up_to_version)
+    if types:
+        query = query.where(events.c.type.in_(types))
+    return list(conn.execute(query.order_by(events.c.version)))
 
 
 def hash_at(conn: Connection, stream_id: str, version: int) -> str | None:
