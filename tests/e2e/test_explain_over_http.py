@@ -134,8 +134,8 @@ def test_appends_keep_a_snapshot_each_time_they_cross_the_interval(engine):
     with engine.connect() as conn:
         kept = conn.scalar(select(func.count()).select_from(snapshots)
                            .where(snapshots.c.session_id == table.sid))
-    # versions 1, 3 (the single and its settlement), then 3 -> the last: 4, 8, 12... crossed
-    # by the one batch, which keeps one snapshot at its last version
+    # the opening ends at version 1 and the single at 3: neither crosses 4; the batch of deal
+    # 2 goes from 3 to 13, crossing 4, 8 and 12, and keeps one snapshot, at 13
     assert kept == 1
     assert client.get(f"{table.url}?as_of=5").get_json()["as_of"]["version"] == 5
     assert client.get(f"{table.url}/verify").get_json()["ok"] is True
