@@ -79,7 +79,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         from ledger.store.migrate import upgrade
 
         upgrade(engine)
-    app.extensions[EXTENSION] = {"engine": engine, "ledger": Ledger(engine)}
+    # SNAPSHOT_EVERY: how often an append keeps the state for reads as of a version (tests)
+    every = app.config.get("SNAPSHOT_EVERY")
+    app.extensions[EXTENSION] = {"engine": engine, "ledger": Ledger(engine) if every is None
+                                 else Ledger(engine, snapshot_every=int(every))}
     # The engine on its own key too, so that whoever built the app can dispose of it.
     app.extensions["lanterloo_engine"] = engine
 
@@ -91,6 +94,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         corrections,
         deals,
         events,
+        explain,
         health,
         offences,
         sessions,
@@ -98,8 +102,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         verify,
     )
 
-    for module in (sessions, events, corrections, deals, offences, statement, verify, clubs,
-                   health, audit, books):
+    for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
+                   clubs, health, audit, books):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web

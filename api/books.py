@@ -33,7 +33,8 @@ from .books_schemas import (
     WriteOffIn,
 )
 from .inputs import REPLAYED_HEADER, fingerprint, header_params, idempotency_key, json_object
-from .statement import CSV_MIMETYPE, wants_csv
+from .pages import HTML_MIMETYPE, render_club_page
+from .statement import CSV_MIMETYPE, wanted_format, wants_csv
 
 BOOK_READERS = (ADMIN, TREASURER, AUDITOR)
 BOOKKEEPERS = (TREASURER,)
@@ -205,11 +206,21 @@ class Standings(MethodView):
     @blp.doc(operationId="getStandings")
     @blp.arguments(SeasonQuery, location="query", as_kwargs=True)
     @blp.response(200, StandingsSchema)
+    @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE, schema={"type": "string"},
+                      description="The club's page: standings and open debts, printable")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, since: datetime | None = None, until: datetime | None = None):
+    def get(self, since: datetime | None = None, until: datetime | None = None,
+            format: str | None = None):  # noqa: A002
         """Read the season's standings
 
         Per member, over the sessions that ended between `since` and `until`: sessions,
-        deals dealt, net in units and in money, loos and penalties; sorted by name.
+        deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
+        (`format=html` or Accept: text/html), with the open debts beside them.
         """
-        return books().standings(since=since, until=until)
+        standings = books().standings(since=since, until=until)
+        if wanted_format(format) == "html":
+            caller = principal()
+            page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
+                                    standings, books().debts())
+            return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+        return standings, 200, {"Vary": "Accept"}

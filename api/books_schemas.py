@@ -93,6 +93,10 @@ class SeasonQuery(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
+    format = fields.String(validate=validate.OneOf(["json", "html"]), metadata={
+        "description": "html for the club's page: the standings and the open debts, printable "
+                       "(or send Accept: text/html)"})
+
     since = fields.AwareDateTime(load_default=None, default_timezone=dt.UTC,
                                  metadata={"description": "Sessions ended at or after (UTC "
                                                           "unless it says)"})

@@ -7,6 +7,7 @@ from flask_smorest import Blueprint
 
 from .auth import STATE_READERS, requires
 from .backend import check_session_id, ledger
+from .explain_schemas import AsOfQuery
 from .schemas import DealViewSchema
 
 blp = Blueprint("deals", __name__, url_prefix="/sessions/<session_id>/deals",
@@ -19,8 +20,13 @@ blp.url_value_preprocessor(check_session_id)
 class Deal(MethodView):
     @requires(*STATE_READERS)
     @blp.doc(operationId="getDeal")
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
     @blp.response(200, DealViewSchema)
     @blp.alt_response(404, response="NOT_FOUND")
-    def get(self, session_id: str, deal_no: int):
-        """Read one deal of a session"""
-        return ledger().deal(session_id, deal_no)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, session_id: str, deal_no: int, as_of: str | None = None):
+        """Read one deal of a session
+
+        With `as_of`, the deal as it stood then (marked `as_of`).
+        """
+        return ledger().deal(session_id, deal_no, as_of=as_of)

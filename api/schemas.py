@@ -592,6 +592,21 @@ class LooOwedSchema(Open):
     reason = fields.String()
 
 
+class AsOfSchema(Open):
+    """The earlier point a read shows (`?as_of=`): not the present (docs/explain.md)."""
+
+    version = fields.Integer(required=True)
+    recorded_at = fields.String(required=True, allow_none=True,
+                                metadata={"description": "When the event at that version "
+                                                         "was recorded (UTC)"})
+
+
+def _as_of_member() -> fields.Nested:
+    return fields.Nested(AsOfSchema, metadata={
+        "description": "Only on a read as of an earlier point (?as_of=): the version and time "
+                       "it shows; the session may have moved on since"})
+
+
 class SessionViewSchema(Open):
     session_id = fields.String(required=True)
     name = fields.String(required=True)
@@ -624,6 +639,7 @@ class SessionViewSchema(Open):
     deal = fields.Nested(DealSummarySchema, required=True, allow_none=True,
                          metadata={"description": "The current (or last) deal; null before "
                                                   "the first"})
+    as_of = _as_of_member()
 
 
 class AppendResultSchema(Open):
@@ -725,6 +741,7 @@ class DealViewSchema(Open):
                                                      "the first trick each plays no card to"})
     corrections = fields.List(fields.Nested(lambda: CorrectionSchema()), required=True,
                               metadata={"description": "Corrections of this deal's entries"})
+    as_of = _as_of_member()
 
 
 class StatementPlayerSchema(Open):
@@ -832,6 +849,7 @@ class StatementSchema(Open):
         "description": "The cash counted at the close against what is expected (pools + cash "
                        "paid to the club against the session - cash it paid out); null when "
                        "nothing was counted (docs/books.md)"})
+    as_of = _as_of_member()
 
 
 class EventsPageSchema(Open):

@@ -16,6 +16,7 @@ from .actor import current_actor
 from .auth import OPENERS, STATE_READERS, requires
 from .backend import check_session_id, ledger, split_replay
 from .errors import ApiProblem, first_message
+from .explain_schemas import AsOfQuery
 from .inputs import (
     REPLAYED_HEADER,
     etag,
@@ -129,19 +130,26 @@ class Session(MethodView):
                                          "session is still at that version"}],
              responses={200: {"links": session_links("$response.body#/session_id",
                                                        deal_no="$response.body#/deal_no")}})
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
     @blp.response(200, SessionViewSchema, headers={
-        "ETag": {"description": "The session version, for If-Match",
+        "ETag": {"description": "The session version, for If-Match (not sent as of an "
+                                "earlier point)",
                  "schema": {"type": "string"}}})
     @blp.alt_response(304, description="Not modified: the session is still at the version "
                                        "If-None-Match names", headers={
         "ETag": {"description": "The session version", "schema": {"type": "string"}}})
     @blp.alt_response(404, response="NOT_FOUND")
-    def get(self, session_id: str):
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, session_id: str, as_of: str | None = None):
         """Read a session: whose turn, the legal choices, pools and balances
 
         Send `If-None-Match` with the ETag last read to poll cheaply: 304 with no body while
-        nothing was appended since.
+        nothing was appended since. With `as_of` (a version or an ISO-8601 time), the session
+        as it stood then, marked `as_of`: no ETag, and If-None-Match is not consulted (the
+        ETag names the present version only).
         """
+        if as_of is not None:
+            return ledger().session(session_id, as_of=as_of)
         view = ledger().session(session_id)
         tag = etag(int(view["version"]))
         if request.if_none_match and request.if_none_match.contains_weak(tag.strip('"')):

@@ -16,8 +16,10 @@ from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, principal, requires
 from .backend import check_session_id, ledger
+from .errors import ApiProblem
+from .explain_schemas import StatementAsOfQuery
 from .pages import HTML_MIMETYPE, render_statement
-from .schemas import StatementQuery, StatementSchema
+from .schemas import StatementSchema
 
 blp = Blueprint("statement", __name__, url_prefix="/sessions/<session_id>/statement",
                 description="The settlement statement, as JSON, CSV or a printable page.")
@@ -53,36 +55,44 @@ def csv_filename(session_id: str) -> str:
 
 def statement_explain(session_id: str) -> dict[str, Any] | None:
     """The postings behind each figure, for the page's expanding lines (the shape of
-    `GET /sessions/<id>/explain`); None where the ledger does not explain yet."""
-    del session_id
-    return None
+    `GET /sessions/<id>/explain`)."""
+    return ledger().explain(session_id)
 
 
 @blp.route("")
 class Statement(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="getStatement")
-    @blp.arguments(StatementQuery, location="query", as_kwargs=True)
+    @blp.arguments(StatementAsOfQuery, location="query", as_kwargs=True)
     @blp.response(200, StatementSchema, description=DESCRIPTION)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE,
                       schema={"type": "string"}, description=DESCRIPTION)
     @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE,
                       schema={"type": "string"}, description=DESCRIPTION)
     @blp.alt_response(404, response="NOT_FOUND")
-    def get(self, session_id: str, format: str | None = None):  # noqa: A002 (the query name)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, session_id: str, format: str | None = None,  # noqa: A002 (the query name)
+            as_of: str | None = None):
         """Read the settlement statement
 
         Per player: units paid for deals, antes, loos and each kind of penalty; units received
         from tricks and pools; the net and its money value; the pool left; the zero-sum check;
         and who pays whom. As a page, also each player's balance deal by deal (an SVG chart).
+        With `as_of` (JSON and CSV), the statement as it stood then (marked `as_of`, and
+        pinned to the log's version and chain head at that point).
         """
         wanted = wanted_format(format)
         if wanted == "csv":
-            text = ledger().statement_csv(session_id)
+            text = ledger().statement_csv(session_id, as_of=as_of)
             return Response(text, mimetype=CSV_MIMETYPE, headers={
                 "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
                 "Vary": "Accept"})
         if wanted == "html":
+            if as_of is not None:
+                raise ApiProblem(422, "invalid-input", "the printable page shows the session "
+                                 "as it stands; read a past statement as JSON or CSV",
+                                 rule="as-of-page",
+                                 field="as_of")
             books = ledger()
             page = render_statement(books.statement(session_id),
                                     books.balance_series(session_id),
@@ -92,4 +102,4 @@ class Statement(MethodView):
             # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's:
             # api/security.py.
             return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
-        return ledger().statement(session_id), 200, {"Vary": "Accept"}
+        return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}

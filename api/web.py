@@ -26,7 +26,7 @@ from .security import PAGES_PREFIX
 HERE = Path(__file__).parent
 STATIC = HERE / "static" / "table"
 # Bump with any change to the shell's files: the service worker keeps one cache per version.
-SHELL_VERSION = "2"
+SHELL_VERSION = "3"
 ICON_SIZES = (192, 512)
 
 blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STATIC),
@@ -36,6 +36,7 @@ blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STAT
 def shell_files() -> list[str]:
     """What the service worker caches: the pages and every file they load."""
     files = [url_for("web.table"), url_for("web.live"), url_for("web.statement"),
+             url_for("web.club"),
              url_for("web.manifest"), url_for("web.icon_svg")]
     files += [url_for("web.icon", size=s) for s in ICON_SIZES]
     files += [url_for("web.static", filename=p.name) for p in sorted(STATIC.iterdir())
@@ -57,7 +58,14 @@ def live() -> str:
 def statement() -> str:
     """The statement's shell: it fetches GET /sessions/<id>/statement?format=html with the
     device's token (a navigation cannot carry it) and shows the page, with a Print button."""
-    return render_template("statement_shell.html", version=SHELL_VERSION)
+    return render_template("statement_shell.html", version=SHELL_VERSION, page="statement")
+
+
+@blp.get("/club")
+def club() -> str:
+    """The club's books (standings and open debts), fetched by the same shell from
+    GET /standings?format=html."""
+    return render_template("statement_shell.html", version=SHELL_VERSION, page="club")
 
 
 @blp.get("/manifest.webmanifest")

@@ -45,6 +45,7 @@ from ledger.domain import (
     OpenSession,
     SessionNotFound,
     SessionState,
+    asof,
     deal_view,
     event_from_record,
     event_to_record,
@@ -53,8 +54,10 @@ from ledger.domain import (
     statement,
     statement_csv,
 )
+from ledger.domain import events as ev
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.evolve import evolve
+from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.series import balance_series
 from ledger.domain.state import DealState
 from ledger.store import books as books_store
@@ -69,6 +72,9 @@ __all__ = ["Ledger", "Actor", "IdempotencyKeyReused", "DealNotFound", "REPLAY_FL
 REPLAY_FLAG = "idempotent_replay"
 MAX_PAGE_LIMIT = 1000
 MAX_DEAL_NO = 2**31 - 1  # deal_views.deal_no is a 32-bit integer
+# An append that crosses a multiple of this version keeps the state as a snapshot, so a read
+# as of any version folds at most about this many events (docs/explain.md: the measurements).
+SNAPSHOT_EVERY = 100
 CREATED = 201
 
 T = TypeVar("T")
@@ -97,9 +103,11 @@ class DealNotFound(LedgerError):
 class Ledger:
     """The ledger over one database; `club_id` confines every call to one club's sessions."""
 
-    def __init__(self, engine: Engine, *, club_id: str | None = None):
+    def __init__(self, engine: Engine, *, club_id: str | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY):
         self.engine = engine
         self.club_id = club_id
+        self.snapshot_every = snapshot_every
         self._writer = writer(engine)
         self._reader = store.reader(engine)
         self._states = _states_of(engine)
@@ -114,7 +122,7 @@ class Ledger:
 
     def for_club(self, club_id: str) -> Ledger:
         """The same ledger, seeing and opening only the sessions of `club_id`."""
-        return Ledger(self.engine, club_id=club_id)
+        return Ledger(self.engine, club_id=club_id, snapshot_every=self.snapshot_every)
 
     # -- writes ----------------------------------------------------------------------------
 
@@ -344,6 +352,8 @@ class Ledger:
             raise ConcurrencyConflict(row.version if row else 0, old_version)
         store.save_deal_views(conn, session_id, {
             deal_no: (state.version, view) for deal_no, view in views.items()})
+        if asof.snapshot_due(old_version or 0, state.version, self.snapshot_every):
+            store.save_snapshot(conn, session_id, state.version, state.to_dict())
         response = _plain({"session_id": session_id, "version": state.version,
                            "appended": appended, "session": session_view(state)})
         if key:
@@ -380,7 +390,8 @@ class Ledger:
             conn, session_id, rows, old_version=old_version, version=state.version,
             state_json=_state_json(state), views_json=views,
             key=(scope, key, fingerprint, CREATED) if key else None, respond=respond,
-            now=now)
+            now=now, snapshot=asof.snapshot_due(old_version, state.version,
+                                                self.snapshot_every))
         return {**response, REPLAY_FLAG: False}
 
     def _respond(self, session_id: str, state: SessionState, appended: list[dict[str, Any]],
@@ -424,12 +435,20 @@ class Ledger:
         with self._reader.connect() as conn:
             return store.load_session(conn, session_id, club_id=self.club_id) is not None
 
-    def session(self, session_id: str) -> dict[str, Any]:
-        """The session view: whose turn, the legal choices, the pools, every balance."""
-        return _plain(session_view(self._state(session_id)))
+    def session(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
+        """The session view: whose turn, the legal choices, the pools, every balance; with
+        `as_of` (a version, or an ISO-8601 time), as it stood then, marked `as_of`."""
+        if as_of is None:
+            return _plain(session_view(self._state(session_id)))
+        with self._reader.connect() as conn:
+            state, at = self._as_of(conn, session_id, as_of)
+        return _plain({**session_view(state), "as_of": at})
 
-    def deal(self, session_id: str, deal_no: int) -> dict[str, Any]:
-        """The deal's view as it last stood."""
+    def deal(self, session_id: str, deal_no: int, *,
+             as_of: int | str | None = None) -> dict[str, Any]:
+        """The deal's view as it last stood (as of a version or a time, if given)."""
+        if as_of is not None:
+            return self._deal_as_of(session_id, deal_no, as_of)
         with self._reader.connect() as conn:
             if store.load_session(conn, session_id, club_id=self.club_id) is None:
                 raise _not_found(session_id)
@@ -441,24 +460,137 @@ class Ledger:
                                rule="deal-exists", field="deal_no")
         return view
 
-    def statement(self, session_id: str) -> dict[str, Any]:
-        """The statement, pinned to the log it was drawn from (its version and chain head)."""
-        row = self._row(session_id)
-        state = SessionState.from_dict(row.state)
-        return _plain({**statement(state, _pin(row)), "cash": self._cash(row, state)})
+    def statement(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
+        """The statement, pinned to the log it was drawn from (its version and chain head);
+        with `as_of`, the statement as it stood then, marked `as_of`."""
+        if as_of is None:
+            row = self._row(session_id)
+            state = SessionState.from_dict(row.state)
+            return _plain({**statement(state, _pin(row)), "cash": self._cash(row, state)})
+        # The cash is counted after the close, outside the session's log: a statement as of
+        # a point of that log shows none.
+        state, pin, at = self._statement_as_of(session_id, as_of)
+        return _plain({**statement(state, pin), "cash": None, "as_of": at})
 
-    def statement_csv(self, session_id: str) -> str:
+    def statement_csv(self, session_id: str, *, as_of: int | str | None = None) -> str:
         from ledger.domain.books import cash_csv
 
-        row = self._row(session_id)
-        state = SessionState.from_dict(row.state)
-        return statement_csv(state, _pin(row)) + cash_csv(self._cash(row, state))
+        if as_of is None:
+            row = self._row(session_id)
+            state = SessionState.from_dict(row.state)
+            return statement_csv(state, _pin(row)) + cash_csv(self._cash(row, state))
+        state, pin, _ = self._statement_as_of(session_id, as_of)
+        return statement_csv(state, pin)
 
     def _cash(self, row: Any, state: SessionState) -> dict[str, Any] | None:
         """The cash counted at the session's close against what is expected (docs/books.md)."""
         from ledger.books import cash_of
 
         return cash_of(self.engine, row.club_id, state)
+
+    def explain(self, session_id: str, *, player: str | None = None,
+                as_of: int | str | None = None) -> dict[str, Any]:
+        """Every figure of the session (or `player`'s) with the postings that make it up and
+        the rule behind each (docs/explain.md); as of a version or a time, if given."""
+        with self._reader.connect() as conn:
+            row = store.load_session(conn, session_id, club_id=self.club_id)
+            if row is None:
+                raise _not_found(session_id)
+            at = self._as_of_point(conn, session_id, as_of, row.version) \
+                if as_of is not None else None
+            version = at["version"] if at is not None else row.version
+            rows = store.events_between_full(conn, session_id, 0, version, types=TRAIL_TYPES)
+        log = _versioned(rows)
+        live = {v for v, _ in live_events(log)}
+        logged = [Logged(version=r.version, position=r.position,
+                         recorded_at=store.utc_iso(r.recorded_at), actor=r.actor, event=e)
+                  for r, (v, e) in zip(rows, log, strict=True) if v in live]
+        # plain already: strings, integers and None (no copy through JSON for a long trail)
+        return explain(session_id, logged, version=version, player=player, as_of=at)
+
+    def explain_csv(self, session_id: str, *, player: str | None = None,
+                    as_of: int | str | None = None) -> str:
+        return explain_csv(self.explain(session_id, player=player, as_of=as_of))
+
+    # -- as of an earlier version ---------------------------------------------------------
+
+    def _as_of_point(self, conn: Connection, session_id: str, as_of: int | str,
+                     current: int) -> dict[str, Any]:
+        """{"version", "recorded_at"} of the point `as_of` names: a version of the session's
+        log (1 to its last), or an ISO-8601 time with its offset (the last event recorded at
+        or before it); a clear refusal naming `as_of` otherwise."""
+        version = _as_version(as_of)
+        if version is None:
+            moment = _as_moment(as_of)
+            version = store.version_at(conn, session_id, moment)
+            if version == 0:
+                raise InvalidInput(f"as_of {as_of} is before the session opened",
+                                   rule="as-of-in-range", field="as_of")
+        elif not 1 <= version <= current:
+            raise InvalidInput(f"as_of must be a version from 1 to {current} (the session's "
+                               f"log), got {version}", rule="as-of-in-range", field="as_of")
+        moment_at = store.recorded_at(conn, session_id, version)
+        return {"version": version,
+                "recorded_at": store.utc_iso(moment_at) if moment_at is not None else None}
+
+    def _as_of(self, conn: Connection, session_id: str, as_of: int | str
+               ) -> tuple[SessionState, dict[str, Any]]:
+        row = store.load_session(conn, session_id, club_id=self.club_id)
+        if row is None:
+            raise _not_found(session_id)
+        at = self._as_of_point(conn, session_id, as_of, row.version)
+        if at["version"] == row.version:
+            return SessionState.from_dict(row.state), at
+        return self._state_at(conn, session_id, at["version"]), at
+
+    def _state_at(self, conn: Connection, session_id: str, version: int) -> SessionState:
+        """The state at `version`: the nearest snapshot, then the events after it
+        (domain/asof.py, across corrections)."""
+
+        def events(lo: int, hi: int) -> list[tuple[int, Event]]:
+            return _versioned(store.events_between(conn, session_id, lo, hi))
+
+        return asof.state_at(
+            version, snapshot=lambda v: store.snapshot_at_or_below(conn, session_id, v),
+            events=events,
+            last_correction=lambda lo, hi: store.last_correction_between(conn, session_id,
+                                                                         lo, hi),
+            session_id=session_id)
+
+    def _statement_as_of(self, session_id: str, as_of: int | str
+                         ) -> tuple[SessionState, dict[str, Any], dict[str, Any]]:
+        with self._reader.connect() as conn:
+            state, at = self._as_of(conn, session_id, as_of)
+            head = store.hash_at(conn, session_id, at["version"])
+        return state, {"version": at["version"], "chain_head": head,
+                       "chain_format": CHAIN_FORMAT}, at
+
+    def _deal_as_of(self, session_id: str, deal_no: int, as_of: int | str) -> dict[str, Any]:
+        """The deal's view as it last stood at that point: the current deal's from the state
+        then, an earlier deal's from the state just before the next deal was dealt."""
+        with self._reader.connect() as conn:
+            state, at = self._as_of(conn, session_id, as_of)
+            if not (state.deal is not None and 1 <= deal_no <= state.deal_no):
+                raise DealNotFound(f"session {session_id} had no deal {deal_no} as of version "
+                                   f"{at['version']}", rule="deal-exists", field="deal_no")
+            if deal_no != state.deal_no:
+                markers = live_events(_versioned(
+                    store.deal_markers(conn, session_id, at["version"])))
+                dealt = next((v for v, e in markers if isinstance(e, ev.DealStarted)
+                              and e.deal_no == deal_no + 1 and not e.redeal), None)
+                if dealt is None:
+                    raise InvariantBroken(f"deal {deal_no + 1} of session {session_id} is "
+                                          f"current at version {at['version']} but was "
+                                          "never dealt")
+                state = self._state_at(conn, session_id, dealt - 1)
+        return _plain({**_current_deal_view(state), "as_of": at})
+
+    def rebuild_snapshots(self, session_id: str) -> dict[int, dict[str, Any]]:
+        """The snapshots a rebuild keeps: the state at every multiple of `snapshot_every` up
+        to the log's last version, each folded from the one before it."""
+        with self.engine.connect() as conn:
+            log = _versioned(store.stream_by_version(conn, session_id))
+        return _snapshots_of(log, self.snapshot_every, session_id)
 
     def events(self, session_id: str, after_position: int = 0,
                limit: int = 100) -> dict[str, Any]:
@@ -576,6 +708,7 @@ class Ledger:
                 conn, session_id=session_id)}
         differences += _diff("session_results", stored_results,
                              {r["seat"]: r for r in self.rebuild_results(session_id, state)})
+        differences += self._verify_snapshots(session_id)
         return differences
 
     def rebuild_results(self, session_id: str, state: dict[str, Any] | None = None
@@ -591,6 +724,29 @@ class Ledger:
                                                    SessionState.from_dict(state))
         return [_result_dict(SimpleNamespace(**books_store.result_row(r, club_id, 0)))
                 for r in results]
+
+    def _verify_snapshots(self, session_id: str) -> list[str]:
+        """Each stored snapshot against the fold to its version, each folded from the
+        snapshot before it (once that one is found right): one pass over the log."""
+        with self.engine.connect() as conn:
+            stored = store.load_snapshots(conn, session_id)
+            if not stored:
+                return []
+            log = _versioned(store.stream_by_version(conn, session_id))
+        out: list[str] = []
+        checked: dict[int, dict[str, Any]] = {}
+        for version in sorted(stored):
+            if not 1 <= version <= len(log):
+                out.append(f"snapshots.{version}: beyond the log's {len(log)} versions")
+                continue
+            snapshot, events, last_correction = asof.in_memory(log, checked)
+            folded = _plain(asof.state_at(version, snapshot=snapshot, events=events,
+                                          last_correction=last_correction,
+                                          session_id=session_id).to_dict())
+            found = _diff(f"snapshots.{version}", stored[version], folded)
+            out += found
+            checked[version] = folded
+        return out
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -819,6 +975,51 @@ def _result_dict(row: Any) -> dict[str, Any]:
             "deals_dealt": row.deals_dealt, "loos": row.loos, "loo_units": int(row.loo_units),
             "penalties": row.penalties, "penalty_units": int(row.penalty_units),
             "ended_at": store.utc_iso(books_store.as_utc(row.ended_at))}
+
+
+def _snapshots_of(log: list[tuple[int, Event]], every: int, session_id: str
+                  ) -> dict[int, dict[str, Any]]:
+    """The state at every multiple of `every` of the log's versions, each from the last."""
+    out: dict[int, dict[str, Any]] = {}
+    if every <= 0:
+        return out
+    for version in range(every, len(log) + 1, every):
+        snapshot, events, last_correction = asof.in_memory(log, out)
+        out[version] = _plain(asof.state_at(version, snapshot=snapshot, events=events,
+                                            last_correction=last_correction,
+                                            session_id=session_id).to_dict())
+    return out
+
+
+def _as_version(as_of: int | str) -> int | None:
+    """The version `as_of` names, or None when it is not a whole number."""
+    if isinstance(as_of, bool):
+        raise InvalidInput("as_of must be a version or an ISO-8601 time", rule="as-of",
+                           field="as_of")
+    if isinstance(as_of, int):
+        return as_of
+    text = str(as_of).strip()
+    if text.lstrip("+-").isdigit() and text.isascii():
+        return int(text)
+    return None
+
+
+def _as_moment(as_of: int | str) -> datetime:
+    """The ISO-8601 time `as_of` names; it must carry its offset (Z or +01:00)."""
+    try:
+        moment = datetime.fromisoformat(str(as_of).strip())
+    except ValueError:
+        raise InvalidInput(f"as_of must be a version (a whole number) or an ISO-8601 time "
+                           f"with its offset, such as 2026-11-22T21:00:00Z; got {as_of!r}",
+                           rule="as-of", field="as_of") from None
+    if moment.tzinfo is None:
+        raise InvalidInput(f"as_of {as_of!r} has no offset: add Z or +hh:mm",
+                           rule="as-of", field="as_of")
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+14:00 is before the year 1 in UTC
+        raise InvalidInput(f"as_of {as_of!r} is outside the years a time can name",
+                           rule="as-of-in-range", field="as_of") from None
 
 
 def _log_gaps(versions: list[tuple[int, int]]) -> list[str]:

@@ -10,7 +10,7 @@ from .ending import END_METHODS
 from .exchanging import may_exchange, may_show_flush, stock_left
 from .penalising import offenders_in_play
 from .penalties import TABLES
-from .play import in_play, next_to_play
+from .play import in_play, next_to_play, trick_complete
 from .state import DealState, SessionState
 from .vocabulary import BETWEEN_DEALS, Call, DealKind, EndMethod, Entry, Phase, Status
 
@@ -57,7 +57,9 @@ def expected(state: SessionState) -> dict[str, Any]:
     if deal.phase in (Phase.PLAYING, Phase.REPLAYING):
         trick = len(deal.tricks) + 1
         actions = _variant_actions(state, deal)
-        if deal.entry in (None, Entry.CARDS):
+        # A complete trick not yet won is seen only as of a version inside one entry (the
+        # ledger draws the trick in the same append, docs/explain.md): no card is due then.
+        if deal.entry in (None, Entry.CARDS) and not trick_complete(deal, state.rules):
             card: dict[str, Any] = {"type": "CardPlayed",
                                     "player": next_to_play(deal, state.rules), "trick": trick}
             if state.rules.pam is not None and not deal.current_trick:

@@ -142,8 +142,8 @@ def copy_database(source: Engine, target: Engine, *,
 def rebuild_projections(engine: Engine, session_id: str
                         ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Fold the session's log again and replace its stored projections (the `sessions` row's
-    state and every deal view) with the result, under the session's write lock. Returns
-    (state, views) as written."""
+    state, every deal view and the as-of snapshots) with the result, under the session's
+    write lock. Returns (state, views) as written."""
     from ledger.service import Ledger
 
     with writer(engine).begin() as conn:
@@ -170,6 +170,8 @@ def rebuild_projections(engine: Engine, session_id: str
                         version=store.stream_version(conn, session_id),
                         results=results_from_log(conn, session_id,
                                                  SessionState.from_dict(state)))
+        # the as-of snapshots, at every multiple of the ledger's interval (docs/explain.md)
+        store.replace_snapshots(conn, session_id, Ledger(engine).rebuild_snapshots(session_id))
     return state, views
 
 

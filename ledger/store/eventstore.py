@@ -20,6 +20,7 @@ from sqlalchemy import (
     Engine,
     Row,
     Text,
+    cast,
     delete,
     func,
     insert,
@@ -31,7 +32,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .chain import GENESIS, link
-from .tables import deal_views, events, idempotency_keys, sessions
+from .tables import deal_views, events, idempotency_keys, sessions, snapshots
 
 Record = tuple[str, int, dict[str, Any]]  # (type, schema_version, payload)
 
@@ -305,6 +306,8 @@ _MOVE_SESSION_PG = (
 _UPSERT_VIEW_PG = ("INSERT INTO deal_views (session_id, deal_no, version, view) "
                    "VALUES (%s, %s, %s, %s::json) ON CONFLICT (session_id, deal_no) "
                    "DO UPDATE SET version = excluded.version, view = excluded.view")
+_INSERT_SNAPSHOT_PG = ("INSERT INTO snapshots (session_id, version, state) "
+                       "VALUES (%s, %s, %s::json)")
 _INSERT_KEY_PG = ("INSERT INTO idempotency_keys (scope, key, fingerprint, status_code, "
                   "response, created_at) VALUES (%s, %s, %s, %s, %s::json, %s)")
 
@@ -332,10 +335,11 @@ def chained_rows(stream_id: str, first_version: int, records: Sequence[Record], 
 def write_append(conn: Connection, session_id: str, rows: list[dict[str, Any]], *,
                  old_version: int, version: int, state_json: str,
                  views_json: dict[int, str], key: tuple[str, str, str, int] | None,
-                 respond: Callable[[list[int]], dict[str, Any]], now: datetime
-                 ) -> dict[str, Any]:
+                 respond: Callable[[list[int]], dict[str, Any]], now: datetime,
+                 snapshot: bool = False) -> dict[str, Any]:
     """Insert the chained `rows`, move the session's row from old_version to version with
-    `state_json`, upsert `views_json` ({deal_no: view JSON}) and, with `key` (scope, key,
+    `state_json`, upsert `views_json` ({deal_no: view JSON}), with `snapshot` keep
+    `state_json` as the snapshot at `version` too, and, with `key` (scope, key,
     fingerprint, status), store the response under it; commit. `respond(positions)` makes
     the response once the rows' positions are known; it is returned.
 
@@ -362,6 +366,8 @@ def write_append(conn: Connection, session_id: str, rows: list[dict[str, Any]], 
                 if views:
                     pg.cursor().executemany(_UPSERT_VIEW_PG, [
                         (session_id, deal_no, version, view) for deal_no, view in views])
+                if snapshot:
+                    pg.cursor().execute(_INSERT_SNAPSHOT_PG, (session_id, version, state_json))
                 if key is None:
                     pg.commit()
         except DBAPIError as error:
@@ -389,6 +395,8 @@ def write_append(conn: Connection, session_id: str, rows: list[dict[str, Any]], 
         conn.execute(upsert.on_conflict_do_update(
             index_elements=[deal_views.c.session_id, deal_views.c.deal_no],
             set_={"version": upsert.excluded.version, "view": upsert.excluded.view}))
+    if snapshot:
+        save_snapshot(conn, session_id, version, state_json)
     response = respond(positions)
     if key is not None:
         scope, key_, fingerprint, status = key
@@ -433,3 +441,103 @@ def violated_table(error: IntegrityError) -> str | None:
         return original.diag.table_name  # type: ignore[union-attr]
     match = _SQLITE_UNIQUE.match(str(original))
     return match.group(1) if match else None
+
+
+# -- as-of snapshots -----------------------------------------------------------------------
+
+def save_snapshot(conn: Connection, session_id: str, version: int,
+                  state: str | dict[str, Any]) -> None:
+    """Keep the state at `version` (JSON text, or the dict) as a snapshot."""
+    if isinstance(state, str) and _is_postgresql(conn):
+        state = loads(state)  # text is bound as varchar there, not as json
+    value = type_coerce(state, Text()) if isinstance(state, str) else state
+    conn.execute(insert(snapshots).values(session_id=session_id, version=version, state=value))
+
+
+def snapshot_at_or_below(conn: Connection, session_id: str, version: int
+                         ) -> tuple[int, dict[str, Any]] | None:
+    """The nearest snapshot (version, state) at or below `version`, or None."""
+    row = conn.execute(
+        select(snapshots.c.version, cast(snapshots.c.state, Text()))
+        .where(snapshots.c.session_id == session_id, snapshots.c.version <= version)
+        .order_by(snapshots.c.version.desc()).limit(1)).first()
+    return None if row is None else (int(row[0]), loads(row[1]))
+
+
+def load_snapshots(conn: Connection, session_id: str) -> dict[int, dict[str, Any]]:
+    """Every snapshot of the session: {version: state}."""
+    rows = conn.execute(select(snapshots.c.version, cast(snapshots.c.state, Text()))
+                        .where(snapshots.c.session_id == session_id))
+    return {int(version): loads(text) for version, text in rows}
+
+
+def replace_snapshots(conn: Connection, session_id: str,
+                      states: dict[int, dict[str, Any]]) -> None:
+    """Drop the session's snapshots and keep `states` ({version: state}) instead (rebuild)."""
+    conn.execute(delete(snapshots).where(snapshots.c.session_id == session_id))
+    if states:
+        conn.execute(insert(snapshots), [
+            {"session_id": session_id, "version": v, "state": state}
+            for v, state in sorted(states.items())])
+
+
+def events_between(conn: Connection, stream_id: str, after_version: int,
+                   up_to_version: int) -> list[Row[Any]]:
+    """The stream's events with after_version < version <= up_to_version, by version."""
+    return list(conn.execute(
+        select(events.c.version, events.c.type, events.c.schema_version, events.c.payload)
+        .where(events.c.stream_id == stream_id, events.c.version > after_version,
+               events.c.version <= up_to_version)
+        .order_by(events.c.version)))
+
+
+def last_correction_between(conn: Connection, stream_id: str, after_version: int,
+                            up_to_version: int) -> tuple[int, int] | None:
+    """(version, rewound_to) of the last EntryCorrected with after_version < version <=
+    up_to_version, or None."""
+    row = conn.execute(
+        select(events.c.version, events.c.payload)
+        .where(events.c.stream_id == stream_id, events.c.version > after_version,
+               events.c.version <= up_to_version, events.c.type == "EntryCorrected")
+        .order_by(events.c.version.desc()).limit(1)).first()
+    return None if row is None else (int(row[0]), int(row[1]["rewound_to"]))
+
+
+def version_at(conn: Connection, stream_id: str, moment: datetime) -> int:
+    """The last version of the stream recorded at or before `moment` (0 if none)."""
+    return conn.scalar(select(func.coalesce(func.max(events.c.version), 0))
+                       .where(events.c.stream_id == stream_id,
+                              events.c.recorded_at <= moment)) or 0
+
+
+def recorded_at(conn: Connection, stream_id: str, version: int) -> datetime | None:
+    return conn.scalar(select(events.c.recorded_at).where(events.c.stream_id == stream_id,
+                                                          events.c.version == version))
+
+
+def deal_markers(conn: Connection, stream_id: str, up_to_version: int) -> list[Row[Any]]:
+    """The DealStarted and EntryCorrected events up to a version (to find when a deal was
+    last the current one), by version."""
+    return list(conn.execute(
+        select(events.c.version, events.c.type, events.c.schema_version, events.c.payload)
+        .where(events.c.stream_id == stream_id, events.c.version <= up_to_version,
+               events.c.type.in_(("DealStarted", "EntryCorrected")))
+        .order_by(events.c.version)))
+
+
+def events_between_full(conn: Connection, stream_id: str, after_version: int,
+                        up_to_version: int, *, types: Sequence[str] = ()) -> list[Row[Any]]:
+    """Whole event rows with after_version < version <= up_to_version (of `types` only, if
+    given), by version."""
+    query = select(events).where(events.c.stream_id == stream_id,
+                                 events.c.version > after_version,
+                                 events.c.version <= up_to_version)
+    if types:
+        query = query.where(events.c.type.in_(types))
+    return list(conn.execute(query.order_by(events.c.version)))
+
+
+def hash_at(conn: Connection, stream_id: str, version: int) -> str | None:
+    """The chain hash of the event at `version` (the chain's head there)."""
+    return conn.scalar(select(events.c.hash).where(events.c.stream_id == stream_id,
+                                                   events.c.version == version))

@@ -239,3 +239,18 @@ session_results = Table(
     Index(None, "club_id", "member_id"),
     Index(None, "club_id", "ended_at"),
 )
+
+# -- as-of snapshots (docs/explain.md) -----------------------------------------------------
+# The state of a session at a version of its log, kept each time an append crosses a
+# multiple of the service's `snapshot_every`: a read as of version v folds only the events
+# after the nearest snapshot at or below v. A projection like `sessions`: rebuilt from the log
+# (`lanterloo rebuild`) and checked by `lanterloo verify`. A snapshot of a prefix of the log
+# never goes stale, the log being append-only.
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
+    PrimaryKeyConstraint("session_id", "version"),
+)

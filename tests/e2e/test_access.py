@@ -54,6 +54,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     # entry is the dealer's
     ("post", "/sessions/{session_id}/undo"): allowed("treasurer", "dealer", ok=201),
     ("get", "/sessions/{session_id}/statement"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/explain"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/verify"): allowed("admin", "treasurer", "auditor"),
     ("get", "/club"): allowed(*ALL),
     ("get", "/members"): allowed("admin", "treasurer", "auditor"),

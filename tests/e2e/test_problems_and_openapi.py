@@ -81,7 +81,7 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/sessions/{session_id}/verify", "/sessions/{session_id}/offences",
         "/audit/events", "/audit/penalties", "/audit/corrections",
         "/members/{member_id}/account", "/accounts", "/debts", "/standings", "/payments",
-        "/write-offs", "/sessions/{session_id}/cash"}
+        "/write-offs", "/sessions/{session_id}/cash", "/sessions/{session_id}/explain"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
@@ -321,7 +321,9 @@ def test_every_member_the_responses_return_is_declared(engine, client):
     client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token['token']}"
     paths = spec["paths"]
     view = spec["components"]["schemas"]["SessionView"]
-    assert {"ended_method", "deals_dealt"} <= set(view["properties"]) <= set(view["required"])
+    # every member is always there, but `as_of`, only on a read as of an earlier point
+    assert {"ended_method", "deals_dealt"} <= set(view["properties"]) - {"as_of"} \
+        <= set(view["required"])
 
     def declared(path, method, status, response):
         content = paths[path][method]["responses"][status]["content"]["application/json"]
@@ -334,6 +336,15 @@ def test_every_member_the_responses_return_is_declared(engine, client):
                         client.get(f"/sessions/{sid}/deals/{n}")) == []
     assert declared("/sessions/{session_id}/statement", "get", "200",
                     client.get(f"/sessions/{sid}/statement")) == []
+    # read as of an earlier version, and the explain trail
+    assert declared("/sessions/{session_id}", "get", "200",
+                    client.get(f"/sessions/{sid}?as_of=5")) == []
+    assert declared("/sessions/{session_id}/deals/{deal_no}", "get", "200",
+                    client.get(f"/sessions/{sid}/deals/1?as_of=5")) == []
+    assert declared("/sessions/{session_id}/statement", "get", "200",
+                    client.get(f"/sessions/{sid}/statement?as_of=5")) == []
+    assert declared("/sessions/{session_id}/explain", "get", "200",
+                    client.get(f"/sessions/{sid}/explain?as_of=9")) == []
     assert declared("/sessions/{session_id}/events", "get", "200",
                     client.get(f"/sessions/{sid}/events")) == []
     opened = client.post("/sessions", json={"players": ["A", "B", "C"]})

@@ -43,7 +43,7 @@ def test_upgrade_to_head_then_check_finds_no_differences(blank_database_url):
     assert current(blank_database_url) == HEAD
     assert table_names(blank_database_url) == {
         "alembic_version", "events", "sessions", "deal_views", "idempotency_keys", "clubs",
-        "members", "tokens", "book_entries", "session_results"}
+        "members", "tokens", "book_entries", "session_results", "snapshots"}
 
 
 def test_the_alembic_command_line_configuration_upgrades_and_checks_clean(blank_database_url):
@@ -98,3 +98,25 @@ def test_0002_keeps_old_sessions_without_a_club_and_the_log_append_only(blank_da
     command.downgrade(cli_config(blank_database_url), "0001")
     assert current(blank_database_url) == "0001"
     assert "clubs" not in table_names(blank_database_url)
+
+
+def test_a_session_written_before_0004_reads_as_of_any_version_without_snapshots(
+        blank_database_url):
+    """docs/explain.md: a session from before the snapshots is folded from its start."""
+    from ledger.service import Ledger
+    from tests.integration.helpers import open_command, turn_up_single
+
+    upgrade(blank_database_url, "0003")
+    engine = make_engine(blank_database_url)
+    try:
+        ledger = Ledger(engine)
+        sid = ledger.open_session(open_command(), actor="old")["session_id"]
+        ledger.append(sid, [turn_up_single()], actor="old")
+        upgrade(blank_database_url)
+        dealt = ledger.statement(sid, as_of=2)  # the dealer's 3 in the pool, nobody looed yet
+        assert (dealt["pool"]["current_pool_units"], dealt["pool"]["next_pool_units"]) == (3, 0)
+        assert {**ledger.statement(sid, as_of=3), "as_of": None} == \
+            {**ledger.statement(sid), "as_of": None}
+        assert ledger.verify(sid) == []
+    finally:
+        engine.dispose()

@@ -6,23 +6,31 @@
 
 import { h, registerServiceWorker, saved, sessionFromAddress, token } from "./api.js";
 
+// The same shell shows the club's books (/table/club: GET /standings?format=html), which
+// need no session.
+const club = document.body.dataset.page === "club";
 const state = { sid: null, error: null, sheet: null, title: null, loading: false };
+
+function source() {
+  return club ? "/standings?format=html"
+    : `/sessions/${encodeURIComponent(state.sid)}/statement?format=html`;
+}
 
 function messageFor(status) {
   if (status === 401) return "This token was refused (revoked or expired): paste another.";
-  if (status === 403) return "The statement needs an admin's, treasurer's or auditor's token.";
+  if (status === 403) return `The ${club ? "club's books need" : "statement needs"} an admin's, treasurer's or auditor's token.`;
   if (status === 404) return "This club has no such session.";
   if (status === 0) return "No connection to the ledger.";
   return `The ledger answered ${status}.`;
 }
 
 async function load() {
-  if (!state.sid || !token()) return render();
+  if ((!club && !state.sid) || !token()) return render();
   state.loading = true;
   render();
   let response;
   try {
-    response = await fetch(`/sessions/${encodeURIComponent(state.sid)}/statement?format=html`, {
+    response = await fetch(source(), {
       headers: { Authorization: `Bearer ${token()}`, Accept: "text/html" }, cache: "no-store" });
   } catch {
     response = null;
@@ -47,19 +55,21 @@ async function load() {
 
 function signIn() {
   const t = h("textarea", { id: "token", rows: "3", autocomplete: "off" });
-  const s = h("input", { id: "session", type: "text", value: state.sid || "" });
+  const s = club ? null : h("input", { id: "session", type: "text", value: state.sid || "" });
   return h("main", { class: "main single" }, h("section", { class: "panel login" },
-    h("h1", {}, "Statement"),
+    h("h1", {}, club ? "The club's books" : "Statement"),
     state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
     h("label", { for: "token" }, "Token (treasurer, admin or auditor)"), t,
-    h("label", { for: "session" }, "Session"), s,
+    club ? null : h("label", { for: "session" }, "Session"), s,
     h("button", { type: "button", class: "btn big primary", "data-testid": "show", onclick: () => {
       if (t.value.trim()) saved.set("token", t.value.trim());
-      state.sid = s.value.trim();
-      saved.set("session", state.sid);
+      if (!club) {
+        state.sid = s.value.trim();
+        saved.set("session", state.sid);
+      }
       state.error = null;
       load();
-    } }, "Show the statement")));
+    } }, club ? "Show the books" : "Show the statement")));
 }
 
 function render() {
@@ -67,18 +77,18 @@ function render() {
   app.replaceChildren();
   const sid = encodeURIComponent(state.sid || "");
   const bar = h("header", { class: "bar no-print" },
-    h("div", { class: "title" }, h("strong", {}, "Statement"),
+    h("div", { class: "title" }, h("strong", {}, club ? "The club's books" : "Statement"),
       state.sid ? h("span", { class: "muted" }, ` · ${state.sid}`) : null),
     state.sheet ? h("button", { type: "button", class: "btn primary", "data-testid": "print",
       onclick: () => window.print() }, "Print") : null,
     state.sheet ? h("button", { type: "button", class: "btn", onclick: load }, "Refresh") : null,
-    h("a", { class: "btn ghost", href: `/table/live#s=${sid}` }, "Live table"),
+    club ? null : h("a", { class: "btn ghost", href: `/table/live#s=${sid}` }, "Live table"),
     token() ? h("button", { type: "button", class: "btn ghost", onclick: () => {
       saved.set("token", null);
       state.sheet = null;
       render();
     } }, "Change token") : null);
-  if (!token() || !state.sid || (!state.sheet && state.error)) {
+  if (!token() || (!club && !state.sid) || (!state.sheet && state.error)) {
     app.append(bar, signIn());
     return;
   }
@@ -92,7 +102,9 @@ function render() {
 
 window.addEventListener("DOMContentLoaded", () => {
   registerServiceWorker();
-  state.sid = sessionFromAddress() || saved.get("session");
-  if (state.sid) saved.set("session", state.sid);
+  if (!club) {
+    state.sid = sessionFromAddress() || saved.get("session");
+    if (state.sid) saved.set("session", state.sid);
+  }
   load();
 });
