@@ -59,12 +59,13 @@ def shots(tmp_path) -> Path:
     return folder
 
 
-def played_session(server: Server) -> tuple[Any, str]:
-    """A club and a session of it, played to its end by the session generator."""
-    played = play_session(RandomChooser(SEED), deals=DEALS, shape=SessionShape(
+def played_session(server: Server, club: Any = None, seed: int = SEED) -> tuple[Any, str]:
+    """A club (a new one unless given) and a session of it, played to its end by the session
+    generator."""
+    played = play_session(RandomChooser(seed), deals=DEALS, shape=SessionShape(
         preset="baxter-wray", p_join=0.0, p_withdraw=0.0, p_odd_spelling=0.0,
         p_penalty=0.03, p_overrides=0.0))
-    club = server.club()
+    club = club or server.club()
     ledger = ledger_of(server, club)
     actor = Actor("treasurer", club.members["treasurer"])
     sid = ledger.open_session(played.opening, actor=actor,
@@ -229,6 +230,52 @@ def test_the_club_page_reads_and_prints_in_chromium(new_device, axe_source, shot
     assert rows.first.inner_text().split("\t")[:4] == ["Ada", "12", "41", "+57"]
     assert page.locator("[data-total=GBP]").inner_text() == "2.05 GBP"
     assert serious_violations(page, axe_source) == []
-    page.screenshot(path=str(shots / "club-page.png"), full_page=True)
     page.emulate_media(media="print")
     assert pdf_pages(page.pdf(format="A4")) == 1
+
+
+def test_each_players_line_opens_on_postings_that_add_up_to_his_net(new_device, server):
+    club, sid = played_session(server)
+    data = ledger_of(server, club).statement(sid)
+    device, _ = open_statement(new_device, server, club.tokens["auditor"], sid,
+                               viewport=LANDSCAPE)
+    page = device.page
+    for player in data["players"]:
+        trail = page.locator(f"details[data-kind=player][data-account='{player['player']}']")
+        trail.locator("summary").click()
+        cells = trail.locator("tbody tr td:nth-child(4)").all_inner_texts()
+        assert cells, player["player"]
+        assert sum(int(c.replace("\u2212", "-").replace("+", "")) for c in cells) \
+            == player["net_units"]
+
+
+def test_the_club_page_shows_the_books_standings_and_open_debts(new_device, server,
+                                                               axe_source, shots):
+    """/table/club fetches GET /standings?format=html with the device's token: the standings
+    and the open debts of two real sessions and a payment, as the JSON reads have them."""
+    from ledger.books import Books
+
+    club, _ = played_session(server)
+    played_session(server, club, seed=SEED + 1)
+    books = Books(server.engine, club.club_id)
+    first_debt = books.debts()["debts"][0]
+    books.record_payment(payer=first_debt["member_id"], payee="club", amount_minor=1,
+                         currency=first_debt["currency"], method="cash",
+                         actor=Actor("treasurer", club.members["treasurer"]))
+    standings, debts = books.standings(), books.debts()
+    device = new_device(LANDSCAPE)
+    page = device.page
+    page.goto(f"{server.url}/table/club")
+    page.locator("#token").fill(club.tokens["treasurer"])
+    page.get_by_test_id("show").click()
+    sheet = page.locator("main.sheet")
+    expect(sheet).to_be_visible(timeout=TIMEOUT)
+    shown = {row.get_attribute("data-member-id"): int(
+        row.locator("[data-net-units]").get_attribute("data-net-units"))
+        for row in sheet.locator("[data-testid=standings] tbody tr[data-member-id]").all()}
+    assert shown == {m["member_id"]: m["net_units"] for m in standings["members"]}
+    owed = [int(cell.get_attribute("data-amount-minor")) for cell in
+            sheet.locator("[data-testid=debts] [data-amount-minor]").all()]
+    assert owed == [d["amount_minor"] for d in debts["debts"]]
+    assert serious_violations(page, axe_source) == []
+    page.screenshot(path=str(shots / "club-page.png"), full_page=True)
