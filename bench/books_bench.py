@@ -88,10 +88,12 @@ SCENARIOS: list[Scenario] = [
              lambda f: f"/audit/events?limit=100&since={f.since}&until={f.until}"),
     Scenario("statement of the 1,000-deal session",
              lambda f: f"/sessions/{f.long_session}/statement"),
-    # After the merge (other parts of issue 8):
-    # Scenario("member history", lambda f: f"/members/{f.hero_id}/account"),
-    # Scenario("as-of statement", lambda f: f"/sessions/{f.long_session}/statement"
-    #                                       f"?as_of={f.long_version // 2}"),
+    Scenario("member history across 1,000 sessions",
+             lambda f: f"/members/{f.hero_id}/account"),
+    Scenario("as-of statement of the 1,000-deal session, mid-log",
+             lambda f: f"/sessions/{f.long_session}/statement?as_of={f.long_version // 2}"),
+    Scenario("as-of statement of the 1,000-deal session, near the end",
+             lambda f: f"/sessions/{f.long_session}/statement?as_of={f.long_version - 7}"),
 ]
 
 

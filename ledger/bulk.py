@@ -42,6 +42,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -60,10 +61,11 @@ from sqlalchemy import (
 from ledger.domain import SessionState, event_from_record
 from ledger.domain.corrections import live_events
 from ledger.domain.evolve import evolve
+from ledger.store import books as books_store
 from ledger.store import eventstore as store
 from ledger.store.chain import CHAIN_FORMAT, GENESIS, link
 from ledger.store.db import writer
-from ledger.store.tables import deal_views, events, sessions
+from ledger.store.tables import deal_views, events, session_results, sessions, snapshots
 
 __all__ = ["CHECKS", "Check", "Folded", "rebuild_all", "verify_all", "workers_for"]
 
@@ -84,6 +86,9 @@ class Folded:
     last_of_deal: dict[int, int]  # deal_no -> the version of its last live event
     folded: SessionState | None = None  # the state itself, for checks that derive from it
     live: list[tuple[int, Any]] = field(default_factory=list)  # (version, event) folded
+    # every event of the log (voided ones too) with the time it was recorded, in UTC
+    log: list[tuple[int, Any, datetime]] = field(default_factory=list)
+    club_id: str | None = None  # the session's club (set by the chunk from its row)
 
 
 @dataclass(frozen=True)
@@ -112,10 +117,11 @@ def _load_sessions(conn: Connection, first: str, last: str) -> dict[str, Any]:
     memo = conn.info.get("bulk_sessions")
     if memo is None or memo[0] != (first, last):
         rows = conn.execute(select(sessions.c.id, sessions.c.version,
-                                   cast(sessions.c.state, Text), sessions.c.head_hash)
+                                   cast(sessions.c.state, Text), sessions.c.head_hash,
+                                   sessions.c.club_id)
                             .where(sessions.c.id >= first, sessions.c.id <= last))
         memo = conn.info["bulk_sessions"] = ((first, last), {
-            sid: (version, state, head) for sid, version, state, head in rows})
+            sid: (version, state, head, club) for sid, version, state, head, club in rows})
     return memo[1]
 
 
@@ -222,6 +228,96 @@ def _json_map_diff(path: str) -> Callable[[dict[str, str], dict[str, str]], list
     return diff
 
 
+def _load_snapshots(conn: Connection, first: str, last: str) -> dict[str, Any]:
+    out: dict[str, dict[int, str]] = {}
+    rows = conn.execute(select(snapshots.c.session_id, snapshots.c.version,
+                               cast(snapshots.c.state, Text))
+                        .where(snapshots.c.session_id >= first, snapshots.c.session_id <= last))
+    for sid, version, state in rows:
+        out.setdefault(sid, {})[int(version)] = state
+    return out
+
+
+def _snapshots_diff(stored: dict[int, str], folded: Folded) -> list[str]:
+    """Each stored snapshot against the log folded to its version (as `Ledger.verify`:
+    each from the snapshot before it once that one is found right; domain/asof.py)."""
+    if not stored:
+        return []
+    from ledger.domain import asof
+    from ledger.service import _diff
+
+    versioned = [(v, e) for v, e, _ in folded.log]
+    out: list[str] = []
+    checked: dict[int, dict[str, Any]] = {}
+    for version in sorted(stored):
+        if not 1 <= version <= len(versioned):
+            out.append(f"snapshots.{version}: beyond the log's {len(versioned)} versions")
+            continue
+        snapshot, events_, last_correction = asof.in_memory(versioned, checked)
+        state = asof.state_at(version, snapshot=snapshot, events=events_,
+                              last_correction=last_correction,
+                              session_id=folded.session_id)
+        rebuilt = orjson.loads(store.dumps(state))
+        kept = orjson.loads(stored[version])
+        if kept != rebuilt:
+            out += _diff(f"snapshots.{version}", kept, rebuilt)
+        checked[version] = rebuilt
+    return out
+
+
+def _write_snapshots(conn: Connection, folded: list[Folded]) -> None:
+    """The snapshots a rebuild keeps: the state at every multiple of the ledger's interval
+    (`Ledger.rebuild_snapshots`)."""
+    from ledger.service import SNAPSHOT_EVERY, _snapshots_of
+
+    for f in folded:
+        store.replace_snapshots(conn, f.session_id, _snapshots_of(
+            [(v, e) for v, e, _ in f.log], SNAPSHOT_EVERY, f.session_id))
+
+
+def _load_results(conn: Connection, first: str, last: str) -> dict[str, Any]:
+    from ledger.service import _result_dict
+
+    out: dict[str, dict[str, Any]] = {}
+    rows = conn.execute(select(session_results)
+                        .where(session_results.c.session_id >= first,
+                               session_results.c.session_id <= last))
+    for row in rows:
+        out.setdefault(row.session_id, {})[row.seat] = _result_dict(row)
+    return out
+
+
+def _results_of(folded: Folded) -> list[Any]:
+    from ledger.domain.books import session_results as results
+
+    if folded.folded is None:
+        return []
+    return results(folded.folded, folded.log)
+
+
+def _rebuilt_results(folded: Folded) -> dict[str, Any]:
+    """The session's rows of `session_results` as the log makes them (`Ledger.verify`)."""
+    from types import SimpleNamespace
+
+    from ledger.service import _result_dict
+
+    return {r.seat: _result_dict(SimpleNamespace(**books_store.result_row(r, folded.club_id,
+                                                                          0)))
+            for r in _results_of(folded)}
+
+
+def _results_diff(stored: dict[str, Any], rebuilt: dict[str, Any]) -> list[str]:
+    from ledger.service import _diff
+
+    return _diff("session_results", stored, rebuilt)
+
+
+def _write_results(conn: Connection, folded: list[Folded]) -> None:
+    for f in folded:
+        books_store.replace_results(conn, f.session_id, club_id=f.club_id,
+                                    version=f.log_version, results=_results_of(f))
+
+
 # In the order `Ledger.verify` reports them.
 CHECKS: list[Check] = [
     Check("chain_head", lambda conn, a, b: {k: v[2] for k, v in _load_sessions(conn, a, b)
@@ -235,6 +331,12 @@ CHECKS: list[Check] = [
     Check("deal_views", _load_views,
           lambda f: {str(n): v for n, v in f.views.items()}, _json_map_diff("deal_views"),
           _write_views, absent=dict),
+    Check("session_results", _load_results, _rebuilt_results, _results_diff, _write_results,
+          absent=dict),
+    # compared by `_snapshots_diff` against the fold itself: stored snapshots sit wherever an
+    # append crossed the interval, so there is no one set of them to rebuild and compare
+    Check("snapshots", _load_snapshots, lambda f: f, _snapshots_diff, _write_snapshots,
+          absent=dict),
 ]
 
 
@@ -291,6 +393,13 @@ def _iso(moment: Any) -> str:
     return store.utc_iso(moment)
 
 
+def _moment(moment: Any) -> datetime:
+    """The event's time as a datetime in UTC, from a datetime or `_PG_ISO`."""
+    if isinstance(moment, str):
+        return datetime.fromisoformat(moment).replace(tzinfo=UTC)
+    return books_store.as_utc(moment)
+
+
 def _event_rows(conn: Connection, first: str, last: str) -> Iterator[tuple[Any, ...]]:
     recorded_at = literal_column(_PG_ISO) if conn.dialect.name == "postgresql" \
         else events.c.recorded_at
@@ -300,7 +409,8 @@ def _event_rows(conn: Connection, first: str, last: str) -> Iterator[tuple[Any, 
                     events.c.token_id, events.c.idempotency_key, events.c.hash)
              .where(events.c.stream_id >= first, events.c.stream_id <= last)
              .order_by(events.c.stream_id, events.c.version))
-    result = conn.execution_options(stream_results=True, yield_per=PAGE).execute(query)
+    # the options on the statement: on the connection they would stay for the writes after it
+    result = conn.execute(query.execution_options(stream_results=True, yield_per=PAGE))
     for page in result.partitions():
         yield from page
 
@@ -345,6 +455,7 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
     prev = GENESIS
     last_position = -1
     log = []
+    timed: list[tuple[int, Any, datetime]] = []
     for expected, (sid, version, position, type_, schema_version, payload_text, recorded_at,
                    actor, member_id, token_id, key, stored_hash) in enumerate(rows, start=1):
         if version != expected or position <= last_position:
@@ -362,7 +473,9 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
             return None
         prev = linked
         last_position = position
-        log.append((version, event_from_record(type_, schema_version, payload)))
+        event = event_from_record(type_, schema_version, payload)
+        log.append((version, event))
+        timed.append((version, event, _moment(recorded_at)))
     if not log:
         return None
     # Ledger.rebuild: the live events folded with `evolve`, each deal's view kept as it stood
@@ -388,7 +501,7 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
     except Exception:  # noqa: BLE001 - Ledger.verify says what it is
         return None
     return Folded(session_id, len(rows), prev, store.dumps(state), views, last_of_deal,
-                  state, live)
+                  state, live, timed)
 
 
 def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkResult:
@@ -410,6 +523,7 @@ def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkRe
         if folded is None:
             out.suspects.append(sid)
             continue
+        folded.club_id = _load_sessions(conn, first, last)[sid][3]
         if rebuild:
             good.append(folded)
             continue

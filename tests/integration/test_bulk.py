@@ -227,3 +227,42 @@ def test_the_chain_is_checked_with_the_times_as_the_append_hashed_them(engine):
     found = bulk.verify_all(engine)[with_micros]
     assert found == Ledger(engine).verify(with_micros)
     assert found[0].startswith("chain: version 2 ")  # the time is part of the hash
+
+
+def test_bulk_verify_checks_the_snapshots_and_the_session_results_as_verify_does(
+        engine, small_chunks):
+    """The projections the as-of reads and the club's books keep are compared too: a
+    snapshot or a result row changed behind the ledger's back is found, as `Ledger.verify`
+    finds it, and the bulk rebuild puts both right."""
+    from ledger.domain.vocabulary import EndMethod
+    from ledger.store.tables import session_results, snapshots
+
+    ledger = Ledger(engine, snapshot_every=3)
+    snap_tampered, result_tampered, whole = (play(ledger) for _ in range(3))
+    for sid in (result_tampered, whole):
+        ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)], actor="treasurer")
+    with engine.begin() as conn:
+        version = conn.scalar(select(snapshots.c.version)
+                              .where(snapshots.c.session_id == snap_tampered)
+                              .order_by(snapshots.c.version.desc()).limit(1))
+        state = conn.scalar(select(snapshots.c.state).where(
+            snapshots.c.session_id == snap_tampered, snapshots.c.version == version))
+        state["balances"]["A"] += 2
+        state["balances"]["B"] -= 2
+        conn.execute(update(snapshots).where(snapshots.c.session_id == snap_tampered,
+                                             snapshots.c.version == version)
+                     .values(state=state))
+        conn.execute(update(session_results)
+                     .where(session_results.c.session_id == result_tampered,
+                            session_results.c.seat == "A")
+                     .values(net_units=session_results.c.net_units + 1))
+    expected = per_session(engine)
+    assert any(p.startswith(f"snapshots.{version}.balances.A") for p in expected[snap_tampered])
+    assert any(p.startswith("session_results.A.net_units") for p in expected[result_tampered])
+    assert expected[whole] == []
+    assert bulk.verify_all(engine, workers=1) == expected
+    assert bulk.verify_all(engine, workers=2) == expected
+
+    bulk.rebuild_all(engine, workers=1)
+    assert bulk.verify_all(engine, workers=1) == {sid: [] for sid in sorted(expected)}
+    assert per_session(engine) == {sid: [] for sid in sorted(expected)}
