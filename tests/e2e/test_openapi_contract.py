@@ -44,7 +44,7 @@ from tests.clubs import make_club
 
 SLOW = bool(os.environ.get("LANTERLOO_SLOW"))  # as tests/unit/test_properties.py reads it
 EXAMPLES = 300 if SLOW else 15
-STATEFUL_EXAMPLES = 200 if SLOW else 30
+STATEFUL_EXAMPLES = 200 if SLOW else 40
 STEPS = 25 if SLOW else 12
 
 # Every check that applies to this API. Left out: positive_data_acceptance (a request the
@@ -203,10 +203,22 @@ def _playable(api_schema) -> None:
                          st.sampled_from(["7H", "QS", "10D", "2C", "ah", "T♠"]))
         return st.one_of(st.just(body), deal)
 
+    @api_schema.hook("flatmap_query")
+    def present_too(context, query):
+        # A read is as generated, or half the time of the present: a random `as_of` is
+        # almost always out of the log's range (a 422), which would leave the reads behind
+        # the links, the deal views among them, untried.
+        if not isinstance(query, dict) or "as_of" not in query:
+            return st.just(query)
+        return st.one_of(st.just(query),
+                         st.just({k: v for k, v in query.items() if k != "as_of"}))
+
 
 def test_stateful_runs_through_the_links_conform_to_the_document(api_schema, app, databases):
     _playable(api_schema)
-    machine = api_schema.as_state_machine()
+    # The sessions' own routes: the club's books and audit reads (which the runs above
+    # cover) would spread the steps so thin that a run seldom reaches a deal.
+    machine = api_schema.include(path_regex=r"^/sessions").as_state_machine()
     seen: Counter[tuple[str, int]] = Counter()
 
     class Workflow(machine):  # type: ignore[misc, valid-type]
