@@ -143,6 +143,34 @@ def test_the_book_log_is_append_only_in_the_database_and_chained(engine):
     assert books.verify() == []
 
 
+
+def test_a_book_entry_changed_behind_the_ledgers_back_breaks_the_chain_and_verify_says_so(
+        engine, database_url, capsys):
+    from api.cli import main
+
+    club, actor, _ = new_club(engine, "Ann")
+    books = Books(engine, club)
+    for amount in (100, 40):
+        books.record_payment(payer=CLUB_, payee="Ann", amount_minor=amount, currency="GBP",
+                             method="cash", actor=actor)
+    assert main(["verify", "--all", "--database-url", database_url]) == 0
+    assert f"club {club}: the book log's hash chain is whole" in capsys.readouterr().out
+    with engine.begin() as conn:  # a DBA with the append-only triggers out of the way
+        if engine.dialect.name == "sqlite":
+            conn.execute(text("DROP TRIGGER book_entries_no_update"))
+        else:
+            conn.execute(text("ALTER TABLE book_entries DISABLE TRIGGER USER"))
+        conn.execute(update(book_entries).where(book_entries.c.seq == 1)
+                     .values(actor="someone else"))
+    problems = books.verify()
+    assert len(problems) == 1 and problems[0].startswith("book log: ")
+    assert books.accounts()["log"]["chain_ok"] is False
+    assert main(["verify", "--all", "--database-url", database_url]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"club {club}: the book log is broken:" in out
+    assert f"  {problems[0]}" in out
+
+
 CLUB_ = "club"
 
 
