@@ -49,11 +49,14 @@ def expected(state: SessionState) -> dict[str, Any]:
     penalty = {"type": "PenaltyImposed", "offences": offences}
     if deal.phase == Phase.DECLARING:
         player = next_declarer(deal)
-        assert player is not None
-        return {"phase": Phase.DECLARING, "actions": [
+        # Everyone has declared, and what the rules draw from it (play begins, or the deal is
+        # settled without play) is in the same append: seen only as of a version inside that
+        # entry (docs/explain.md), where no declaration is due.
+        declare = [] if player is None else [
             {"type": "DeclarationMade", "player": player,
-             "choices": legal_declarations(state, deal, player)},
-            *_variant_actions(state, deal), penalty]}
+             "choices": legal_declarations(state, deal, player)}]
+        return {"phase": Phase.DECLARING, "actions": [
+            *declare, *_variant_actions(state, deal), penalty]}
     if deal.phase in (Phase.PLAYING, Phase.REPLAYING):
         trick = len(deal.tricks) + 1
         actions = _variant_actions(state, deal)

@@ -44,7 +44,7 @@ from tests.clubs import make_club
 
 SLOW = bool(os.environ.get("LANTERLOO_SLOW"))  # as tests/unit/test_properties.py reads it
 EXAMPLES = 300 if SLOW else 15
-STATEFUL_EXAMPLES = 200 if SLOW else 40
+STATEFUL_EXAMPLES = 200 if SLOW else 80
 STEPS = 25 if SLOW else 12
 
 # Every check that applies to this API. Left out: positive_data_acceptance (a request the
