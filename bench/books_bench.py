@@ -4,7 +4,7 @@
     python -m bench.books_bench generate postgresql+psycopg://postgres@127.0.0.1/books_bench \
         [--events 1000000]
     python -m bench.books_bench measure postgresql+psycopg://postgres@127.0.0.1/books_bench \
-        [--repeat 25] [--explain]
+        [--repeat 25] [--explain] [--only "member history"]
 
 `generate` builds one club: 60 members, three dealers' devices, random legal sessions of the
 generator (tests/support/sessions.py, as bench/rebuild_bench.py plays them: cards,
@@ -296,7 +296,8 @@ def facts(url: str) -> Facts:
                  .strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
+def measure(url: str, *, repeat: int, explain: bool, only: str | None = None
+            ) -> dict[str, Any]:
     from sqlalchemy import event
 
     from api import create_app
@@ -315,6 +316,8 @@ def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"events": _count(url), "repeat": repeat, "scenarios": {}}
     plans: dict[str, str] = {}
     for scenario in SCENARIOS:
+        if only is not None and only not in scenario.name:
+            continue
         path = scenario.url(found)
         for _ in range(3):  # warm-up: connections, prepared statements, caches
             response = client.get(path, headers=headers)
@@ -327,7 +330,8 @@ def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
             timings.append((time.perf_counter() - began) * 1000)
         timings.sort()
         body = response.get_json()
-        rows = next((len(v) for v in body.values() if isinstance(v, list)), None)
+        rows = len(body["entries"]) if isinstance(body.get("entries"), list) else next(
+            (len(v) for v in body.values() if isinstance(v, list)), None)
         out["scenarios"][scenario.name] = {
             "url": path, "median_ms": round(statistics.median(timings), 2),
             "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 2), "rows": rows}
@@ -365,11 +369,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=25)
     parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--only", help="the scenarios whose name holds this text")
     args = parser.parse_args(argv)
     if args.action == "generate":
         print(json.dumps(generate(args.url, args.events)))
         return 0
-    result = measure(args.url, repeat=args.repeat, explain=args.explain)
+    result = measure(args.url, repeat=args.repeat, explain=args.explain, only=args.only)
     plans = result.pop("plans", {})
     print(json.dumps(result))
     for name, plan in plans.items():
