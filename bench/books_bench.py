@@ -10,8 +10,13 @@
 generator (tests/support/sessions.py, as bench/rebuild_bench.py plays them: cards,
 declarations, breaches, penalties) copied under new ids and new seats until the log holds
 `--events` events, spread over a season; one member ("Hero") is seated in 1,000 of them (in
-most of them on a smaller run), and one session has 1,000 deals. Every copy is chained anew
-and gets its projections as a live append leaves them; rows go in with COPY.
+most of them on a smaller run), and one session has 1,000 deals. Every session is played to
+its end; every copy is chained anew and its rows go in with COPY. Then `rebuild_all`
+(ledger/bulk.py) writes every projection the live append would have: the state and deal
+views, each ended session's results per seat (`session_results`) and the as-of snapshots
+every SNAPSHOT_EVERY versions; and a treasurer records a payment or two and a write-off for
+the hero through `Books`, so that his account has a line of every kind. Start from an empty
+database (dropdb/createdb).
 
 `measure` serves each scenario through the app (Flask's test client, an auditor's token, the
 real routes and serialisation) `--repeat` times after a warm-up, side by side in one run, and
