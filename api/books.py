@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import orjson
 from flask import Response, current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -164,7 +165,13 @@ class MemberAccount(MethodView):
         data = books().account(member_id, after=after, limit=limit)
         data["next"] = None if data["next_after"] is None else url_for(
             "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit)
-        return data
+        # Written straight as JSON (the schema documents it, and keeps every member it is
+        # given: the same document), as the audit pages are: marshmallow's dump of a page and
+        # the open items was a fifth of the read (docs/audit.md's benchmark).
+        try:
+            return Response(orjson.dumps(data), status=200, mimetype="application/json")
+        except orjson.JSONEncodeError:  # an amount past 64 bits: the schema's dump writes it
+            return data
 
 
 @blp.route("/accounts")

@@ -4,14 +4,19 @@
     python -m bench.books_bench generate postgresql+psycopg://postgres@127.0.0.1/books_bench \
         [--events 1000000]
     python -m bench.books_bench measure postgresql+psycopg://postgres@127.0.0.1/books_bench \
-        [--repeat 25] [--explain]
+        [--repeat 25] [--explain] [--only "member history"]
 
 `generate` builds one club: 60 members, three dealers' devices, random legal sessions of the
 generator (tests/support/sessions.py, as bench/rebuild_bench.py plays them: cards,
 declarations, breaches, penalties) copied under new ids and new seats until the log holds
 `--events` events, spread over a season; one member ("Hero") is seated in 1,000 of them (in
-most of them on a smaller run), and one session has 1,000 deals. Every copy is chained anew
-and gets its projections as a live append leaves them; rows go in with COPY.
+most of them on a smaller run), and one session has 1,000 deals. Every session is played to
+its end; every copy is chained anew and its rows go in with COPY. Then `rebuild_all`
+(ledger/bulk.py) writes every projection the live append would have: the state and deal
+views, each ended session's results per seat (`session_results`) and the as-of snapshots
+every SNAPSHOT_EVERY versions; and a treasurer records a payment or two and a write-off for
+the hero through `Books`, so that his account has a line of every kind. Start from an empty
+database (dropdb/createdb).
 
 `measure` serves each scenario through the app (Flask's test client, an auditor's token, the
 real routes and serialisation) `--repeat` times after a warm-up, side by side in one run, and
@@ -73,6 +78,12 @@ class Facts:
 class Scenario:
     name: str
     url: Callable[[Facts], str]
+    # `--explain` plans the first statement the read sends that holds each of these
+    main: tuple[str, ...] = ("ORDER BY events.position",)
+
+
+AS_OF_QUERIES = ("FROM snapshots",  # the nearest snapshot, then the events after it
+                 "SELECT events.version, events.type, events.schema_version, events.payload")
 
 
 SCENARIOS: list[Scenario] = [
@@ -89,11 +100,13 @@ SCENARIOS: list[Scenario] = [
     Scenario("statement of the 1,000-deal session",
              lambda f: f"/sessions/{f.long_session}/statement"),
     Scenario("member history across 1,000 sessions",
-             lambda f: f"/members/{f.hero_id}/account"),
+             lambda f: f"/members/{f.hero_id}/account", ("FROM session_results",)),
     Scenario("as-of statement of the 1,000-deal session, mid-log",
-             lambda f: f"/sessions/{f.long_session}/statement?as_of={f.long_version // 2}"),
+             lambda f: f"/sessions/{f.long_session}/statement?as_of={f.long_version // 2}",
+             AS_OF_QUERIES),
     Scenario("as-of statement of the 1,000-deal session, near the end",
-             lambda f: f"/sessions/{f.long_session}/statement?as_of={f.long_version - 7}"),
+             lambda f: f"/sessions/{f.long_session}/statement?as_of={f.long_version - 7}",
+             AS_OF_QUERIES),
 ]
 
 
@@ -139,6 +152,7 @@ class _Copier:
 
 
 def generate(url: str, events: int) -> dict[str, Any]:
+    from ledger.bulk import rebuild_all
     from ledger.clubs import Clubs
     from ledger.store.chain import GENESIS, link
     from ledger.store.db import make_engine
@@ -181,12 +195,53 @@ def generate(url: str, events: int) -> dict[str, Any]:
             conn.commit()
             written += len(copier.records)
             count += 1
+    copied = time.perf_counter()
+    # the projections the live append writes as it goes: each ended session's results and
+    # the as-of snapshots every SNAPSHOT_EVERY versions (and the state and views again)
+    engine = make_engine(url)
+    rebuild_all(engine)
+    rebuilt = time.perf_counter()
+    payments = _hero_payments(engine, club["club_id"], member_ids)
+    engine.dispose()
     # as autovacuum would leave it: statistics, and the visibility map for index-only scans
     with psycopg.connect(_psycopg_url(url), autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    return {"events": written, "sessions": count, "hero_sessions": len(hero_in),
-            "long_session_events": len(long_copier.records),
-            "seconds": round(time.perf_counter() - started, 1)}
+        counts = {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # type: ignore[index]
+                  for table in ("session_results", "snapshots", "book_entries")}
+        hero_results = conn.execute(
+            "SELECT count(*) FROM session_results WHERE member_id = %s",
+            (member_ids[HERO],)).fetchone()[0]  # type: ignore[index]
+    return {"events": written, "sessions": count, "hero_sessions": hero_results,
+            "long_session_events": len(long_copier.records), **counts,
+            "hero_book_entries": payments,
+            "seconds": round(time.perf_counter() - started, 1),
+            "rebuild_seconds": round(rebuilt - copied, 1)}
+
+
+def _hero_payments(engine: Any, club_id: str, member_ids: dict[str, str]) -> int:
+    """A few of the hero's book entries, through the books as a treasurer records them: a
+    payment each way and a write-off, so his account has a line of every kind."""
+    from ledger.books import Books
+    from ledger.clubs import Actor, Clubs
+
+    treasurer = Clubs(engine).create_token(club_id, "M00", "treasurer", "bench treasurer")
+    actor = Actor("M00", member_ids["M00"], treasurer["token_id"])
+    books = Books(engine, club_id)
+    hero = member_ids[HERO]
+    balances = books.account(hero, limit=1)["balances"]
+    money = [c for c in balances if c != "units"] or list(balances) or ["units"]
+    currency = money[0]
+    balance = balances.get(currency, 0)
+    entries = 2
+    if balance > -1000:  # the club pays him what he is owed and more: now he owes 1,000
+        books.record_payment(payer="club", payee=hero, amount_minor=balance + 1000,
+                             currency=currency, method="transfer", actor=actor)
+        entries += 1
+    books.record_payment(payer=hero, payee="club", amount_minor=600, currency=currency,
+                         method="cash", note="on account", actor=actor)
+    books.write_off(member=hero, amount_minor=100, currency=currency,
+                    reason="a rounding the club forgave", actor=actor)
+    return entries
 
 
 def _write(conn: Any, sid: str, copier: _Copier, seats: dict[str, str],
@@ -254,7 +309,8 @@ def facts(url: str) -> Facts:
                  .strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
+def measure(url: str, *, repeat: int, explain: bool, only: str | None = None
+            ) -> dict[str, Any]:
     from sqlalchemy import event
 
     from api import create_app
@@ -273,6 +329,8 @@ def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"events": _count(url), "repeat": repeat, "scenarios": {}}
     plans: dict[str, str] = {}
     for scenario in SCENARIOS:
+        if only is not None and only not in scenario.name:
+            continue
         path = scenario.url(found)
         for _ in range(3):  # warm-up: connections, prepared statements, caches
             response = client.get(path, headers=headers)
@@ -285,7 +343,8 @@ def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
             timings.append((time.perf_counter() - began) * 1000)
         timings.sort()
         body = response.get_json()
-        rows = next((len(v) for v in body.values() if isinstance(v, list)), None)
+        rows = len(body["entries"]) if isinstance(body.get("entries"), list) else next(
+            (len(v) for v in body.values() if isinstance(v, list)), None)
         out["scenarios"][scenario.name] = {
             "url": path, "median_ms": round(statistics.median(timings), 2),
             "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 2), "rows": rows}
@@ -299,12 +358,16 @@ def measure(url: str, *, repeat: int, explain: bool) -> dict[str, Any]:
             event.listen(engine, "before_cursor_execute", seen)
             client.get(path, headers=headers)
             event.remove(engine, "before_cursor_execute", seen)
-            main = [s for s in statements if "ORDER BY events.position" in s[0]]
-            if main:
-                with engine.connect() as conn:
-                    plan = conn.exec_driver_sql("EXPLAIN (ANALYZE, COSTS OFF) " + main[0][0],
-                                                main[0][1]).scalars().all()
-                plans[scenario.name] = "\n".join(plan)
+            found_plans = []
+            for marker in scenario.main:
+                main = [s for s in statements if marker in s[0]]
+                if main:
+                    with engine.connect() as conn:
+                        found_plans += conn.exec_driver_sql(
+                            "EXPLAIN (ANALYZE, COSTS OFF) " + main[0][0], main[0][1]
+                        ).scalars().all()
+            if found_plans:
+                plans[scenario.name] = "\n".join(found_plans)
     engine.dispose()
     if explain:
         out["plans"] = plans
@@ -323,11 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=25)
     parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--only", help="the scenarios whose name holds this text")
     args = parser.parse_args(argv)
     if args.action == "generate":
         print(json.dumps(generate(args.url, args.events)))
         return 0
-    result = measure(args.url, repeat=args.repeat, explain=args.explain)
+    result = measure(args.url, repeat=args.repeat, explain=args.explain, only=args.only)
     plans = result.pop("plans", {})
     print(json.dumps(result))
     for name, plan in plans.items():

@@ -226,11 +226,12 @@ class Books:
                 raise NotFound(f"no member {member_id}", rule="member-exists",
                                field="member_id")
             items = bk.member_items(member_id, self._lines(conn, member_id))
-        lines = [bk.item_dict(item, member_id, n) for n, item in enumerate(items, 1)]
-        page = lines[after:after + limit]
+        # only the page's lines are written out (a member of 1,000 sessions has 1,000)
+        page = [bk.item_dict(item, member_id, n)
+                for n, item in enumerate(items[after:after + limit], after + 1)]
         return {"member_id": member_id, "name": member.name, "guest": bool(member.guest),
-                **bk.account_summary(items), "entries": page, "total_entries": len(lines),
-                "next_after": after + limit if after + limit < len(lines) else None}
+                **bk.account_summary(items), "entries": page, "total_entries": len(items),
+                "next_after": after + limit if after + limit < len(items) else None}
 
     def account_csv(self, member_id: str) -> str:
         data = self.account(member_id, limit=MAX_PAGE_LIMIT)

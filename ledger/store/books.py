@@ -139,7 +139,7 @@ def load_results(conn: Connection, *, club_id: str | None = None,
         query = query.where(session_results.c.ended_at <= until)
     return list(conn.execute(query.order_by(session_results.c.ended_at,
                                             session_results.c.session_id,
-                                            session_results.c.seat)))
+                                            session_results.c.seat)).all())
 
 
 def result_sums(conn: Connection, club_id: str, by: str) -> list[tuple[str, str, int]]:

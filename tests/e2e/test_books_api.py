@@ -104,6 +104,19 @@ def test_a_members_account_is_paged_and_exported_as_csv(tess, club):
     assert table[1][5].startswith("'=")  # a session named like a formula is quoted
 
 
+def test_a_members_account_is_written_as_its_schema_dumps_it(tess, club):
+    from api.books_schemas import AccountSchema
+
+    a_night(tess)
+    assert post(tess, "/payments", {"payer": "Ann", "payee": "club", "amount_minor": 5,
+                                    "currency": "GBP", "method": "cash"}).status_code == 201
+    response = tess.get(f"/members/{club.members['Ann']}/account?limit=1")
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert [e["kind"] for e in body["entries"]] == ["session"] and body["next"] is not None
+    assert AccountSchema().dump(body) == body  # every member, in the schema's types
+
+
 def test_the_open_debts_are_exported_as_csv(tess, club):
     a_night(tess)
     response = tess.get("/debts?format=csv")

@@ -275,6 +275,17 @@ def test_payments_and_write_offs_keep_every_account_the_sum_of_its_entries(engin
         account = books.account(ids[name], limit=1000)
         balance = account["balances"].get("GBP", 0)
         assert balance == sum(e["amount_minor"] for e in account["entries"])
+        # read two lines at a time, the pages join up to the whole account, numbered alike
+        paged: list = []
+        after = 0
+        while after is not None:
+            page = books.account(ids[name], after=after, limit=2)
+            assert (page["total_entries"], page["balances"], page["open"]) == (
+                account["total_entries"], account["balances"], account["open"])
+            paged += page["entries"]
+            after = page["next_after"]
+        assert paged == account["entries"]
+        assert [e["n"] for e in paged] == list(range(1, account["total_entries"] + 1))
         assert accounts["accounts"].get(f"member:{ids[name]}", {}).get("GBP", 0) == balance
         owes_total += max(-balance, 0)
         assert sum(d["amount_minor"] for d in debts["debts"] if d["member_id"] == ids[name]) \
