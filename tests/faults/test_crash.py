@@ -179,9 +179,12 @@ def test_postgresql_restarted_and_workers_killed_during_a_long_stream(
                 killer(done)
 
     sent: dict[str, int] = {}
-    sessions, acked, retried = storm(servers, club.tokens["treasurer"], clients=6, deals=4,
+    # Long enough for the chaos to reach both kinds of fault: with 4 deals a client was done
+    # before the first kill (a run on 2026-11-22 saw one restart and no kill).
+    sessions, acked, retried = storm(servers, club.tokens["treasurer"], clients=6, deals=12,
                                      chaos=chaos, sent=sent)
     exercised("PostgreSQL restarted and workers killed", sessions, acked, sent, retried,
               faults)
+    assert faults.get("restarts", 0) >= 2 and faults.get("kills", 0) > 0, faults
     assert retried > 0, "no request met a fault: the test proved nothing"
     check(engine_for(pg_url), sessions, acked)
