@@ -634,7 +634,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for name, server, path, bodies, _, token in scenarios:
                 hosts = server if isinstance(server, tuple) else (server,)
                 targets = state[name]
-                if token:  # carry on from where each session stands now
+                if token:  # carry on from where each session stands now, once a request
+                    time.sleep(1)  # still in flight when the last wrk stopped is committed
                     targets = current_versions(hosts[0], token, targets)
                     state[name] = targets
                 before = probe.sample(hosts) if probe and name in HOST_SCENARIOS else None
