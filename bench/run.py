@@ -19,6 +19,13 @@ file in a temporary folder:
   the single append again under deploy/gunicorn.conf.py (gthread); GETs of the statement of
   a --statement-deals session and of a --statement-small one (--read-connections); after
   each Lanterloo scenario, every worker's resident memory;
+- more than one host (`--only hosts`): the single append and the whole-deal batch through
+  one gunicorn host with --workers (the server above) beside two hosts on two ports against
+  the same database, once with half the workers each (the same total) and once with
+  --workers each; one wrk whose connections take the hosts in turn; for each run the
+  machine's busy CPU, the CPU of the serving workers, of PostgreSQL's backends and of wrk,
+  the database's commits and the server's WAL flushes per second (`Probe`); the table goes
+  between its own markers in docs/performance.md;
 - then bench/rebuild_bench.py: a database of --rebuild-events events, a plain fold of it
   (the baseline), `Ledger.verify` on a sample, ledger/bulk.py's `verify_all` and
   `rebuild_all`; then single appends to that database beside one of --small-events events
