@@ -1,6 +1,6 @@
 """Lanterloo's throughput beside its baselines, in one run, written into docs/performance.md.
 
-    .venv/bin/python bench/run.py                      # about 14 minutes; `make bench`
+    .venv/bin/python bench/run.py                      # about 18 minutes; `make bench`
     .venv/bin/python bench/run.py --rounds 1 --duration 5 --rebuild-events 100000 --no-write
 
 Everything runs on this machine, over loopback, against the PostgreSQL server named by
