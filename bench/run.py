@@ -1,6 +1,6 @@
 """Lanterloo's throughput beside its baselines, in one run, written into docs/performance.md.
 
-    .venv/bin/python bench/run.py                      # about 14 minutes; `make bench`
+    .venv/bin/python bench/run.py                      # about 18 minutes; `make bench`
     .venv/bin/python bench/run.py --rounds 1 --duration 5 --rebuild-events 100000 --no-write
 
 Everything runs on this machine, over loopback, against the PostgreSQL server named by
@@ -19,6 +19,13 @@ file in a temporary folder:
   the single append again under deploy/gunicorn.conf.py (gthread); GETs of the statement of
   a --statement-deals session and of a --statement-small one (--read-connections); after
   each Lanterloo scenario, every worker's resident memory;
+- more than one host (`--only hosts`): the single append and the whole-deal batch through
+  one gunicorn host with --workers (the server above) beside two hosts on two ports against
+  the same database, once with half the workers each (the same total) and once with
+  --workers each; one wrk whose connections take the hosts in turn; for each run the
+  machine's busy CPU, the CPU of the serving workers, of PostgreSQL's backends and of wrk,
+  the database's commits and the server's WAL flushes per second (`Probe`); the table goes
+  between its own markers in docs/performance.md;
 - then bench/rebuild_bench.py: a database of --rebuild-events events, a plain fold of it
   (the baseline), `Ledger.verify` on a sample, ledger/bulk.py's `verify_all` and
   `rebuild_all`; then single appends to that database beside one of --small-events events
@@ -269,9 +276,10 @@ SERVERS: dict[str, int] = {}  # base URL -> the gunicorn master's pid
 
 @contextmanager
 def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path,
-             config: Path | None = None):
-    """gunicorn serving `app` with --workers/--worker-class/--threads, or with the settings
-    of `config` (deploy/gunicorn.conf.py: its worker class, worker and thread counts)."""
+             config: Path | None = None, workers: int | None = None):
+    """gunicorn serving `app` with --workers (or `workers`)/--worker-class/--threads, or with
+    the settings of `config` (deploy/gunicorn.conf.py: its worker class, worker and thread
+    counts)."""
     port = free_port()
     if config is not None:
         env = {**env, "LOO_BIND": f"127.0.0.1:{port}", "LOO_ACCESS_LOG": "",
@@ -280,7 +288,7 @@ def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path
                    "--chdir", str(code), app]
     else:
         command = [str(Path(sys.executable).parent / "gunicorn"), "--workers",
-                   str(args.workers), "--worker-class", args.worker_class, "--threads",
+                   str(workers or args.workers), "--worker-class", args.worker_class, "--threads",
                    str(args.threads), "--bind", f"127.0.0.1:{port}", "--chdir", str(code),
                    "--log-level", "warning", "--timeout", "60", app]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
@@ -312,12 +320,17 @@ local start = {START}
 local targets = {TARGETS}
 local token = "{TOKEN}"
 local path_fmt = "{PATH}"
+local ports = {PORTS}
 local counter = 0
 function setup(thread)
   counter = counter + 1
   local t = targets[((counter - 1) % #targets) + 1]
   thread:set("sid", t[1])
   thread:set("version", t[2])
+  if #ports > 0 then
+    -- one connection per thread; the threads take the hosts in turn
+    thread.addr = wrk.lookup("127.0.0.1", ports[((counter - 1) % #ports) + 1])[1]
+  end
 end
 local i = 0
 local failed = 0
@@ -367,9 +380,11 @@ def lua_string(value: str) -> str:
 
 
 def wrk(base: str, path: str, bodies: Any, targets: list[tuple[str, int]], token: str,
-        args: argparse.Namespace, folder: Path, name: str, duration: float) -> dict[str, Any]:
+        args: argparse.Namespace, folder: Path, name: str, duration: float,
+        hosts: tuple[str, ...] = ()) -> dict[str, Any]:
     """`bodies`: a list sent round robin, or (start, period, [(version, body)]): the body
-    for a session at `version` is the one at (version - start) % period."""
+    for a session at `version` is the one at (version - start) % period. `hosts`: base URLs
+    whose ports the connections take in turn (one wrk, one latency histogram)."""
     if isinstance(bodies, tuple):
         start, period, schedule = bodies
         table = "{" + ", ".join(f"[{(v - start) % period}] = {lua_string(b)}"
@@ -382,6 +397,8 @@ def wrk(base: str, path: str, bodies: Any, targets: list[tuple[str, int]], token
               .replace("{TARGETS}", "{" + ", ".join(f"{{{lua_string(s)}, {v}}}"
                                                     for s, v in targets) + "}")
               .replace("{TOKEN}", token).replace("{PATH}", path)
+              .replace("{PORTS}", "{" + ", ".join(f'"{h.rsplit(":", 1)[1]}"'
+                                                  for h in hosts) + "}")
               .replace("{PREFER}", 'headers["Prefer"] = "return=minimal"'
                        if args.minimal else ""))
     lua = folder / f"{name}.lua"
@@ -447,6 +464,90 @@ def worker_rss_mb(master: int) -> list[float]:
     return out
 
 
+# -- where the time goes: CPU, commits, WAL flushes over one wrk run -------------------------
+
+HOST_SCENARIOS = ("hosts1_single", "hosts2_split_single", "hosts2_full_single",
+                  "hosts1_batch", "hosts2_split_batch", "hosts2_full_batch")
+
+
+def _jiffies(pid: int | str) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime, stime
+
+
+class Probe:
+    """Over one wrk run: the machine's busy CPU (both cores), the CPU of the gunicorn
+    workers serving it, of PostgreSQL's backends for the bench database and of wrk, in % of
+    one core; the bench database's commits and the cluster's WAL flushes (`pg_stat_wal`;
+    the server is shared, so other databases' commits count there too) per second."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_engine(url, poolclass=NullPool)
+        self.database = make_url(url).database or ""
+
+    def _backends(self) -> list[str]:
+        out = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    title = (entry / "cmdline").read_bytes().decode(errors="replace")
+                except OSError:
+                    continue
+                if title.startswith("postgres:") and f" {self.database} " in title:
+                    out.append(entry.name)
+        return out
+
+    def sample(self, hosts: tuple[str, ...]) -> dict[str, Any]:
+        import resource
+
+        cpu = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+        workers = [str(pid) for base in hosts for pid in _children(SERVERS[base])]
+        with self.engine.connect() as conn:
+            wal_sync = conn.execute(text("SELECT wal_sync FROM pg_stat_wal")).scalar_one()
+            commits = conn.execute(text(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            )).scalar_one()
+        return {"at": time.monotonic(), "total": sum(cpu[:8]), "idle": cpu[3] + cpu[4],
+                "app": {pid: _jiffies(pid) for pid in workers},
+                "pg": {pid: _jiffies(pid) for pid in self._backends()},
+                "wrk": resource.getrusage(resource.RUSAGE_CHILDREN),
+                "wal_sync": int(wal_sync), "commits": int(commits)}
+
+    def since(self, before: dict[str, Any], hosts: tuple[str, ...]) -> dict[str, float]:
+        after = self.sample(hosts)
+        seconds = after["at"] - before["at"]
+        tick = os.sysconf("SC_CLK_TCK") * seconds / 100  # jiffies in 1 % of one core
+
+        def grown(key: str) -> float:
+            return sum(v - before[key].get(pid, v) for pid, v in after[key].items()) / tick
+
+        total = after["total"] - before["total"]
+        wrk_cpu = (after["wrk"].ru_utime + after["wrk"].ru_stime - before["wrk"].ru_utime
+                   - before["wrk"].ru_stime)
+        return {"machine_busy_pct": 100 * (1 - (after["idle"] - before["idle"]) / total)
+                if total else 0.0,
+                "app_cpu_pct": grown("app"), "pg_cpu_pct": grown("pg"),
+                "wrk_cpu_pct": 100 * wrk_cpu / seconds,
+                "commits_per_s": (after["commits"] - before["commits"]) / seconds,
+                "wal_syncs_per_s": (after["wal_sync"] - before["wal_sync"]) / seconds}
+
+
+def _children(master: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if stat[1] == str(master):
+                out.append(int(entry.name))
+    return out
+
+
 # -- the run -------------------------------------------------------------------------------
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -506,22 +607,58 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                  for n, sid in pg_data["statements"].items()]
         loo_servers = [loo_pg, loo_lite] + ([loo_deploy] if loo_deploy else [])
         only = set(args.only.split(",")) if args.only else None
+        if only is not None and "hosts" in only:
+            only |= set(HOST_SCENARIOS)
+        probe = None
+        if only is None or only & set(HOST_SCENARIOS):
+            # One host with --workers beside two hosts on two ports against the same
+            # database: with half the workers each (the same total), and with --workers each.
+            probe = Probe(pg)
+            half = max(1, args.workers // 2)
+            pair_env = _env(code, LOO_DATABASE_URL=pg, **loo_env)
+            split = tuple(stack.enter_context(gunicorn("api:create_app()", pair_env, args,
+                                                       code, workers=half))
+                          for _ in range(2))
+            full = tuple(stack.enter_context(gunicorn("api:create_app()", pair_env, args,
+                                                      code)) for _ in range(2))
+            for suffix, bodies_, targets_ in (
+                    ("single", single_bodies, pg_data["single"]),
+                    ("batch", batch_bodies, pg_data["batch"])):
+                for name, server in (("hosts1", (loo_pg,)), ("hosts2_split", split),
+                                     ("hosts2_full", full)):
+                    scenarios.append((f"{name}_{suffix}", server, "/sessions/%s/events",
+                                      bodies_, targets_, pg_data["token"]))
         scenarios = [s for s in scenarios if only is None or s[0] in only]
         reads = [r for r in reads if only is None or "statement" in only or r[0] in only]
         state: dict[str, list[tuple[str, int]]] = {}
         for name, server, path, bodies, targets, token in scenarios:  # warm up every worker
+            hosts = server if isinstance(server, tuple) else (server,)
+            targets = current_versions(hosts[0], token, targets) if token else targets
             state[name] = list(targets)
-            wrk(server, path, bodies, targets, token, args, folder, name + "-warm", 2)
+            wrk(hosts[0], path, bodies, targets, token, args, folder, name + "-warm", 2,
+                hosts=hosts if len(hosts) > 1 else ())
         for round_no in range(args.rounds):
             for name, server, path, bodies, _, token in scenarios:
+                hosts = server if isinstance(server, tuple) else (server,)
                 targets = state[name]
-                if token:  # carry on from where each session stands now
-                    targets = current_versions(server, token, targets)
+                if token:  # carry on from where each session stands now, once a request
+                    time.sleep(1)  # still in flight when the last wrk stopped is committed
+                    targets = current_versions(hosts[0], token, targets)
                     state[name] = targets
-                result = wrk(server, path, bodies, targets, token, args, folder, name,
-                             args.duration)
+                before = probe.sample(hosts) if probe and name in HOST_SCENARIOS else None
+                result = wrk(hosts[0], path, bodies, targets, token, args, folder, name,
+                             args.duration, hosts=hosts if len(hosts) > 1 else ())
+                if probe is not None and before is not None:
+                    result.update(probe.since(before, hosts))
+                    result["load"] = os.getloadavg()[0]
                 print(f"round {round_no + 1} {name}: {result['rps']:.0f} req/s, "
-                      f"p99 {result['p99_ms']:.1f} ms, non-2xx {result['non2xx']}",
+                      f"p99 {result['p99_ms']:.1f} ms, non-2xx {result['non2xx']}"
+                      + (f", machine {result['machine_busy_pct']:.0f} % busy, app "
+                         f"{result['app_cpu_pct']:.0f} %, pg {result['pg_cpu_pct']:.0f} %, "
+                         f"wrk {result['wrk_cpu_pct']:.0f} %, "
+                         f"{result['commits_per_s']:.0f} commits/s, "
+                         f"{result['wal_syncs_per_s']:.0f} WAL syncs/s"
+                         if "machine_busy_pct" in result else ""),
                       file=sys.stderr)
                 results.setdefault(name, []).append(result)
                 if name.startswith("loo_"):  # every worker's memory after its load
@@ -755,13 +892,65 @@ def report(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_doc(table: str) -> None:
-    text_ = DOC.read_text() if DOC.exists() else f"# Performance\n\n{BEGIN}\n{END}\n"
-    if BEGIN not in text_:
-        text_ += f"\n{BEGIN}\n{END}\n"
-    head, rest = text_.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOC.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+HOSTS_BEGIN, HOSTS_END = "<!-- bench:hosts:begin -->", "<!-- bench:hosts:end -->"
+
+
+def hosts_report(data: dict[str, Any]) -> str:
+    """One gunicorn host beside two on two ports, against the same PostgreSQL database."""
+    res, a, per = data["results"], data["args"], data["events_per_batch"]
+    w, half = a["workers"], max(1, a["workers"] // 2)
+    loads = [r["load"] for n in HOST_SCENARIOS if n in res for r in res[n]]
+    lines = [
+        f"Run {data['when']} on {data['host']}; load average {data['load_start']} at the "
+        f"start, 1-minute load {min(loads):.1f}-{max(loads):.1f} during these scenarios; "
+        f"{a['worker_class']} workers, wrk {a['connections']} connections (one per session, "
+        f"taking the hosts in turn: one wrk, one latency histogram), {a['rounds']} rounds of "
+        f"{a['duration']:.0f} s, rounds interleaved; medians over the rounds, ratios the "
+        "median of the ratios within a round. CPU in % of one core (the machine has "
+        f"{os.cpu_count()}); commits of the bench database, WAL flushes of the whole (shared) "
+        "server.",
+        "",
+        "| scenario | hosts x workers | req/s | events/s | p99 | vs one host | machine busy |"
+        " app CPU | PostgreSQL CPU | wrk CPU | commits/s | WAL flushes/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for kind, label in (("single", "single-event append"),
+                        ("batch", f"batch of {DEALS_PER_BATCH} whole deals ({per:.0f} events)")):
+        one = f"hosts1_{kind}"
+        for name, shape in ((one, f"1 x {w}"), (f"hosts2_split_{kind}", f"2 x {half}"),
+                            (f"hosts2_full_{kind}", f"2 x {w}")):
+            if name not in res:
+                continue
+            rows = res[name]
+            rps = median(res, name, "rps")
+            events_ = rps * (per if kind == "batch" else 1)
+            vs = f"**{ratio(res, name, one):.2f} x**" if name != one and one in res else ""
+            lines.append(
+                f"| {label} | {shape} | {rps:,.0f} | {events_:,.0f} | "
+                f"{median(res, name, 'p99_ms'):.1f} ms | {vs} | "
+                + " | ".join(f"{statistics.median(r[k] for r in rows):.0f} %"
+                             for k in ("machine_busy_pct", "app_cpu_pct", "pg_cpu_pct",
+                                       "wrk_cpu_pct"))
+                + f" | {statistics.median(r['commits_per_s'] for r in rows):,.0f} | "
+                f"{statistics.median(r['wal_syncs_per_s'] for r in rows):,.0f} |")
+    lines += ["", "Every round (req/s, p50 ms, p99 ms, non-2xx answers, machine busy %):", "",
+              "```"]
+    for name in HOST_SCENARIOS:
+        if name in res:
+            lines.append(f"{name:20} " + "  ".join(
+                f"{r['rps']:7.0f} {r['p50_ms']:6.2f} {r['p99_ms']:6.1f} {r['non2xx']:3d} "
+                f"{r['machine_busy_pct']:3.0f}%" for r in res[name]))
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def write_doc(table: str, begin: str = BEGIN, end: str = END) -> None:
+    text_ = DOC.read_text() if DOC.exists() else f"# Performance\n\n{begin}\n{end}\n"
+    if begin not in text_:
+        text_ += f"\n{begin}\n{end}\n"
+    head, rest = text_.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    DOC.write_text(f"{head}{begin}\n{table}\n{end}{tail}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -800,10 +989,15 @@ def main(argv: list[str] | None = None) -> int:
     data = run(args)
     table = report(data)
     print(table)
+    hosts = hosts_report(data) if set(HOST_SCENARIOS) & set(data["results"]) else ""
+    print(hosts)
     if args.json:
         Path(args.json).write_text(json.dumps(data, indent=1, default=str))
     if not args.no_write:
-        write_doc(table)
+        if not args.only:  # a partial run leaves the main table as it is
+            write_doc(table)
+        if hosts:
+            write_doc(hosts, HOSTS_BEGIN, HOSTS_END)
     return 0
 
 

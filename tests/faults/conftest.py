@@ -18,7 +18,7 @@ from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from tests.clubs import Club, make_club
 
-from .harness import PrivateCluster, Server, why_no_cluster
+from .harness import EXERCISED, PrivateCluster, Server, why_no_cluster
 
 # Short timeouts, so that a fault is answered within a second or two.
 FAST_TIMEOUTS = {
@@ -33,6 +33,12 @@ FAST_TIMEOUTS = {
 
 def full_runs() -> bool:
     return os.environ.get("LOO_FAULTS", "").strip().lower() == "full"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """What the crash runs went through (appends, batches, kills, restarts), as they report it."""
+    for line in EXERCISED:
+        terminalreporter.write_line(line)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

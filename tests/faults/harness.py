@@ -28,6 +28,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# What the long runs went through, one line each; printed at the end of the run.
+EXERCISED: list[str] = []
 
 
 def free_port() -> int:

@@ -25,12 +25,13 @@ from sqlalchemy import select
 
 from ledger.store.tables import events
 
-from .harness import Server, http
+from .harness import EXERCISED, Server, http
 from .table import assert_whole, bearer, events_by_key, legal_session
 
 
 def drive(servers: list[Server], token: str, seed: int, deals: int,
-          acked: dict[str, dict[str, Any]], retried: list[int], stop: threading.Event) -> str:
+          acked: dict[str, dict[str, Any]], retried: list[int], stop: threading.Event,
+          sent: dict[str, int]) -> str:
     """Play one random legal session through the servers, in single appends and batches,
     retrying each request (same key, same body) until it is acknowledged."""
     rng = random.Random(seed)
@@ -60,21 +61,26 @@ def drive(servers: list[Server], token: str, seed: int, deals: int,
         key = f"s{seed}-{i}"
         body = chunk[0] if len(chunk) == 1 else {"events": chunk}
         acked[f"{session_id}|{key}"] = until_acked(f"/sessions/{session_id}/events", body, key)
+        sent["batches" if len(chunk) > 1 else "singles"] += 1
         i += len(chunk)
     return session_id
 
 
 def storm(servers: list[Server], token: str, *, clients: int, deals: int,
-          chaos: Any) -> tuple[list[str], dict[str, dict[str, Any]], int]:
+          chaos: Any, sent: dict[str, int] | None = None
+          ) -> tuple[list[str], dict[str, dict[str, Any]], int]:
     acked: dict[str, dict[str, Any]] = {}
     retried = [0]
+    sent = sent if sent is not None else {}
+    sent.setdefault("singles", 0)
+    sent.setdefault("batches", 0)
     sessions: list[str] = []
     errors: list[BaseException] = []
     stop = threading.Event()
 
     def client(seed: int) -> None:
         try:
-            sessions.append(drive(servers, token, seed, deals, acked, retried, stop))
+            sessions.append(drive(servers, token, seed, deals, acked, retried, stop, sent))
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)
 
@@ -91,7 +97,8 @@ def storm(servers: list[Server], token: str, *, clients: int, deals: int,
     return sessions, acked, retried[0]
 
 
-def kill_workers(servers: list[Server], rounds: int, every: float) -> Any:
+def kill_workers(servers: list[Server], rounds: int, every: float,
+                 faults: dict[str, int] | None = None) -> Any:
     def chaos(done: Any) -> None:
         for _ in range(rounds):
             time.sleep(every)
@@ -100,7 +107,20 @@ def kill_workers(servers: list[Server], rounds: int, every: float) -> Any:
             for server in servers:
                 for pid in server.worker_pids():
                     os.kill(pid, signal.SIGKILL)
+                    if faults is not None:
+                        faults["kills"] = faults.get("kills", 0) + 1
     return chaos
+
+
+def exercised(name: str, sessions: list[str], acked: dict[str, dict[str, Any]],
+              sent: dict[str, int], retried: int, faults: dict[str, int]) -> None:
+    """What a run went through, printed at the end of the run (tests/faults/conftest.py)."""
+    events_ = sum(len(answer["appended"]) for answer in acked.values())
+    EXERCISED.append(
+        f"{name}: {len(sessions)} sessions, {sent['singles']} single appends and "
+        f"{sent['batches']} batches acknowledged ({events_} events), {retried} requests "
+        f"retried, {faults.get('kills', 0)} workers SIGKILLed, "
+        f"{faults.get('restarts', 0)} PostgreSQL crash restarts")
 
 
 def check(engine: Any, sessions: list[str], acked: dict[str, dict[str, Any]]) -> None:
@@ -125,8 +145,13 @@ def test_workers_killed_mid_stream_lose_no_acknowledged_append_and_split_no_batc
         any_url, serve, club_for, engine_for):
     club = club_for(any_url)
     servers = [serve(any_url, workers=2, threads=4), serve(any_url, workers=2, threads=4)]
+    sent: dict[str, int] = {}
+    faults: dict[str, int] = {}
     sessions, acked, retried = storm(servers, club.tokens["treasurer"], clients=4, deals=4,
-                                     chaos=kill_workers(servers, rounds=6, every=0.4))
+                                     chaos=kill_workers(servers, rounds=6, every=0.4,
+                                                        faults=faults), sent=sent)
+    exercised(f"workers killed ({any_url.split(':')[0]})", sessions, acked, sent, retried,
+              faults)
     assert len(sessions) == 4 and acked
     assert retried > 0, "no request met a killed worker: the test proved nothing"
     check(engine_for(any_url), sessions, acked)
@@ -139,7 +164,8 @@ def test_postgresql_restarted_and_workers_killed_during_a_long_stream(
         cluster, pg_url, serve, club_for, engine_for):
     club = club_for(pg_url)
     servers = [serve(pg_url, workers=2, threads=4), serve(pg_url, workers=2, threads=4)]
-    killer = kill_workers(servers, rounds=1, every=0.0)
+    faults: dict[str, int] = {}
+    killer = kill_workers(servers, rounds=1, every=0.0, faults=faults)
 
     def chaos(done: Any) -> None:
         for round_ in range(6):
@@ -148,10 +174,17 @@ def test_postgresql_restarted_and_workers_killed_during_a_long_stream(
                 return
             if round_ % 2 == 0:
                 cluster.restart("immediate")  # a crash: WAL replay on start
+                faults["restarts"] = faults.get("restarts", 0) + 1
             else:
                 killer(done)
 
-    sessions, acked, retried = storm(servers, club.tokens["treasurer"], clients=6, deals=4,
-                                     chaos=chaos)
+    sent: dict[str, int] = {}
+    # Long enough for the chaos to reach both kinds of fault: with 4 deals a client was done
+    # before the first kill (a run on 2026-11-22 saw one restart and no kill).
+    sessions, acked, retried = storm(servers, club.tokens["treasurer"], clients=6, deals=12,
+                                     chaos=chaos, sent=sent)
+    exercised("PostgreSQL restarted and workers killed", sessions, acked, sent, retried,
+              faults)
+    assert faults.get("restarts", 0) >= 2 and faults.get("kills", 0) > 0, faults
     assert retried > 0, "no request met a fault: the test proved nothing"
     check(engine_for(pg_url), sessions, acked)
