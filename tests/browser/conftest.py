@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -151,3 +152,30 @@ def new_device(playwright_driver: Any, chromium: str, server: Server
     for context, profile in made:
         context.close()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+HERE = Path(__file__).parent
+AXE = HERE / "vendor" / "axe.min.js"
+DOCS = HERE.parent.parent / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's source, vendored by vendor_axe.sh (pinned, checked)."""
+    if not AXE.exists():
+        try:
+            subprocess.run([str(HERE / "vendor_axe.sh")], check=True, timeout=300)
+        except (OSError, subprocess.SubprocessError) as error:
+            if _in_ci():
+                pytest.fail(f"CI is set and axe-core could not be vendored: {error}")
+            pytest.skip(f"axe-core could not be vendored: {error}")
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where screenshots go: docs/screenshots/ with LOO_SCREENSHOTS=1, else a temporary
+    folder."""
+    folder = DOCS if os.environ.get("LOO_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -10,14 +10,12 @@ Screenshots go to the test's temporary folder; with LOO_SCREENSHOTS=1 to docs/sc
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LANDSCAPE, PORTRAIT, _in_ci
+from .conftest import LANDSCAPE, PORTRAIT
 from .tablet import (
     SINGLE,
     TIMEOUT,
@@ -32,29 +30,7 @@ from .tablet import (
     wait_saved,
 )
 
-HERE = Path(__file__).parent
-AXE = HERE / "vendor" / "axe.min.js"
-DOCS = HERE.parent.parent / "docs" / "screenshots"
 MIN_TARGET = 48
-
-
-@pytest.fixture(scope="session")
-def axe_source() -> str:
-    if not AXE.exists():
-        try:
-            subprocess.run([str(HERE / "vendor_axe.sh")], check=True, timeout=300)
-        except (OSError, subprocess.SubprocessError) as error:
-            if _in_ci():
-                pytest.fail(f"CI is set and axe-core could not be vendored: {error}")
-            pytest.skip(f"axe-core could not be vendored: {error}")
-    return AXE.read_text(encoding="utf-8")
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = DOCS if os.environ.get("LOO_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def check(device, axe_source: str, name: str, shots: Path, found: list[str]) -> None:

@@ -15,48 +15,22 @@ docs/screenshots/ (shown in docs/statement.md):
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from api.pages import render_club_page
 from ledger.clubs import Actor
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
-from .conftest import LANDSCAPE, PORTRAIT, Server, _in_ci
+from .conftest import LANDSCAPE, PORTRAIT, Server
 from .tablet import TIMEOUT, ledger_of
 
-HERE = Path(__file__).parent
-AXE = HERE / "vendor" / "axe.min.js"
-DOCS = HERE.parent.parent / "docs" / "screenshots"
 # A normal evening: five players, about twenty deals, a penalty or two, ended by the treasurer.
 SEED, DEALS = 23, 20
 # A4 less the page's margins (statement.css @page), in CSS pixels: the print screenshot's size
 A4_PRINTABLE = {"width": 718, "height": 1039}
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        try:
-            subprocess.run([str(HERE / "vendor_axe.sh")], check=True, timeout=300)
-        except (OSError, subprocess.SubprocessError) as error:
-            if _in_ci():
-                pytest.fail(f"CI is set and axe-core could not be vendored: {error}")
-            pytest.skip(f"axe-core could not be vendored: {error}")
-    return AXE.read_text(encoding="utf-8")
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = DOCS if os.environ.get("LOO_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def played_session(server: Server, club: Any = None, seed: int = SEED) -> tuple[Any, str]:
