@@ -16,10 +16,12 @@ every role.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from functools import wraps
+from typing import Any, TypeVar, cast
 
-from flask import g
+from flask import current_app, g, request
 from flask_httpauth import HTTPTokenAuth
 from flask_smorest import Blueprint
 
@@ -28,6 +30,7 @@ from ledger.domain import Command
 from ledger.domain.commands import EndSession
 
 from .errors import ApiProblem, problem
+from .responses import doc_only
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,9 +56,14 @@ _DOCS = Blueprint("auth-docs", __name__)
 
 
 def clubs() -> Clubs:
-    from .backend import engine
+    """The app's Clubs (made once per engine: it holds the engine's reader and writer)."""
+    from .backend import EXTENSION
 
-    return Clubs(engine())
+    extension = current_app.extensions[EXTENSION]
+    found = extension.get("clubs")
+    if found is None or found.engine is not extension["engine"]:
+        found = extension["clubs"] = Clubs(extension["engine"])
+    return found
 
 
 @auth.verify_token
@@ -92,15 +100,50 @@ def requires(*roles: str) -> Callable[[F], F]:
     """Only a valid token of one of `roles` gets through (401 / 403 otherwise); documents the
     security requirement and those answers in the OpenAPI document."""
 
+    allowed = frozenset(roles)
+
     def decorate(view: F) -> F:
-        guarded = auth.login_required(role=list(roles))(view)
-        guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
-        guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
-        guarded = _DOCS.doc(security=[{SECURITY_SCHEME: []}], **{"x-roles": list(roles)})(
-            guarded)
+        if inspect.iscoroutinefunction(view):  # Flask's ensure_sync would be needed
+            raise TypeError("a guarded view must be a plain function")
+
+        @wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            # What Flask-HTTPAuth's login_required(role=...) does for a token, without its
+            # per-request generality (several schemes, async callbacks, role sets): the
+            # same token reaches _verify, and the same 401 and 403 are sent.
+            if request.method != "OPTIONS":
+                token = bearer_token(request.environ.get("HTTP_AUTHORIZATION"))
+                found = _verify(token) if token else None
+                if found is None:
+                    return auth.auth_error_callback(401)
+                if found.role not in allowed:
+                    return auth.auth_error_callback(403)
+                g.flask_httpauth_user = found
+            return view(*args, **kwargs)
+
+        guarded = cast(F, checked)
+        guarded = doc_only(_DOCS.alt_response(401, response="UNAUTHORIZED"))(guarded)
+        guarded = doc_only(_DOCS.alt_response(403, response="FORBIDDEN"))(guarded)
+        guarded = doc_only(_DOCS.doc(security=[{SECURITY_SCHEME: []}],
+                                     **{"x-roles": list(roles)}))(guarded)
         return guarded
 
     return decorate
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, read as Flask-HTTPAuth reads
+    it (werkzeug's Authorization.from_header, then the scheme): None for no header, another
+    scheme, or parameters (`a=b`) in place of a token."""
+    if not header:
+        return None
+    scheme, _, rest = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    rest = rest.strip(" \t")
+    if "=" in rest.rstrip("="):
+        return None
+    return rest
 
 
 def principal() -> Principal:

@@ -11,6 +11,8 @@ from ledger.service import REPLAY_FLAG, Ledger
 from ledger.store.tables import STREAM_ID_LENGTH
 
 EXTENSION = "lanterloo"
+_CLUB_LEDGERS = "club_ledgers"
+_MAX_CLUB_LEDGERS = 1024
 
 
 def ledger() -> Ledger:
@@ -18,7 +20,21 @@ def ledger() -> Ledger:
     behind api.auth.requires has a caller; any other use fails closed."""
     from .auth import principal
 
-    return current_app.extensions[EXTENSION]["ledger"].for_club(principal().club_id)
+    club_id = principal().club_id
+    extension = current_app.extensions[EXTENSION]
+    base = extension["ledger"]
+    # A club's Ledger is made once per app and club, not per request: it holds nothing but
+    # the engine's reader and writer and the club it is confined to.
+    kept = extension.get(_CLUB_LEDGERS)
+    if kept is None or kept[0] is not base:
+        kept = extension[_CLUB_LEDGERS] = (base, {})
+    by_club: dict[str, Ledger] = kept[1]
+    found = by_club.get(club_id)
+    if found is None:
+        if len(by_club) >= _MAX_CLUB_LEDGERS:
+            by_club.clear()
+        found = by_club[club_id] = base.for_club(club_id)
+    return found
 
 
 def engine() -> Any:

@@ -57,10 +57,12 @@ def install(app: Flask) -> None:
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "no-referrer")
         headers.setdefault("X-Frame-Options", "DENY")
-        on_docs = request.path.rstrip("/") == docs_path
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        path = req.path
+        on_docs = path.rstrip("/") == docs_path
         headers["Content-Security-Policy"] = (
-            docs_policy if on_docs else PAGES_CSP if _on_pages(request.path)
+            docs_policy if on_docs else PAGES_CSP if _on_pages(path)
             else DOCUMENT_CSP if response.mimetype == HTML_MIMETYPE else API_CSP)
-        if "Authorization" in request.headers or response.status_code == 401:
+        if "HTTP_AUTHORIZATION" in req.environ or response.status_code == 401:
             headers["Cache-Control"] = "no-store"
         return response

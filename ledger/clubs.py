@@ -172,6 +172,7 @@ class Clubs:
     def __init__(self, engine: Engine):
         self.engine = engine
         self._writer = writer(engine)
+        self._reader = store_reader(engine)
 
     # -- clubs ------------------------------------------------------------------------------
 
@@ -286,7 +287,7 @@ class Clubs:
         if match is None:
             return None
         token_id, secret = match.groups()
-        with store_reader(self.engine).connect() as conn:  # one round trip, no BEGIN
+        with self._reader.connect() as conn:  # one round trip, no BEGIN
             row = store.token_for_authentication(conn, token_id)
         stored = row.secret_hash if row is not None else _DUMMY_HASH
         if not hmac.compare_digest(stored, hash_secret(secret)) or row is None:
