@@ -78,6 +78,7 @@ SNAPSHOT_EVERY = 100
 CREATED = 201
 
 T = TypeVar("T")
+_Write = Callable[[Connection], dict[str, Any]]  # writes a decided append; its response
 
 
 class IdempotencyKeyReused(LedgerError):
@@ -111,6 +112,7 @@ class Ledger:
         self._writer = writer(engine)
         self._reader = store.reader(engine)
         self._states = _states_of(engine)
+        self._decide_first = engine.dialect.name == "sqlite"
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -178,57 +180,110 @@ class Ledger:
                                field="events")
         actor = _as_actor(actor)
         scope = f"{session_id}:{actor.member_id}" if actor.member_id else session_id
-        fingerprint = fingerprint or _fingerprint(scope, commands, expected_version)
+        # The fingerprint matters only to a request with a key (docs/api.md, "Retries").
+        fingerprint = fingerprint or (_fingerprint(scope, commands, expected_version)
+                                      if idempotency_key else "")
         based_on: list[int] = []  # the version the batch was decided against
 
-        def work() -> dict[str, Any]:
-            with self._write() as conn:
-                row = store.lock_for_append(conn, session_id, club_id=self.club_id,
-                                            scope=scope, key=idempotency_key)
-                if row is None:
-                    raise _not_found(session_id)
-                # A retry of a request that already succeeded is answered before the version
-                # check: the stream has moved on because of that very request.
-                if idempotency_key and row.idempotency is not None:
-                    fingerprint_, _, response = row.idempotency
-                    return _replay(SimpleNamespace(fingerprint=fingerprint_,
-                                                   response=store.loads(response)),
-                                   fingerprint, idempotency_key)
-                if expected_version is not None and expected_version != row.version:
-                    raise ConcurrencyConflict(row.version, expected_version)
-                based_on.append(row.version)
-                # The state folded at this version: this worker's own copy when it made the
-                # last append, else the projection row's. From here on it is folded in place,
-                # so it is back in the cache only once the transaction has committed.
-                state = self._states.take(session_id, row)
-                events: list[Event] = []
-                views: dict[int, str] = {}
-                last: tuple[DealState, int] | None = None  # a deal, the pool after it moved
-                for command in commands:
-                    state, produced = execute(state, command, session_id=session_id)
-                    events.extend(produced)
-                    if state.deal is None or not produced:
-                        continue
-                    # A command's events belong to one deal at most, so the view after the
-                    # command is that deal's view as a rebuild would leave it. A deal's view
-                    # is written once per request: when the next deal replaces it (the
-                    # replaced DealState is no longer folded into), or at the end.
-                    if any(getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
-                           for e in produced):
-                        raise InvariantBroken(f"{type(command).__name__} produced events "
-                                              "for more than one deal")
-                    if last is not None and last[0] is not state.deal:
-                        views[last[0].deal_no] = _deal_view_json(state, *last)
-                    last = (state.deal, state.pool_units())
-                if last is not None:
+        def screen(row: store.Locked | None) -> dict[str, Any] | None:
+            """The answer owed before deciding anything: a refusal, or a replay."""
+            if row is None:
+                raise _not_found(session_id)
+            # A retry of a request that already succeeded is answered before the version
+            # check: the stream has moved on because of that very request.
+            if idempotency_key and row.idempotency is not None:
+                fingerprint_, _, response = row.idempotency
+                return _replay(SimpleNamespace(fingerprint=fingerprint_,
+                                               response=store.loads(response)),
+                               fingerprint, idempotency_key)
+            if expected_version is not None and expected_version != row.version:
+                raise ConcurrencyConflict(row.version, expected_version)
+            based_on.append(row.version)
+            return None
+
+        def decide(row: store.Locked) -> tuple[SessionState, _Write | None]:
+            """The state after the commands, and what writes their events (None: no
+            events)."""
+            # The state folded at this version: this worker's own copy when it made the
+            # last append, else the projection row's. From here on it is folded in place,
+            # so it is back in the cache only once the transaction has committed.
+            state = self._states.take(session_id, row)
+            events: list[Event] = []
+            views: dict[int, str] = {}
+            last: tuple[DealState, int] | None = None  # a deal, the pool after it moved
+            for command in commands:
+                state, produced = execute(state, command, session_id=session_id)
+                events.extend(produced)
+                if state.deal is None or not produced:
+                    continue
+                # A command's events belong to one deal at most, so the view after the
+                # command is that deal's view as a rebuild would leave it. A deal's view
+                # is written once per request: when the next deal replaces it (the
+                # replaced DealState is no longer folded into), or at the end.
+                if any(getattr(e, "deal_no", state.deal.deal_no) != state.deal.deal_no
+                       for e in produced):
+                    raise InvariantBroken(f"{type(command).__name__} produced events "
+                                          "for more than one deal")
+                if last is not None and last[0] is not state.deal:
                     views[last[0].deal_no] = _deal_view_json(state, *last)
-                if not events:
-                    result = self._respond(session_id, state, [], replay=False)
+                last = (state.deal, state.pool_units())
+            if last is not None:
+                views[last[0].deal_no] = _deal_view_json(state, *last)
+            if not events:
+                return state, None
+            return state, self._prepare_append(
+                session_id, state, events, views, old_version=row.version, actor=actor,
+                now=_now(), scope=scope, key=idempotency_key, fingerprint=fingerprint,
+                prev_hash=row.head_hash)
+
+        def work() -> dict[str, Any]:
+            seen: store.Locked | None = None
+            ahead: _Write | None = None
+            if self._decide_first:
+                # SQLite has one writer at a time for the whole database: the append is
+                # decided, chained and encoded on the row as it stands, before the write
+                # lock, and written under it only if the row has not moved meanwhile (its
+                # version and chain head, the key still unanswered); else it is decided
+                # again under the lock, as on PostgreSQL.
+                with self._reader.connect() as conn:
+                    seen = store.lock_for_append(conn, session_id, club_id=self.club_id,
+                                                 scope=scope, key=idempotency_key)
+                if seen is not None and expected_version is not None \
+                        and expected_version > seen.version:
+                    seen = None  # it may be the version by the time of the lock: decide there
+                elif (early := screen(seen)) is not None:
+                    return early  # a replay: the key's answer is for good
+            if seen is not None:
+                refused: LedgerError | None = None
+                try:
+                    state, ahead = decide(seen)
+                except LedgerError as error:
+                    refused = error
+                if ahead is None:
+                    # A refusal, or no events to write: the answer stands if the row has not
+                    # moved since it was read (no write lock needed to tell).
+                    with self._reader.connect() as conn:
+                        unmoved = store.check_append(conn, session_id, seen, scope=scope,
+                                                     key=idempotency_key)
+                    if unmoved:
+                        if refused is not None:
+                            raise refused
+                        self._states.put(session_id, state, None, seen)
+                        return self._respond(session_id, state, [], replay=False)
+            with self._write() as conn:
+                if ahead is not None and seen is not None and store.check_append(
+                        conn, session_id, seen, scope=scope, key=idempotency_key):
+                    row, result = seen, ahead(conn)
                 else:
-                    result = self._append_fast(
-                        conn, session_id, state, events, views, old_version=row.version,
-                        actor=actor, now=_now(), scope=scope, key=idempotency_key,
-                        fingerprint=fingerprint, prev_hash=row.head_hash)
+                    locked = store.lock_for_append(conn, session_id, club_id=self.club_id,
+                                                   scope=scope, key=idempotency_key)
+                    if (early := screen(locked)) is not None:
+                        return early
+                    assert locked is not None
+                    row = locked
+                    state, write = decide(row)
+                    result = write(conn) if write is not None else \
+                        self._respond(session_id, state, [], replay=False)
             # committed
             self._states.put(session_id, state, result.get("appended"), row)
             return result
@@ -361,12 +416,14 @@ class Ledger:
                                    status_code=CREATED, response=response, now=now)
         return {**response, REPLAY_FLAG: False}
 
-    def _append_fast(self, conn: Connection, session_id: str, state: SessionState,
-                     events: list[Event], views: dict[int, str], *, old_version: int,
-                     actor: Actor, now: datetime, scope: str, key: str | None,
-                     fingerprint: str, prev_hash: str | None) -> dict[str, Any]:
-        """Append the events and bring every projection to the new version, in one round
-        trip with the commit on PostgreSQL (store.write_append)."""
+    def _prepare_append(self, session_id: str, state: SessionState, events: list[Event],
+                        views: dict[int, str], *, old_version: int, actor: Actor,
+                        now: datetime, scope: str, key: str | None, fingerprint: str,
+                        prev_hash: str | None) -> _Write:
+        """What appends the events and brings every projection to the new version: all
+        that needs no database (the chain, the JSON, the response but for the positions)
+        done here; the write, in one round trip with the commit on PostgreSQL
+        (store.write_append), when it is called with the transaction."""
         first_version = state.version - len(events) + 1
         if first_version != old_version + 1:
             raise InvariantBroken(f"state at version {state.version} after {len(events)} "
@@ -375,24 +432,31 @@ class Ledger:
             session_id, first_version, [event_to_record(e) for e in events],
             actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
             recorded_at=now, idempotency_key=key, prev_hash=prev_hash or GENESIS)
-        session = session_view(state)
-        if books_store.moves_results(events):  # the club's books (docs/books.md)
-            books_store.project_results(conn, session_id, state, now=now, pending=[
-                (first_version + i, e) for i, e in enumerate(events)])
+        # The response as JSON gives it back, the positions still to come (integers).
+        response: dict[str, Any] = _plain({
+            "session_id": session_id, "version": state.version,
+            "appended": [store.stored(r, 0) for r in rows], "session": session_view(state)})
+        state_json = _state_json(state)
+        snapshot = asof.snapshot_due(old_version, state.version, self.snapshot_every)
+        results = books_store.moves_results(events)  # the club's books (docs/books.md)
 
         def respond(positions: list[int]) -> dict[str, Any]:
-            return _plain({"session_id": session_id, "version": state.version,
-                           "appended": [store.stored(r, p) for r, p in zip(rows, positions,
-                                                                            strict=True)],
-                           "session": session})
+            for event, position in zip(response["appended"], positions, strict=True):
+                event["position"] = position
+            return response
 
-        response = store.write_append(
-            conn, session_id, rows, old_version=old_version, version=state.version,
-            state_json=_state_json(state), views_json=views,
-            key=(scope, key, fingerprint, CREATED) if key else None, respond=respond,
-            now=now, snapshot=asof.snapshot_due(old_version, state.version,
-                                                self.snapshot_every))
-        return {**response, REPLAY_FLAG: False}
+        def write(conn: Connection) -> dict[str, Any]:
+            if results:
+                books_store.project_results(conn, session_id, state, now=now, pending=[
+                    (first_version + i, e) for i, e in enumerate(events)])
+            written = store.write_append(
+                conn, session_id, rows, old_version=old_version, version=state.version,
+                state_json=state_json, views_json=views,
+                key=(scope, key, fingerprint, CREATED) if key else None, respond=respond,
+                now=now, snapshot=snapshot)
+            return {**written, REPLAY_FLAG: False}
+
+        return write
 
     def _respond(self, session_id: str, state: SessionState, appended: list[dict[str, Any]],
                  *, replay: bool) -> dict[str, Any]:

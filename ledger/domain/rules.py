@@ -69,16 +69,19 @@ class Rules:
     flush_payers: FlushPayers | None = None  # five-card loo: who pays a flush a loo
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        """The fields in their order, the five-card ones left out when null. Every field is
+        a number, a bool, None or a vocabulary member, which `dataclasses.asdict` would give
+        back as they are from its deep copy; so they are taken as they are (what
+        `_to_dict_by_asdict` gives, tests/unit/test_rules_dict.py)."""
+        data = {name: getattr(self, name) for name in _FIELD_NAMES}
         for name in FIVE_CARD_ONLY:
             if data[name] is None:
                 del data[name]
         return data
 
     def json_fields(self) -> dict[str, Any]:
-        """to_dict() without copying: the fields as they are, for a fast JSON writer."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if not (f.name in FIVE_CARD_ONLY and getattr(self, f.name) is None)}
+        """to_dict(), for a fast JSON writer."""
+        return self.to_dict()
 
     @property
     def cards_each(self) -> int:
@@ -103,7 +106,25 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        return cls(**read_fields(cls, data))
+        """The rules `data` (as to_dict() writes them) reads back to. Rules are frozen, so
+        the rules read from the same items (each value of the same type) are read once and
+        shared: a session's state is decoded on every append a worker did not make."""
+        if cls is not Rules:
+            return cls(**read_fields(cls, data))
+        parts = []
+        for name, value in data.items():
+            kind = type(value)
+            if kind not in _KEYED:  # a float, a list, a member...: read as it is each time
+                return _read_rules(data)
+            parts.append((name, kind, value))
+        key = tuple(parts)
+        known = _READ.get(key)
+        if known is None:
+            known = _read_rules(data)
+            if len(_READ) >= _READ_SIZE:
+                _READ.clear()
+            _READ[key] = known
+        return known
 
 
 _BASE: dict[str, Any] = dict(
@@ -170,6 +191,26 @@ VARIANT_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     Variant.FIVE_CARD: _FIVE_CARD,
 }
 OVERRIDABLE = tuple(f.name for f in fields(Rules) if f.name != "preset")
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))  # in their order
+
+
+_READ_SIZE = 256
+_KEYED = frozenset({str, int, bool, type(None)})  # JSON's values that equal only their own
+_READ: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
+
+
+def _read_rules(data: dict[str, Any]) -> Rules:
+    """Rules.from_dict(data), read every time: its definition."""
+    return Rules(**read_fields(Rules, data))
+
+
+def _to_dict_by_asdict(rules: Rules) -> dict[str, Any]:
+    """Rules.to_dict() by `dataclasses.asdict`, its definition."""
+    data = asdict(rules)
+    for name in FIVE_CARD_ONLY:
+        if data[name] is None:
+            del data[name]
+    return data
 
 
 def _default_single_loo(params: dict[str, Any]) -> int:

@@ -50,10 +50,11 @@ def _reference(body: dict[str, Any]) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
-def canonical(event: Mapping[Any, Any], prev: str) -> bytes:
-    """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`."""
+def canonical(event: Mapping[Any, Any], prev: str, *, recorded_at: str | None = None) -> bytes:
+    """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`;
+    `recorded_at`, if given, is `utc_iso` of the event's (written once for a batch)."""
     body = {name: event.get(name) for name in HASHED}
-    body["recorded_at"] = _utc_iso(body["recorded_at"])
+    body["recorded_at"] = _utc_iso(body["recorded_at"]) if recorded_at is None else recorded_at
     body["chain"], body["prev"] = CHAIN_FORMAT, prev
     if _has_float(body["payload"]):
         return _reference(body)
@@ -64,18 +65,40 @@ def canonical(event: Mapping[Any, Any], prev: str) -> bytes:
 
 
 def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        return any(_has_float(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_has_float(v) for v in value)
+    """Whether a float is anywhere in `value` (in a dict's values, a list's or a tuple's
+    items, at any depth): what `_has_float_by_isinstance` says (tests/unit/test_chain_float.py),
+    the strings, integers, booleans and nulls a payload is made of passed by their exact type
+    without a call each."""
+    kind = type(value)
+    if kind is dict:
+        items: Iterable[Any] = value.values()
+    elif kind is list or kind is tuple:
+        items = value
+    else:  # a float, or a dict, list or tuple of a subclass, or anything else
+        return _has_float_by_isinstance(value)
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is float or _has_float(item):
+            return True
     return False
 
 
-def link(event: Mapping[Any, Any], prev: str) -> str:
-    """The hash of `event` chained after `prev`."""
-    return hashlib.sha256(canonical(event, prev)).hexdigest()
+def _has_float_by_isinstance(value: Any) -> bool:
+    """The definition of `_has_float`."""
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float_by_isinstance(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_float_by_isinstance(v) for v in value)
+    return False
+
+
+def link(event: Mapping[Any, Any], prev: str, *, recorded_at: str | None = None) -> str:
+    """The hash of `event` chained after `prev` (`recorded_at`: see `canonical`)."""
+    return hashlib.sha256(canonical(event, prev, recorded_at=recorded_at)).hexdigest()
 
 
 def first_broken_link(rows: Iterable[Mapping[Any, Any]]) -> tuple[str, str | None]:

@@ -367,8 +367,20 @@ def _configure_sqlite(engine: Engine, limits: Limits) -> None:
 
 
 def writer(engine: Engine) -> Engine:
-    """The same engine, whose transactions take the write lock up front on SQLite."""
-    return engine.execution_options(**{_BEGIN: "IMMEDIATE"})
+    """The same engine, whose transactions take the write lock up front on SQLite.
+
+    Made once per engine and kept on it: `Engine.execution_options` builds a new engine
+    object each call, with its own event registrations (docs/performance.md)."""
+    return derived(engine, "lanterloo_writer",
+                   lambda: engine.execution_options(**{_BEGIN: "IMMEDIATE"}))
+
+
+def derived(engine: Engine, name: str, make: Callable[[], Engine]) -> Engine:
+    """`make()`, made once per engine and kept on it under `name`."""
+    made: Engine | None = engine.__dict__.get(name)
+    if made is None:
+        made = engine.__dict__[name] = make()
+    return made
 
 
 @contextmanager

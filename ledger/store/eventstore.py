@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sqlite3
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,10 +30,10 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .chain import GENESIS, link
+from .db import derived
 from .tables import deal_views, events, idempotency_keys, sessions, snapshots
 
 Record = tuple[str, int, dict[str, Any]]  # (type, schema_version, payload)
@@ -49,7 +51,9 @@ def reader(engine: Engine) -> Engine:
     read is one round trip, without a BEGIN before it and a ROLLBACK after it. (Under READ
     COMMITTED every statement sees a snapshot of its own, in a transaction or not.)"""
     if engine.dialect.name == "postgresql":
-        return engine.execution_options(isolation_level="AUTOCOMMIT")
+        # Made once per engine (db.derived): a new option engine per call was measurable.
+        return derived(engine, "lanterloo_reader",
+                       lambda: engine.execution_options(isolation_level="AUTOCOMMIT"))
     return engine
 
 
@@ -255,61 +259,141 @@ def _driver_errors(statement: str) -> Iterator[None]:
         raise DBAPIError.instance(statement, None, error, psycopg.Error) from error
 
 
-_LOCK_SQL = ("SELECT version, head_hash, state::text FROM sessions WHERE id = %s{club} "
-             "FOR UPDATE")
-_KEY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
-            "WHERE scope = %s AND key = %s")
+def _lite(conn: Connection, sql: str, params: Sequence[Any]) -> tuple[list[Any], int]:
+    """(rows, rowcount) of `sql` run by the SQLite driver itself, in the connection's
+    transaction if it is in one: no SQLAlchemy statement, result or event per call. On an
+    error the statement is run again through SQLAlchemy, which raises the error as it
+    always does and drops a connection that must be dropped (a file opened read-only); a
+    statement that failed changed nothing, so running it again is safe."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    try:
+        cursor = raw.execute(sql, params)
+        return cursor.fetchall(), cursor.rowcount
+    except sqlite3.Error:
+        result = conn.exec_driver_sql(sql, tuple(params))
+        return (list(result.fetchall()) if result.returns_rows else []), result.rowcount
+
+
+# PostgreSQL: the row, locked, then the stored answer to the key in a statement of its own:
+# under READ COMMITTED that statement sees what committed while the lock was waited for (a
+# join in the locking statement would read the key as of before the wait).
+_LOCK_PG_ANY = "SELECT version, head_hash, state::text FROM sessions WHERE id = %s FOR UPDATE"
+_LOCK_PG_CLUB = ("SELECT version, head_hash, state::text FROM sessions "
+                 "WHERE id = %s AND club_id = %s FOR UPDATE")
+_KEY_PG = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
+           "WHERE scope = %s AND key = %s")
+# SQLite: BEGIN IMMEDIATE holds the database's write lock already (or, read before it, the
+# row as it stands: see `check_append`).
+_LOCK_LITE = ("SELECT s.version, s.head_hash, s.state, k.fingerprint, k.status_code, "
+              "k.response FROM sessions s LEFT JOIN idempotency_keys k "
+              "ON k.scope = ? AND k.key = ? WHERE s.id = ?{club}")
+_LOCK_LITE_ANY = _LOCK_LITE.format(club="")
+_LOCK_LITE_CLUB = _LOCK_LITE.format(club=" AND s.club_id = ?")
+_CHECK_LITE = ("SELECT s.version, s.head_hash, k.fingerprint FROM sessions s "
+               "LEFT JOIN idempotency_keys k ON k.scope = ? AND k.key = ? WHERE s.id = ?")
 
 
 def lock_for_append(conn: Connection, session_id: str, *, club_id: str | None,
                     scope: str, key: str | None) -> Locked | None:
-    """The session's row, locked for the transaction, and the stored answer to `key`."""
-    club = " AND club_id = %s" if club_id is not None else ""
-    lock_params: tuple[Any, ...] = (session_id, club_id) if club_id is not None \
-        else (session_id,)
+    """The session's row, locked for the transaction, and the stored answer to `key`.
+
+    On SQLite outside a write transaction this is the row as it stands, unlocked: an append
+    decided on it is written only if `check_append` finds the row unmoved under the lock."""
     if _is_postgresql(conn):
         pg = conn.connection.driver_connection
         assert pg is not None
-        with _driver_errors(_LOCK_SQL), pg.pipeline():
+        sql = _LOCK_PG_ANY if club_id is None else _LOCK_PG_CLUB
+        # The BEGIN goes with the statements: one round trip.
+        with _driver_errors(sql), pg.pipeline():
             lock = pg.cursor()
-            lock.execute(_LOCK_SQL.format(club=club), lock_params)
+            lock.execute(sql, (session_id,) if club_id is None else (session_id, club_id))
             found = pg.cursor() if key else None
             if found is not None:
-                found.execute(_KEY_SQL, (scope, key))
-        row = lock.fetchone()
+                found.execute(_KEY_PG, (scope, key))
+        locked = lock.fetchone()
+        if locked is None:
+            return None
         stored = found.fetchone() if found is not None else None
+        row: Sequence[Any] | None = (*locked, *(stored or (None, None, None)))
     else:
-        row = conn.exec_driver_sql(
-            _LOCK_SQL.format(club=club).replace("%s", "?").replace("state::text", "state")
-            .replace(" FOR UPDATE", ""), lock_params).first()
-        stored = conn.exec_driver_sql(_KEY_SQL.replace("%s", "?").replace(
-            "response::text", "response"), (scope, key)).first() if key else None
+        rows, _ = _lite(conn, _LOCK_LITE_ANY if club_id is None else _LOCK_LITE_CLUB,
+                        (scope, key, session_id) if club_id is None
+                        else (scope, key, session_id, club_id))
+        row = rows[0] if rows else None
     if row is None:
         return None
     return Locked(version=row[0], head_hash=row[1], state_text=row[2],
-                  idempotency=tuple(stored) if stored is not None else None)
+                  idempotency=(row[3], row[4], row[5]) if row[3] is not None else None)
 
 
-_INSERT_EVENTS_PG = (
-    "INSERT INTO events (stream_id, version, type, schema_version, payload, recorded_at, "
-    "actor, idempotency_key, member_id, token_id, hash) "
-    "SELECT %s, u.v, u.t, u.sv, u.p::json, %s, %s, %s, %s, %s, u.h FROM unnest("
-    "%s::int[], %s::text[], %s::smallint[], %s::text[], %s::text[]) WITH ORDINALITY "
-    "AS u(v, t, sv, p, h, o) ORDER BY u.o RETURNING position, version")
+def check_append(conn: Connection, session_id: str, seen: Locked, *, scope: str,
+                 key: str | None) -> bool:
+    """Whether the session's row is still at the version and chain head of `seen` and `key`
+    still unanswered, read inside the write transaction (SQLite: under its write lock)."""
+    rows, _ = _lite(conn, _CHECK_LITE, (scope, key, session_id))
+    row = rows[0] if rows else None
+    return row is not None and row[0] == seen.version and row[1] == seen.head_hash \
+        and row[2] is None
+
+
+# PostgreSQL: the events, the session's row and the deal views in one statement. The rows
+# and the views go as one JSON document each (json_to_recordset): psycopg sends a string
+# as it is, where arrays of strings are escaped element by element in Python. A `json`
+# column keeps the text of its value as it stood in the document (no re-ordering).
 # The row is locked and its version checked: the update cannot miss. Should it, the division
 # by zero aborts the transaction (and the COMMIT queued after it) instead of committing
 # events without their projection.
-_MOVE_SESSION_PG = (
+_WRITE_PG = (
     "WITH moved AS (UPDATE sessions SET version = %s, state = %s::json, head_hash = %s, "
-    "updated_at = %s WHERE id = %s AND version = %s RETURNING 1) "
-    "SELECT 1 / count(*) FROM moved")
-_UPSERT_VIEW_PG = ("INSERT INTO deal_views (session_id, deal_no, version, view) "
-                   "VALUES (%s, %s, %s, %s::json) ON CONFLICT (session_id, deal_no) "
-                   "DO UPDATE SET version = excluded.version, view = excluded.view")
+    "updated_at = %s WHERE id = %s AND version = %s RETURNING 1), "
+    "viewed AS (INSERT INTO deal_views (session_id, deal_no, version, view) "
+    "SELECT %s, w.d, %s, w.w FROM json_to_recordset(%s::json) AS w(d int, w json) "
+    "ON CONFLICT (session_id, deal_no) "
+    "DO UPDATE SET version = excluded.version, view = excluded.view), "
+    "inserted AS (INSERT INTO events (stream_id, version, type, schema_version, payload, "
+    "recorded_at, actor, idempotency_key, member_id, token_id, hash) "
+    "SELECT %s, u.v, u.t, u.sv, u.p, %s, %s, %s, %s, %s, u.h "
+    "FROM json_to_recordset(%s::json) AS u(v int, t text, sv smallint, p json, h text) "
+    "ORDER BY u.v RETURNING position, version) "
+    "SELECT position, version, 1 / (SELECT count(*) FROM moved) FROM inserted")
 _INSERT_SNAPSHOT_PG = ("INSERT INTO snapshots (session_id, version, state) "
                        "VALUES (%s, %s, %s::json)")
 _INSERT_KEY_PG = ("INSERT INTO idempotency_keys (scope, key, fingerprint, status_code, "
                   "response, created_at) VALUES (%s, %s, %s, %s, %s::json, %s)")
+
+# SQLite: the same statements one by one, through the driver (no statement to build). The
+# timestamps and the payloads are bound as the tables' own types bind them.
+_INSERT_EVENTS_LITE = (
+    "INSERT INTO events (stream_id, version, type, schema_version, payload, recorded_at, "
+    "actor, idempotency_key, member_id, token_id, hash) VALUES ")
+_EVENT_VALUES_LITE = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_LITE_ROWS_PER_INSERT = 80  # 11 parameters each, under SQLite's oldest limit of 999
+_MOVE_SESSION_LITE = ("UPDATE sessions SET version = ?, state = ?, head_hash = ?, "
+                      "updated_at = ? WHERE id = ? AND version = ?")
+_UPSERT_VIEW_LITE = ("INSERT INTO deal_views (session_id, deal_no, version, view) "
+                     "VALUES (?, ?, ?, ?) ON CONFLICT (session_id, deal_no) "
+                     "DO UPDATE SET version = excluded.version, view = excluded.view")
+_INSERT_KEY_LITE = ("INSERT INTO idempotency_keys (scope, key, fingerprint, status_code, "
+                    "response, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+
+
+def _binders(conn: Connection) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """(timestamp, JSON) as the tables bind them on this connection's dialect."""
+    dialect = conn.dialect
+    found = _BINDERS.get(dialect)
+    if found is None:
+        def same(value: Any) -> Any:
+            return value
+
+        found = _BINDERS[dialect] = (
+            events.c.recorded_at.type.dialect_impl(dialect).bind_processor(dialect) or same,
+            events.c.payload.type.dialect_impl(dialect).bind_processor(dialect) or same)
+    return found
+
+
+_BINDERS: weakref.WeakKeyDictionary[Any, tuple[Callable[[Any], Any], Callable[[Any], Any]]] \
+    = weakref.WeakKeyDictionary()
 
 
 class SessionMoved(Exception):
@@ -322,12 +406,14 @@ def chained_rows(stream_id: str, first_version: int, records: Sequence[Record], 
     """The rows of `records` as versions first_version.. of the stream, each with its hash
     chained to the one before it (`prev_hash`: the hash of version first_version - 1)."""
     rows = []
+    # the same moment for every row, as the chain writes it: written once
+    at = utc_iso(recorded_at) if isinstance(recorded_at, datetime) else recorded_at
     for i, (type_, schema_version, payload) in enumerate(records):
         row = {"stream_id": stream_id, "version": first_version + i, "type": type_,
                "schema_version": schema_version, "payload": payload,
                "recorded_at": recorded_at, "actor": actor, "idempotency_key": idempotency_key,
                "member_id": member_id, "token_id": token_id}
-        row["hash"] = prev_hash = link(row, prev_hash)
+        row["hash"] = prev_hash = link(row, prev_hash, recorded_at=at)
         rows.append(row)
     return rows
 
@@ -352,20 +438,19 @@ def write_append(conn: Connection, session_id: str, rows: list[dict[str, Any]], 
         pg = conn.connection.driver_connection
         assert pg is not None
         first = rows[0]
+        documents = orjson.dumps([{"v": r["version"], "t": r["type"],
+                                   "sv": r["schema_version"], "p": r["payload"],
+                                   "h": r["hash"]} for r in rows]).decode()
+        views_document = "[" + ",".join(f'{{"d":{deal_no},"w":{view}}}'
+                                        for deal_no, view in views) + "]"
         try:
-            with _driver_errors(_INSERT_EVENTS_PG), pg.pipeline():
+            with _driver_errors(_WRITE_PG), pg.pipeline():
                 inserted = pg.cursor()
-                inserted.execute(_INSERT_EVENTS_PG, (
+                inserted.execute(_WRITE_PG, (
+                    version, state_json, head, now, session_id, old_version,
+                    session_id, version, views_document,
                     session_id, now, first["actor"], first["idempotency_key"],
-                    first["member_id"], first["token_id"], [r["version"] for r in rows],
-                    [r["type"] for r in rows], [r["schema_version"] for r in rows],
-                    [orjson.dumps(r["payload"]).decode() for r in rows],
-                    [r["hash"] for r in rows]))
-                pg.cursor().execute(_MOVE_SESSION_PG, (version, state_json, head, now,
-                                                       session_id, old_version))
-                if views:
-                    pg.cursor().executemany(_UPSERT_VIEW_PG, [
-                        (session_id, deal_no, version, view) for deal_no, view in views])
+                    first["member_id"], first["token_id"], documents))
                 if snapshot:
                     pg.cursor().execute(_INSERT_SNAPSHOT_PG, (session_id, version, state_json))
                 if key is None:
@@ -374,35 +459,38 @@ def write_append(conn: Connection, session_id: str, rows: list[dict[str, Any]], 
             if getattr(error.orig, "sqlstate", None) == "22012":
                 raise SessionMoved(session_id) from error
             raise
-        by_version = {v: p for p, v in inserted.fetchall()}
+        by_version = {v: p for p, v, _ in inserted.fetchall()}
         response = respond([by_version[r["version"]] for r in rows])
         if key is not None:
             with _driver_errors(_INSERT_KEY_PG), pg.pipeline():
                 pg.cursor().execute(_INSERT_KEY_PG, (*key, dumps(response), now))
                 pg.commit()
         return response
-    positions = append_rows(conn, rows)
-    moved = conn.execute(
-        update(sessions).where(sessions.c.id == session_id, sessions.c.version == old_version)
-        .values(version=version, state=type_coerce(state_json, Text()), head_hash=head,
-                updated_at=now))
-    if moved.rowcount != 1:
+    stamp, as_json = _binders(conn)
+    at = stamp(now)
+    positions: dict[int, int] = {}
+    for lo in range(0, len(rows), _LITE_ROWS_PER_INSERT):
+        chunk = rows[lo:lo + _LITE_ROWS_PER_INSERT]
+        params: list[Any] = []
+        for r in chunk:
+            params += (session_id, r["version"], r["type"], r["schema_version"],
+                       as_json(r["payload"]), at, r["actor"], r["idempotency_key"],
+                       r["member_id"], r["token_id"], r["hash"])
+        sql = _INSERT_EVENTS_LITE + ", ".join([_EVENT_VALUES_LITE] * len(chunk)) \
+            + " RETURNING position, version"
+        positions.update((v, p) for p, v in _lite(conn, sql, params)[0])
+    _, moved = _lite(conn, _MOVE_SESSION_LITE, (version, state_json, head, at, session_id,
+                                                old_version))
+    if moved != 1:
         raise SessionMoved(session_id)
     for deal_no, view in views:
-        upsert = sqlite_insert(deal_views).values(
-            session_id=session_id, deal_no=deal_no, version=version,
-            view=type_coerce(view, Text()))
-        conn.execute(upsert.on_conflict_do_update(
-            index_elements=[deal_views.c.session_id, deal_views.c.deal_no],
-            set_={"version": upsert.excluded.version, "view": upsert.excluded.view}))
+        _lite(conn, _UPSERT_VIEW_LITE, (session_id, deal_no, version, view))
     if snapshot:
         save_snapshot(conn, session_id, version, state_json)
-    response = respond(positions)
+    response = respond([positions[r["version"]] for r in rows])
     if key is not None:
         scope, key_, fingerprint, status = key
-        conn.execute(insert(idempotency_keys).values(
-            scope=scope, key=key_, fingerprint=fingerprint, status_code=status,
-            response=type_coerce(dumps(response), Text()), created_at=now))
+        _lite(conn, _INSERT_KEY_LITE, (scope, key_, fingerprint, status, dumps(response), at))
     return response
 
 
