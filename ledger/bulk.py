@@ -14,14 +14,18 @@ ordered by (stream, version):
   SQLAlchemy's pooling docs say);
 - a chunk is read in one transaction (REPEATABLE READ on PostgreSQL: the log and the
   projections as of one moment): the stored projections of its sessions, then its events
-  through a server-side cursor (`yield_per`), the payload as text decoded by orjson;
+  through a server-side cursor (psycopg's own on PostgreSQL, plain tuples), the payload as
+  text decoded by orjson;
 - each session's events are checked as `Ledger.verify` checks them (versions 1..N without a
-  gap, positions increasing with the version, the hash chain: ledger/store/chain.py) and its
-  live events (corrections drop the tail they supersede) folded with `evolve` alone, keeping
-  each deal's view (`_fold_with_views`): no command is decided again;
-- every projection is compared by one entry of CHECKS. A projection added later (as-of
-  snapshots, session results) is one more `Check`: how to load the stored value of a chunk's
-  sessions, what the fold says it should be, and, for `rebuild_all`, how to write it.
+  gap, positions increasing with the version, the hash chain: ledger/store/chain.py) and
+  folded with `evolve` alone as they are read, keeping each deal's view
+  (`_fold_with_views`): no command is decided again. The same fold keeps the state at each
+  version a snapshot is stored at (verify) or due at (rebuild), so the snapshots cost no
+  second fold; a log with a correction (EntryCorrected) is folded anew from its live events
+  (corrections drop the tail they supersede) and its snapshots as `Ledger.verify` folds them;
+- every projection is compared by one entry of CHECKS: how to load the stored value of a
+  chunk's sessions, what the fold says it should be, and, for `rebuild_all`, how to write it
+  (the sessions' rows, the deal views, the results, the snapshots).
 
 A session whose log is not whole (a gap, a broken link, positions out of order, no events,
 or a log that does not fold) is handed to `Ledger.verify` (and, when rebuilding, to
@@ -30,8 +34,9 @@ is exactly what the per-session command reports. Such sessions are rare; the pas
 
 `rebuild_all` takes each chunk's `sessions` rows FOR UPDATE (PostgreSQL), folds them as above
 and writes every projection anew: on PostgreSQL by COPY into a temporary table and one
-UPDATE from it, and COPY of the deal views after deleting the chunk's; on SQLite with
-executemany. What it writes equals what `rebuild_projections` writes, session by session.
+UPDATE from it, COPY of the deal views and snapshots after deleting the chunk's, and the
+result rows in one statement; on SQLite with executemany. What it writes equals what
+`rebuild_projections` writes, session by session.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ import hashlib
 import json
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -53,13 +58,15 @@ from sqlalchemy import (
     bindparam,
     cast,
     delete,
-    literal_column,
+    insert,
     select,
     update,
 )
 
 from ledger.domain import SessionState, event_from_record
+from ledger.domain.books import RESULT_EVENT_TYPES
 from ledger.domain.corrections import live_events
+from ledger.domain.events import EntryCorrected
 from ledger.domain.evolve import evolve
 from ledger.store import books as books_store
 from ledger.store import eventstore as store
@@ -85,9 +92,14 @@ class Folded:
     views: dict[int, str]  # each deal's view as it last stood, as JSON text
     last_of_deal: dict[int, int]  # deal_no -> the version of its last live event
     folded: SessionState | None = None  # the state itself, for checks that derive from it
-    live: list[tuple[int, Any]] = field(default_factory=list)  # (version, event) folded
-    # every event of the log (voided ones too) with the time it was recorded, in UTC
-    log: list[tuple[int, Any, datetime]] = field(default_factory=list)
+    # every event of the log (voided ones too), in version order
+    log: list[tuple[int, Any]] = field(default_factory=list)
+    # the events session results count (RESULT_EVENT_TYPES), each with its time as read
+    timed: list[tuple[int, Any, Any]] = field(default_factory=list)
+    # the state at the versions asked for (the stored snapshots', or every multiple of the
+    # interval), as JSON text, taken as the fold passed them; None where the log holds a
+    # correction (the state at a version is then not a step of the fold of the live events)
+    states_at: dict[int, str] | None = None
     club_id: str | None = None  # the session's club (set by the chunk from its row)
 
 
@@ -240,13 +252,35 @@ def _load_snapshots(conn: Connection, first: str, last: str) -> dict[str, Any]:
 
 def _snapshots_diff(stored: dict[int, str], folded: Folded) -> list[str]:
     """Each stored snapshot against the log folded to its version (as `Ledger.verify`:
-    each from the snapshot before it once that one is found right; domain/asof.py)."""
+    each from the snapshot before it once that one is found right; domain/asof.py).
+
+    The states were taken as the fold passed the stored versions (`states_at`); a log with a
+    correction is folded again to each version, as `Ledger.verify` folds it."""
     if not stored:
         return []
+    from ledger.service import _diff
+
+    if folded.states_at is None:
+        return _snapshots_refolded(stored, folded)
+    out: list[str] = []
+    for version in sorted(stored):
+        if not 1 <= version <= folded.log_version:
+            out.append(f"snapshots.{version}: beyond the log's {folded.log_version} versions")
+            continue
+        text = folded.states_at[version]
+        if stored[version] == text:
+            continue
+        kept, rebuilt = orjson.loads(stored[version]), orjson.loads(text)
+        if kept != rebuilt:
+            out += _diff(f"snapshots.{version}", kept, rebuilt)
+    return out
+
+
+def _snapshots_refolded(stored: dict[int, str], folded: Folded) -> list[str]:
     from ledger.domain import asof
     from ledger.service import _diff
 
-    versioned = [(v, e) for v, e, _ in folded.log]
+    versioned = folded.log
     out: list[str] = []
     checked: dict[int, dict[str, Any]] = {}
     for version in sorted(stored):
@@ -265,14 +299,43 @@ def _snapshots_diff(stored: dict[int, str], folded: Folded) -> list[str]:
     return out
 
 
-def _write_snapshots(conn: Connection, folded: list[Folded]) -> None:
-    """The snapshots a rebuild keeps: the state at every multiple of the ledger's interval
-    (`Ledger.rebuild_snapshots`)."""
-    from ledger.service import SNAPSHOT_EVERY, _snapshots_of
+def _snapshot_every() -> int:
+    from ledger.service import SNAPSHOT_EVERY
 
+    return SNAPSHOT_EVERY
+
+
+def _snapshot_texts(f: Folded) -> dict[int, str]:
+    """The snapshots a rebuild keeps: the state at every multiple of the ledger's interval
+    (`Ledger.rebuild_snapshots`), as JSON text: as the fold passed them, or (a log with a
+    correction) each folded from the one before it."""
+    from ledger.service import _snapshots_of
+
+    every = _snapshot_every()
+    if f.states_at is not None:
+        return {v: f.states_at[v] for v in range(every, f.log_version + 1, every)} \
+            if every > 0 else {}
+    return {v: store.dumps(state) for v, state in
+            _snapshots_of(f.log, every, f.session_id).items()}
+
+
+def _write_snapshots(conn: Connection, folded: list[Folded]) -> None:
+    """Every snapshot of the sessions anew (`Ledger.rebuild_snapshots`)."""
+    if not folded:
+        return
+    ids = [f.session_id for f in folded]
+    if conn.dialect.name == "postgresql":
+        raw = conn.connection.driver_connection
+        with raw.cursor() as cur:  # type: ignore[union-attr]
+            cur.execute("DELETE FROM snapshots WHERE session_id = ANY(%s)", (ids,))
+            with cur.copy("COPY snapshots (session_id, version, state) FROM STDIN") as copy:
+                for f in folded:
+                    for version, text in sorted(_snapshot_texts(f).items()):
+                        copy.write_row((f.session_id, version, text))
+        return
     for f in folded:
-        store.replace_snapshots(conn, f.session_id, _snapshots_of(
-            [(v, e) for v, e, _ in f.log], SNAPSHOT_EVERY, f.session_id))
+        store.replace_snapshots(conn, f.session_id, {
+            v: orjson.loads(text) for v, text in _snapshot_texts(f).items()})
 
 
 def _load_results(conn: Connection, first: str, last: str) -> dict[str, Any]:
@@ -289,10 +352,12 @@ def _load_results(conn: Connection, first: str, last: str) -> dict[str, Any]:
 
 def _results_of(folded: Folded) -> list[Any]:
     from ledger.domain.books import session_results as results
+    from ledger.domain.vocabulary import Status
 
-    if folded.folded is None:
+    if folded.folded is None or folded.folded.status != Status.ENDED:
         return []
-    return results(folded.folded, folded.log)
+    # the events results count, as `results_from_log` reads them
+    return results(folded.folded, [(v, e, _moment(at)) for v, e, at in folded.timed])
 
 
 def _rebuilt_results(folded: Folded) -> dict[str, Any]:
@@ -313,9 +378,15 @@ def _results_diff(stored: dict[str, Any], rebuilt: dict[str, Any]) -> list[str]:
 
 
 def _write_results(conn: Connection, folded: list[Folded]) -> None:
-    for f in folded:
-        books_store.replace_results(conn, f.session_id, club_id=f.club_id,
-                                    version=f.log_version, results=_results_of(f))
+    """The sessions' rows of `session_results` anew (`replace_results`, a chunk at once)."""
+    if not folded:
+        return
+    conn.execute(delete(session_results).where(
+        session_results.c.session_id.in_([f.session_id for f in folded])))
+    rows = [books_store.result_row(r, f.club_id, f.log_version)
+            for f in folded for r in _results_of(f)]
+    if rows:
+        conn.execute(insert(session_results), rows)
 
 
 # In the order `Ledger.verify` reports them.
@@ -401,11 +472,12 @@ def _moment(moment: Any) -> datetime:
 
 
 def _event_rows(conn: Connection, first: str, last: str) -> Iterator[tuple[Any, ...]]:
-    recorded_at = literal_column(_PG_ISO) if conn.dialect.name == "postgresql" \
-        else events.c.recorded_at
+    if conn.dialect.name == "postgresql":
+        yield from _pg_event_rows(conn, first, last)
+        return
     query = (select(events.c.stream_id, events.c.version, events.c.position, events.c.type,
                     events.c.schema_version, cast(events.c.payload, Text),
-                    recorded_at, events.c.actor, events.c.member_id,
+                    events.c.recorded_at, events.c.actor, events.c.member_id,
                     events.c.token_id, events.c.idempotency_key, events.c.hash)
              .where(events.c.stream_id >= first, events.c.stream_id <= last)
              .order_by(events.c.stream_id, events.c.version))
@@ -413,6 +485,20 @@ def _event_rows(conn: Connection, first: str, last: str) -> Iterator[tuple[Any, 
     result = conn.execute(query.execution_options(stream_results=True, yield_per=PAGE))
     for page in result.partitions():
         yield from page
+
+
+def _pg_event_rows(conn: Connection, first: str, last: str) -> Iterator[tuple[Any, ...]]:
+    """The rows as plain tuples from psycopg's server-side cursor, in the chunk's
+    transaction (SQLAlchemy's rows cost more than the rest of reading them)."""
+    raw = conn.connection.driver_connection
+    with raw.cursor(name="bulk_events") as cur:  # type: ignore[union-attr]
+        cur.execute(
+            f"SELECT stream_id, version, position, type, schema_version, payload::text, "
+            f"{_PG_ISO}, actor, member_id, token_id, idempotency_key, hash FROM events "
+            f"WHERE stream_id >= %s AND stream_id <= %s ORDER BY stream_id, version",
+            (first, last))
+        while page := cur.fetchmany(PAGE):
+            yield from page
 
 
 def _sessions_of(rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
@@ -447,15 +533,32 @@ def _link(row: dict[str, Any], prev: str, stored: str | None) -> str | None:
     return stored if link(row, prev) == stored else None
 
 
-def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
+_SORTED = orjson.OPT_SORT_KEYS
+_NO_DEAL = object()
+
+
+def _fold(session_id: str, rows: list[tuple[Any, ...]], states_at: Collection[int] = ()
+          ) -> Folded | None:
     """The session folded from its rows (in version order), or None when its log is not
-    whole: a gap, a position out of order, a broken link, or a log that does not fold."""
+    whole: a gap, a position out of order, a broken link, or a log that does not fold.
+
+    Each row is checked, read and folded as it is met: one pass. The state at each version
+    in `states_at` is kept as JSON text as the fold passes it (the snapshots). A correction
+    (EntryCorrected) ends the folding as it goes: the live events are then folded anew from
+    the first (`live_events`), as `Ledger.rebuild` folds them, and no state is kept."""
     from ledger.service import _deal_view_json
 
     prev = GENESIS
     last_position = -1
-    log = []
-    timed: list[tuple[int, Any, datetime]] = []
+    log: list[tuple[int, Any]] = []
+    timed: list[tuple[int, Any, Any]] = []
+    # Ledger.rebuild: the live events folded with `evolve`, each deal's view kept as it stood
+    # when it was last the current deal (`_fold_with_views`), written as the append writes it.
+    state: SessionState | None = None
+    views: dict[int, str] = {}
+    last_of_deal: dict[int, int] = {}
+    taken: dict[int, str] | None = {}
+    folding = True  # no correction met yet
     for expected, (sid, version, position, type_, schema_version, payload_text, recorded_at,
                    actor, member_id, token_id, key, stored_hash) in enumerate(rows, start=1):
         if version != expected or position <= last_position:
@@ -464,36 +567,61 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
             payload = orjson.loads(payload_text)
         except orjson.JSONDecodeError:  # an integer past 64 bits, say
             payload = json.loads(payload_text)
-        linked = _link({"stream_id": sid, "version": version, "type": type_,
-                      "schema_version": schema_version, "payload": payload,
-                      "recorded_at": _iso(recorded_at), "actor": actor,
-                      "member_id": member_id, "token_id": token_id, "idempotency_key": key},
-                     prev, stored_hash)
+        # `_link`, its first hash inline
+        row = {"stream_id": sid, "version": version, "type": type_,
+               "schema_version": schema_version, "payload": payload,
+               "recorded_at": _iso(recorded_at), "actor": actor, "member_id": member_id,
+               "token_id": token_id, "idempotency_key": key, "chain": CHAIN_FORMAT,
+               "prev": prev}
+        try:
+            linked: str | None = hashlib.sha256(orjson.dumps(row, option=_SORTED)).hexdigest()
+        except TypeError:  # an integer past 64 bits
+            linked = None
+        if linked != stored_hash:
+            linked = _link(row, prev, stored_hash)
         if linked is None:
             return None
         prev = linked
         last_position = position
-        event = event_from_record(type_, schema_version, payload)
+        try:
+            event = event_from_record(type_, schema_version, payload)
+        except Exception:  # noqa: BLE001 - Ledger.verify says what it is
+            return None
         log.append((version, event))
-        timed.append((version, event, _moment(recorded_at)))
-    if not log:
-        return None
-    # Ledger.rebuild: the live events folded with `evolve`, each deal's view kept as it stood
-    # when it was last the current deal (`_fold_with_views`), written as the append writes it.
-    state: SessionState | None = None
-    views: dict[int, str] = {}
-    last_of_deal: dict[int, int] = {}
-    try:
-        live = live_events(log)
-        for version, event in live:
-            deal = state.deal if state is not None else None
-            if state is not None and deal is not None \
-                    and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
-                views[deal.deal_no] = _deal_view_json(state)
-            deal_no = getattr(event, "deal_no", None)
+        if type_ in RESULT_EVENT_TYPES:
+            timed.append((version, event, recorded_at))
+        if not folding:
+            continue
+        if type(event) is EntryCorrected:
+            folding, taken = False, None
+            continue
+        try:
+            deal_no = getattr(event, "deal_no", _NO_DEAL)
+            if deal_no is not _NO_DEAL and state is not None:
+                deal = state.deal
+                if deal is not None and deal_no != deal.deal_no:
+                    views[deal.deal_no] = _deal_view_json(state)
             if isinstance(deal_no, int):
                 last_of_deal[deal_no] = version
             state = evolve(state, event, session_id=session_id)
+            if taken is not None and version in states_at:
+                taken[version] = store.dumps(state)
+        except Exception:  # noqa: BLE001 - Ledger.verify says what it is
+            return None
+    if not log:
+        return None
+    try:
+        if not folding:  # a correction: the live events folded anew
+            state, views, last_of_deal = None, {}, {}
+            for version, event in live_events(log):
+                deal = state.deal if state is not None else None
+                if state is not None and deal is not None \
+                        and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
+                    views[deal.deal_no] = _deal_view_json(state)
+                deal_no = getattr(event, "deal_no", None)
+                if isinstance(deal_no, int):
+                    last_of_deal[deal_no] = version
+                state = evolve(state, event, session_id=session_id)
         if state is None:
             return None
         if state.deal is not None:
@@ -501,7 +629,7 @@ def _fold(session_id: str, rows: list[tuple[Any, ...]]) -> Folded | None:
     except Exception:  # noqa: BLE001 - Ledger.verify says what it is
         return None
     return Folded(session_id, len(rows), prev, store.dumps(state), views, last_of_deal,
-                  state, live, timed)
+                  state, log, timed, taken)
 
 
 def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkResult:
@@ -514,12 +642,18 @@ def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkRe
     stored = {} if rebuild else {check.name: check.load(conn, first, last) for check in CHECKS}
     seen: set[str] = set()
     good: list[Folded] = []
+    # the versions whose state the fold keeps: each stored snapshot's, to compare it; every
+    # multiple of the interval, to write it
+    every = _snapshot_every() if rebuild else 0
+    snapshot_versions = {} if rebuild else stored["snapshots"]
     for sid, rows in _sessions_of(_event_rows(conn, first, last)):
         out.events += len(rows)
         if sid not in known:
             continue  # a stream with no session row: not a session's log
         seen.add(sid)
-        folded = _fold(sid, rows)
+        states_at: Collection[int] = range(every, len(rows) + 1, every) if every > 0 \
+            else snapshot_versions.get(sid, ())
+        folded = _fold(sid, rows, states_at)
         if folded is None:
             out.suspects.append(sid)
             continue

@@ -7,13 +7,18 @@ Every posting is applied here and nowhere else, and the zero sum is asserted aft
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import fields
+from enum import Enum
 from functools import singledispatch
-from typing import cast
+from operator import attrgetter
+from typing import Any, cast
 
 from . import events as ev
+from . import vocabulary
 from .errors import InvariantBroken
-from .events import NEXT_POOL, POOL, POOL_ACCOUNTS, check_balanced
-from .records import BreachRecord, PenaltyRecord, Posting
+from .events import _PLAIN, NEXT_POOL, POOL, POOL_ACCOUNTS, _copied, check_balanced
+from .records import BreachRecord, PenaltyRecord, Posting, Standing
 from .rules import Rules
 from .seating import left_of
 from .state import DealState, SessionState
@@ -28,20 +33,39 @@ from .vocabulary import (
     Status,
 )
 
+# How an event class is folded: its rule (None: it opens the session), whether it carries
+# postings, and whether it is a correction (the version then goes on from the log's).
+_Step = tuple[Callable[[Any, SessionState], None] | None, bool, bool]
+
 
 def evolve(state: SessionState | None, event: ev.Event, *, session_id: str = "") -> SessionState:
-    if isinstance(event, ev.SessionOpened):
-        state = _opened(event, session_id)
+    kind = type(event)
+    step = _STEPS.get(kind)
+    if step is None:  # looked up once per class
+        step = _STEPS[kind] = _step_of(kind)
+    rule, posts, corrects = step
+    if rule is None:
+        state = _opened(cast(ev.SessionOpened, event), session_id)
     elif state is None:
         raise InvariantBroken(f"{event.type} before SessionOpened")
     else:
-        _apply(event, state)
-    _post(state, event)
+        rule(event, state)
+    if posts:
+        _post(state, event)
     state.version += 1
-    if isinstance(event, ev.EntryCorrected):
+    if corrects:
         # The superseded events are not folded: the version goes on from the log's.
-        state.version = event.logged_as_version
+        state.version = cast(ev.EntryCorrected, event).logged_as_version
     return state
+
+
+def _step_of(kind: type) -> _Step:
+    opens = issubclass(kind, ev.SessionOpened)
+    return (None if opens else _apply.dispatch(kind), kind not in _WITHOUT_POSTINGS,
+            issubclass(kind, ev.EntryCorrected))
+
+
+_STEPS: dict[type, _Step] = {}
 
 
 def _opened(e: ev.SessionOpened, session_id: str) -> SessionState:
@@ -56,34 +80,109 @@ def _opened(e: ev.SessionOpened, session_id: str) -> SessionState:
     )
 
 
+# The event classes that have no postings: nothing to post (the others are posted, empty or
+# not, by `_post`).
+_WITHOUT_POSTINGS = frozenset(cls for cls in ev.EVENT_TYPES.values()
+                              if "postings" not in {f.name for f in fields(cls)})
+_POOLS = frozenset(POOL_ACCOUNTS)
+
+
 def _category(p: Posting) -> str:
     return f"penalty:{p['offence']}" if p.get("offence") else p["reason"]
 
 
 def _post(state: SessionState, event: ev.Event) -> None:
-    postings = event.postings_list
+    postings: list[Posting] | None = getattr(event, "postings", None)
     if not postings:
         return
-    check_balanced(postings)
+    for p in postings:  # `check_balanced`, which words the refusal, where one may be due
+        amount = p.get("amount_units")
+        if type(amount) is not int or amount <= 0 or p["from"] == p["to"]:
+            check_balanced(postings)
+            break
     deal = state.deal
+    deal_no = deal.deal_no if deal is not None else None
+    balances, pool_flows, totals_of, pools = state.balances, state.pool_flows, state.totals, _POOLS
     for p in postings:
-        amount, src, dst, cat = p["amount_units"], p["from"], p["to"], _category(p)
-        state.balances[src] -= amount
-        state.balances[dst] += amount
-        for account, signed in ((src, -amount), (dst, amount)):
-            if account in POOL_ACCOUNTS:
-                state.pool_flows[f"{account}:{cat}"] = \
-                    state.pool_flows.get(f"{account}:{cat}", 0) + signed
-            else:
-                totals = state.totals[account]
-                totals[cat] = totals.get(cat, 0) + signed
+        amount, src, dst = p["amount_units"], p["from"], p["to"]
+        offence = p.get("offence")
+        cat = f"penalty:{offence}" if offence else p["reason"]
+        balances[src] -= amount
+        balances[dst] += amount
+        if src in pools:
+            flow = f"{src}:{cat}"
+            pool_flows[flow] = pool_flows.get(flow, 0) - amount
+        else:
+            totals = totals_of[src]
+            totals[cat] = totals.get(cat, 0) - amount
+        if dst in pools:
+            flow = f"{dst}:{cat}"
+            pool_flows[flow] = pool_flows.get(flow, 0) + amount
+        else:
+            totals = totals_of[dst]
+            totals[cat] = totals.get(cat, 0) + amount
         if dst == NEXT_POOL and p.get("loo"):
             state.loos_owed.append({"player": src, "amount_units": amount,
                                     "deal_no": p.get("deal_no"), "reason": cat})
-        if deal is not None and p.get("deal_no") == deal.deal_no:
+        if deal is not None and p.get("deal_no") == deal_no:
             deal.postings.append(p)
-    if sum(state.balances.values()) != 0:
+    if sum(balances.values()) != 0:
         raise InvariantBroken(f"balances do not sum to zero after {event.type}")
+
+
+def _copy(value: Any) -> Any:
+    """`events._copied(value)`, with fewer steps where it gives the value itself (`_AS_IS`)
+    and for a dict of such keys and values (a settlement's share, say): a `dict` of it."""
+    kind = type(value)
+    as_is = _AS_IS
+    if kind in as_is:
+        return value
+    if kind is list:
+        return [v if type(v) in as_is else _copy(v) for v in value]
+    if kind is dict:
+        for k, v in value.items():
+            if type(k) not in as_is or type(v) not in as_is:
+                return _copied(value)
+        return dict(value)
+    return _copied(value)
+
+
+# The types `events._copied` gives back as they are: the plain ones, and the vocabulary's
+# enumerations of strings or integers.
+_AS_IS = _PLAIN | frozenset(
+    kind for kind in vars(vocabulary).values()
+    if isinstance(kind, type) and issubclass(kind, Enum) and issubclass(kind, str | int | float))
+
+
+_GETTERS: dict[tuple[type, str], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _getter(kind: type, left_out: str) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The names of the fields of an event class less `left_out`, in order, and a getter of
+    their values as a tuple."""
+    found = _GETTERS.get((kind, left_out))
+    if found is None:
+        names = tuple(f.name for f in fields(kind) if f.name != left_out)
+        get = attrgetter(*names)
+        found = _GETTERS[(kind, left_out)] = (
+            names, get if len(names) > 1 else lambda e: (get(e),))
+    return found
+
+
+def _payload(e: ev.Event, *, shallow: str = "") -> dict[str, Any]:
+    """`e.payload()` for an event class that does not redefine it (`events.asdict`), with
+    the field `shallow`, if any, copied by `list` instead (a record's postings)."""
+    names, get = _getter(type(e), "")
+    plain = _AS_IS
+    return {n: (list(v) if n == shallow else v if type(v) in plain else _copy(v))
+            for n, v in zip(names, get(e), strict=True)}
+
+
+def _without(e: ev.Event, left_out: str) -> dict[str, Any]:
+    """`events.payload_without(e, left_out)`."""
+    names, get = _getter(type(e), left_out)
+    plain = _AS_IS
+    return {n: v if type(v) in plain else _copy(v) for n, v in zip(names, get(e), strict=True)}
 
 
 @singledispatch
@@ -152,19 +251,33 @@ def _(e: ev.DeclarationMade, state: SessionState) -> None:
 
 
 def _refresh_standing(deal: DealState) -> None:
-    deal.standing = [{"player": p, "hand": HAND_OF_DECLARATION[deal.declarations[p]]}
-                     for p in deal.dealt if deal.declarations.get(p) in HAND_OF_DECLARATION]
-    if deal.phase == Phase.DECLARING and len(deal.standing) >= 2 \
-            and all(p in deal.declarations for p in deal.dealt):
+    declarations, hands = deal.declarations, HAND_OF_DECLARATION
+    standing: list[Standing] = []
+    everyone = True  # every player dealt in has declared
+    for p in deal.dealt:
+        declared = declarations.get(p, _UNDECLARED)
+        if declared in hands:
+            standing.append({"player": p, "hand": hands[declared]})
+        elif declared is _UNDECLARED:
+            everyone = False
+    deal.standing = standing
+    if everyone and len(standing) >= 2 and deal.phase == Phase.DECLARING:
         deal.phase = Phase.PLAYING
+
+
+_UNDECLARED: Any = object()
 
 
 @_apply.register
 def _(e: ev.PenaltyImposed, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
-    deal.penalties.append(cast(PenaltyRecord, {**e.payload(), "postings": list(e.postings),
-                                               "hand": deal.redeals}))
+    if type(e).payload is ev.Event.payload:  # its fields, its postings a list of the same
+        record = _payload(e, shallow="postings")
+        record["hand"] = deal.redeals
+    else:
+        record = {**e.payload(), "postings": list(e.postings), "hand": deal.redeals}
+    deal.penalties.append(cast(PenaltyRecord, record))
     if e.leaves_play:
         played = any(p == e.player for p, _ in deal.current_trick)
         deal.abandoned[e.player] = len(deal.tricks) + (2 if played else 1)
@@ -230,7 +343,8 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
 @_apply.register
 def _(e: ev.BreachDetected, state: SessionState) -> None:
     assert state.deal is not None
-    state.deal.breaches.append(cast(BreachRecord, e.payload()))
+    state.deal.breaches.append(cast(BreachRecord, _payload(e) if type(e).payload is
+                                    ev.Event.payload else e.payload()))
 
 
 @_apply.register
@@ -259,7 +373,7 @@ def _(e: ev.DealSettled, state: SessionState) -> None:
     deal.phase = Phase.SETTLED
     if deal.replay in (Replay.REQUIRED, Replay.ASKED):
         deal.replay = Replay.DONE
-    deal.settlement = {k: v for k, v in e.payload().items() if k != "postings"}
+    deal.settlement = _without(e, "postings")  # the payload less its postings
     state.outcomes[e.outcome] = state.outcomes.get(e.outcome, 0) + 1
     state.next_fresh = e.next_fresh
     state.next_forced = e.next_forced

@@ -333,9 +333,13 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
         return _reader(named[0]) if len(named) == 1 else _same
     if origin is list:
         item = _reader(args[0])
+        if item is _same:  # a new list of the same items
+            return lambda value: list(value) if isinstance(value, list) else value
         return lambda value: [item(v) for v in value] if isinstance(value, list) else value
     if origin is dict:
         key, item = _reader(args[0]), _reader(args[1])
+        if key is _same and item is _same:  # a new dict of the same items
+            return lambda value: dict(value) if isinstance(value, dict) else value
         return lambda value: {key(k): item(v) for k, v in value.items()} \
             if isinstance(value, dict) else value
     if is_typeddict(hint):
@@ -362,6 +366,12 @@ def read_fields(cls: type[DataclassInstance], data: dict[str, Any]) -> dict[str,
         if name in out:
             out[name] = read(out[name])
     return out
+
+
+def field_readers(cls: type[DataclassInstance]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """(field, reader) for the fields of `cls` that `read_fields` reads back into members or
+    new lists and dicts; a field not named here is taken as it is."""
+    return _field_readers(cls)
 
 
 @cache

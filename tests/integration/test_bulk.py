@@ -266,3 +266,51 @@ def test_bulk_verify_checks_the_snapshots_and_the_session_results_as_verify_does
     bulk.rebuild_all(engine, workers=1)
     assert bulk.verify_all(engine, workers=1) == {sid: [] for sid in sorted(expected)}
     assert per_session(engine) == {sid: [] for sid in sorted(expected)}
+
+
+def kept_projections(engine: Engine) -> tuple[list[Any], list[Any]]:
+    """Every snapshot (as JSON reads back, key order included) and every result row."""
+    from ledger.store.tables import session_results, snapshots
+
+    with engine.connect() as conn:
+        kept = [(sid, v, list(_items(s))) for sid, v, s in conn.execute(
+            select(snapshots.c.session_id, snapshots.c.version, snapshots.c.state)
+            .order_by(snapshots.c.session_id, snapshots.c.version))]
+        results = [tuple(r) for r in conn.execute(
+            select(session_results).order_by(session_results.c.session_id,
+                                             session_results.c.seat))]
+    return kept, results
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bulk_rebuild_writes_the_snapshots_and_results_the_session_by_session_rebuild_writes(
+        engine, small_chunks, workers, monkeypatch):
+    """The snapshots the one fold keeps as it passes each multiple of the interval (and, for
+    a log with a correction, folds anew) are the states `rebuild_projections` writes; the
+    result rows of ended sessions are its rows too."""
+    from ledger import service
+    from ledger.domain.vocabulary import EndMethod
+    from ledger.store.tables import session_results, snapshots
+
+    ledger = Ledger(engine, snapshot_every=4)
+    ended = [play(ledger), play(ledger, undo=True)]
+    for sid in ended:
+        ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)], actor="treasurer")
+    ids = sorted([load_demo(ledger), play(ledger), play(ledger, undo=True), *ended])
+    monkeypatch.setattr(service, "SNAPSHOT_EVERY", 4)
+    # the per-session rebuild at the same interval
+    monkeypatch.setitem(service.Ledger.__init__.__kwdefaults__, "snapshot_every", 4)
+    for sid in ids:
+        rebuild_projections(engine, sid)
+    one_by_one = kept_projections(engine)
+    assert len(one_by_one[0]) > 8 and one_by_one[1]
+
+    spoil(engine, ids)
+    with engine.begin() as conn:
+        conn.execute(snapshots.delete().where(snapshots.c.session_id == ids[0]))
+        conn.execute(update(session_results).values(net_units=session_results.c.net_units + 1))
+    assert bulk.verify_all(engine, workers=workers) == per_session(engine)
+    assert bulk.rebuild_all(engine, workers=workers) == ids
+    assert kept_projections(engine) == one_by_one
+    assert bulk.verify_all(engine, workers=workers) == {sid: [] for sid in ids}
+    assert per_session(engine) == {sid: [] for sid in ids}

@@ -1,0 +1,308 @@
+"""`evolve` as it was before its rules took fewer steps (ledger/domain/evolve.py), kept
+word for word as the reference the fast rules are checked against
+(tests/unit/test_event_reader.py): every state it folds must be the state `evolve` folds.
+
+evolve: fold one event into the session state.
+
+It folds in place and returns the state: the caller owns its copy (the service loads a fresh
+one per request from the projection table), which keeps an append O(event), not O(state).
+Every posting is applied here and nowhere else, and the zero sum is asserted after each event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from functools import singledispatch
+from typing import cast
+
+from ledger.domain import events as ev
+from ledger.domain.errors import InvariantBroken
+from ledger.domain.events import NEXT_POOL, POOL, POOL_ACCOUNTS, check_balanced
+from ledger.domain.records import BreachRecord, PenaltyRecord, Posting
+from ledger.domain.rules import Rules
+from ledger.domain.seating import left_of
+from ledger.domain.state import DealState, SessionState
+from ledger.domain.vocabulary import (
+    HAND_OF_DECLARATION,
+    DealKind,
+    Declaration,
+    Entry,
+    Hand,
+    Phase,
+    Replay,
+    Status,
+)
+
+
+def evolve(state: SessionState | None, event: ev.Event, *, session_id: str = "") -> SessionState:
+    if isinstance(event, ev.SessionOpened):
+        state = _opened(event, session_id)
+    elif state is None:
+        raise InvariantBroken(f"{event.type} before SessionOpened")
+    else:
+        kind = type(event)
+        rule = _RULES.get(kind)
+        if rule is None:  # the rule `_apply` dispatches to, looked up once per class
+            rule = _RULES[kind] = _apply.dispatch(kind)
+        rule(event, state)
+    if type(event) not in _WITHOUT_POSTINGS:
+        _post(state, event)
+    state.version += 1
+    if isinstance(event, ev.EntryCorrected):
+        # The superseded events are not folded: the version goes on from the log's.
+        state.version = event.logged_as_version
+    return state
+
+
+def _opened(e: ev.SessionOpened, session_id: str) -> SessionState:
+    return SessionState(
+        session_id=session_id, name=e.name, rules=Rules.from_dict(e.rules), unit=e.unit,
+        money_per_unit_minor=e.money_per_unit_minor, currency=e.currency,
+        seats=list(e.players), active=list(e.players), next_dealer=e.first_dealer,
+        deals_dealt={p: 0 for p in e.players},
+        balances={**{p: 0 for p in e.players}, POOL: 0, NEXT_POOL: 0},
+        totals={p: {} for p in e.players},
+        members=dict(e.members or {}),
+    )
+
+
+# The event classes that have no postings: nothing to post (the others are posted, empty or
+# not, by `_post`).
+_WITHOUT_POSTINGS = frozenset(cls for cls in ev.EVENT_TYPES.values()
+                              if "postings" not in {f.name for f in fields(cls)})
+
+
+def _category(p: Posting) -> str:
+    return f"penalty:{p['offence']}" if p.get("offence") else p["reason"]
+
+
+def _post(state: SessionState, event: ev.Event) -> None:
+    postings = event.postings_list
+    if not postings:
+        return
+    check_balanced(postings)
+    deal = state.deal
+    balances, pool_flows, totals_of = state.balances, state.pool_flows, state.totals
+    for p in postings:
+        amount, src, dst = p["amount_units"], p["from"], p["to"]
+        cat = _category(p)
+        balances[src] -= amount
+        balances[dst] += amount
+        for account, signed in ((src, -amount), (dst, amount)):
+            if account in POOL_ACCOUNTS:
+                flow = f"{account}:{cat}"
+                pool_flows[flow] = pool_flows.get(flow, 0) + signed
+            else:
+                totals = totals_of[account]
+                totals[cat] = totals.get(cat, 0) + signed
+        if dst == NEXT_POOL and p.get("loo"):
+            state.loos_owed.append({"player": src, "amount_units": amount,
+                                    "deal_no": p.get("deal_no"), "reason": cat})
+        if deal is not None and p.get("deal_no") == deal.deal_no:
+            deal.postings.append(p)
+    if sum(balances.values()) != 0:
+        raise InvariantBroken(f"balances do not sum to zero after {event.type}")
+
+
+@singledispatch
+def _apply(event: ev.Event, state: SessionState) -> None:
+    raise InvariantBroken(f"no evolve rule for {type(event).__name__}")
+
+
+# event class -> its rule, as `_apply` dispatches it (every rule is registered below, at
+# import, before any event is folded)
+_RULES: dict[type, Callable[[ev.Event, SessionState], None]] = {}
+
+
+@_apply.register
+def _(e: ev.PlayerJoined, state: SessionState) -> None:
+    state.seats.insert(state.seats.index(e.after) + 1, e.player)
+    state.active = [p for p in state.seats if p in state.active or p == e.player]
+    state.deals_dealt[e.player] = 0
+    state.balances[e.player] = 0
+    state.totals[e.player] = {}
+
+
+@_apply.register
+def _(e: ev.PlayerWithdrew, state: SessionState) -> None:
+    state.withdrawing = e.player
+
+
+@_apply.register
+def _(e: ev.LastRoundStarted, state: SessionState) -> None:
+    state.last_round_left = e.deals
+
+
+@_apply.register
+def _(e: ev.DealStarted, state: SessionState) -> None:
+    if e.redeal and state.deal is not None:
+        deal = state.deal
+        deal.trump_card, deal.face_up, deal.forced, deal.miss = \
+            e.trump_card, dict(e.face_up), e.forced, e.miss
+        deal.phase, deal.redeals = Phase.DECLARING, deal.redeals + 1
+        deal.declarations, deal.standing, deal.replay = {}, [], None
+        deal.exchanges, deal.flush = {}, None
+    else:
+        state.deal_no = e.deal_no
+        state.deal = DealState(
+            deal_no=e.deal_no, dealer=e.dealer, kind=e.kind, trump_card=e.trump_card,
+            dealt=list(e.dealt), fresh=e.fresh, forced=e.forced, miss=e.miss,
+            face_up=dict(e.face_up),
+        )
+        state.deals_dealt[e.dealer] = state.deals_dealt.get(e.dealer, 0) + 1
+        state.last_dealer = e.dealer
+        state.next_forced = None
+        if state.last_round_left:
+            state.last_round_left -= 1
+        # What was owed to this pool is now in it.
+        state.loos_owed = []
+    deal = state.deal
+    assert deal is not None
+    if e.forced and e.kind == DealKind.HAND:
+        deal.standing = [{"player": p, "hand": Hand.OWN} for p in e.dealt]
+        deal.declarations = {p: Declaration.PLAY for p in e.dealt}
+        deal.phase = Phase.PLAYING
+    elif e.kind == DealKind.SINGLE:
+        deal.phase = Phase.SINGLE
+
+
+@_apply.register
+def _(e: ev.DeclarationMade, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.declarations[e.player] = e.declaration
+    _refresh_standing(deal)
+
+
+def _refresh_standing(deal: DealState) -> None:
+    deal.standing = [{"player": p, "hand": HAND_OF_DECLARATION[deal.declarations[p]]}
+                     for p in deal.dealt if deal.declarations.get(p) in HAND_OF_DECLARATION]
+    if deal.phase == Phase.DECLARING and len(deal.standing) >= 2 \
+            and all(p in deal.declarations for p in deal.dealt):
+        deal.phase = Phase.PLAYING
+
+
+@_apply.register
+def _(e: ev.PenaltyImposed, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.penalties.append(cast(PenaltyRecord, {**e.payload(), "postings": list(e.postings),
+                                               "hand": deal.redeals}))
+    if e.leaves_play:
+        played = any(p == e.player for p, _ in deal.current_trick)
+        deal.abandoned[e.player] = len(deal.tricks) + (2 if played else 1)
+    if e.throw_up and e.player not in deal.declarations:
+        deal.declarations[e.player] = Declaration.THROW_UP
+        _refresh_standing(deal)
+    if e.redeal:
+        deal.phase = Phase.REDEAL
+    if e.replay != Replay.NONE and deal.replay is None:
+        deal.replay = e.replay
+    if deal.phase == Phase.PLAYED and deal.replay == Replay.ON_REQUEST \
+            and deal.first_play is None:
+        deal.phase = Phase.REVIEW  # Blenheim law 11: replayed "if so desired by any one"
+
+
+@_apply.register
+def _(e: ev.CardPlayed, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    if deal.pool_at_play_units is None:
+        deal.pool_at_play_units = state.pool_units()
+    deal.entry = Entry.CARDS
+    if e.call is not None:
+        deal.civil.append(e.trick)
+    deal.current_trick.append([e.player, e.card])
+    if not e.replay:
+        deal.hands.setdefault(e.player, []).append(e.card)
+
+
+@_apply.register
+def _(e: ev.CardsExchanged, state: SessionState) -> None:
+    assert state.deal is not None
+    state.deal.exchanges[e.player] = {"count": e.count, "cards_out": list(e.cards_out),
+                                      "cards_in": list(e.cards_in)}
+
+
+@_apply.register
+def _(e: ev.FlushShown, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.flush = {"flushes": {p: list(c) for p, c in e.flushes.items()}, "winner": e.winner,
+                  "beaten": list(e.beaten), "pam_held_by": e.pam_held_by,
+                  "payers": list(e.payers)}
+    deal.phase = Phase.FLUSH  # the hand is not played; the settlement follows
+
+
+@_apply.register
+def _(e: ev.TrickWon, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    if deal.pool_at_play_units is None:
+        deal.pool_at_play_units = state.pool_units()
+    if deal.entry is None:
+        deal.entry = Entry.QUICK if not e.cards else Entry.CARDS
+    deal.tricks.append({"trick": e.trick, "winner": e.winner,
+                        "cards": [list(x) for x in e.cards]})
+    deal.current_trick = []
+    if len(deal.tricks) == state.rules.cards_each:
+        review = deal.replay == Replay.ON_REQUEST and deal.first_play is None
+        deal.phase = Phase.REVIEW if review else Phase.PLAYED
+
+
+@_apply.register
+def _(e: ev.BreachDetected, state: SessionState) -> None:
+    assert state.deal is not None
+    state.deal.breaches.append(cast(BreachRecord, e.payload()))
+
+
+@_apply.register
+def _(e: ev.ReplayStarted, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.first_play = deal.tricks
+    deal.tricks, deal.current_trick, deal.civil = [], [], []
+    deal.replay = Replay.ASKED if e.asked_by else Replay.REQUIRED
+    deal.replay_asked_by = e.asked_by
+    deal.entry = None
+    deal.phase = Phase.REPLAYING
+
+
+@_apply.register
+def _(e: ev.ReplayWaived, state: SessionState) -> None:
+    assert state.deal is not None
+    state.deal.replay = Replay.WAIVED
+    state.deal.phase = Phase.PLAYED
+
+
+@_apply.register
+def _(e: ev.DealSettled, state: SessionState) -> None:
+    deal = state.deal
+    assert deal is not None
+    deal.phase = Phase.SETTLED
+    if deal.replay in (Replay.REQUIRED, Replay.ASKED):
+        deal.replay = Replay.DONE
+    deal.settlement = ev.payload_without(e, "postings")  # the payload less its postings
+    state.outcomes[e.outcome] = state.outcomes.get(e.outcome, 0) + 1
+    state.next_fresh = e.next_fresh
+    state.next_forced = e.next_forced
+    if state.withdrawing == deal.dealer:
+        state.active = [p for p in state.active if p != deal.dealer]
+        state.withdrawing = None
+    state.next_dealer = left_of(state.seats, deal.dealer, state.active)
+
+
+@_apply.register
+def _(e: ev.SessionEnded, state: SessionState) -> None:
+    state.status = Status.ENDED
+    state.ended_method = e.method
+    state.loos_owed = []
+
+
+@_apply.register
+def _(e: ev.EntryCorrected, state: SessionState) -> None:
+    state.corrections.append({
+        "version": e.logged_as_version, "voids": list(e.voids),
+        "replacements": list(e.replacements), "reason": e.reason,
+        "authorised_by": e.authorised_by, "deal_no": e.deal_no, "changes": dict(e.changes)})
