@@ -48,6 +48,31 @@ def test_the_dealer_takes_the_pool(new_device, server):
     print(f"dealer takes the pool: {device.taps} taps")
 
 
+def test_an_entry_logged_while_the_last_one_is_confirmed_is_saved(new_device, server):
+    """After its last POST the tablet reads the session once more before it says "All
+    saved". An entry logged during that read found a sync still running, which ended without
+    looking at the outbox again (and the poll waits for an empty outbox): it stayed "Saving
+    1..." for good. The read is held for a second here so that the entry falls inside it."""
+    club, sid, device = start(new_device, server)
+    device.page.evaluate("""() => {
+        const real = window.fetch;
+        window.fetch = async (path, init) => {
+            if ((init || {}).headers && init.headers["If-None-Match"]) {
+                await new Promise((done) => setTimeout(done, 1000));
+            }
+            return real(path, init);
+        };
+    }""")
+    deal(device, "B", "KD")
+    device.page.wait_for_function(
+        "() => window.lanterloo.state.syncing && !window.lanterloo.state.outbox.length",
+        timeout=TIMEOUT)
+    declare(device, ("C", "throw_up"))
+    assert device.page.evaluate("() => window.lanterloo.state.syncing")  # inside the read
+    wait_saved(device)
+    assert types(server, club, sid).count("DeclarationMade") == 1
+
+
 def test_the_miss_played_for_the_pool(new_device, server):
     club, sid, device = start(new_device, server)
     deal(device, "B", "9H")

@@ -44,6 +44,7 @@ const state = {
   refused: null,
   offline: false,
   syncing: false,
+  syncAgain: false, // sync() was called while a sync ran: run once more when it ends
   picks: { trump: null, faceUp: {} },
   penalty: null, // {player, offence, redeal}
   exchange: null, // {player, out: [cards], in: [cards]}: an exchange being entered
@@ -164,8 +165,15 @@ function retryLater() {
 }
 
 async function sync() {
-  if (state.syncing || !state.sid || !token()) return;
+  if (state.syncing) {
+    // An entry logged while a sync is between its last POST and its refresh would find no
+    // sync to send it (and the poll waits for an empty outbox): the running one goes again.
+    state.syncAgain = true;
+    return;
+  }
+  if (!state.sid || !token()) return;
   state.syncing = true;
+  state.syncAgain = false;
   try {
     if (!state.snapshot || !state.snapshot.session) await refresh({ full: true });
     while (state.outbox.length && !state.conflict && !state.refused) {
@@ -216,6 +224,7 @@ async function sync() {
   } finally {
     state.syncing = false;
     render();
+    if (state.syncAgain && !state.offline) sync();
   }
 }
 
