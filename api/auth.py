@@ -74,11 +74,6 @@ def _verify(token: str) -> Principal | None:
     return principal
 
 
-@auth.get_user_roles
-def _roles(principal: Principal) -> list[str]:
-    return [principal.role]
-
-
 @auth.error_handler
 def _refused(status: int) -> Any:
     if status == 403:
@@ -118,7 +113,6 @@ def requires(*roles: str) -> Callable[[F], F]:
                     return auth.auth_error_callback(401)
                 if found.role not in allowed:
                     return auth.auth_error_callback(403)
-                g.flask_httpauth_user = found
             return view(*args, **kwargs)
 
         guarded = cast(F, checked)
