@@ -1,7 +1,7 @@
 """Where an append request's CPU goes, layer by layer (PostgreSQL, in process, over HTTP).
 
     .venv/bin/python bench/profile_request.py [--appends 1500] [--batches 60]
-        [--code DIR] [--postgres-url URL]
+        [--code DIR] [--postgres-url URL] [--cprofile N]
 
 Opens a session as bench/run.py does, then sends --appends single-event appends (quick-entry
 deals, If-Match at the session's version) and --batches batches of a few deals (~110 events)
@@ -11,6 +11,9 @@ do them: the bearer token (Clubs.authenticate), reading the body into commands
 (load_events), the ledger (Ledger.append), and writing the response (marshmallow's dump, or
 the ready response the route builds). What is left is Flask, werkzeug, flask-smorest,
 Flask-HTTPAuth and the request's log line. Medians per request, in milliseconds.
+
+--cprofile N also runs the single appends under cProfile and prints the N functions with the
+most time of their own (the layers' medians above are then inflated by the profiler).
 
 --code runs another checkout's code (e.g. the main branch) for an A/B: run both, alternately,
 and compare the medians; the CPU of a request does not depend on the wall clock, but the
@@ -42,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", type=int, default=60)
     parser.add_argument("--code", default=str(Path(__file__).resolve().parent.parent))
     parser.add_argument("--postgres-url", default=None)
+    parser.add_argument("--cprofile", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(args.code).resolve()))
     import importlib
@@ -129,7 +133,17 @@ def main(argv: list[str] | None = None) -> int:
                  batches, args.batches)):
             if n <= 0:
                 continue
-            samples = run(sid, version, bodies, n)
+            if args.cprofile and title == "single event":
+                import cProfile
+                import pstats
+
+                profiler = cProfile.Profile()
+                profiler.enable()
+                samples = run(sid, version, bodies, n)
+                profiler.disable()
+                pstats.Stats(profiler).sort_stats("tottime").print_stats(args.cprofile)
+            else:
+                samples = run(sid, version, bodies, n)
             print(f"{title}: {n} requests, code {args.code}")
             for label, values in samples.items():
                 print(f"  {label:28s} {statistics.median(values) * 1000:8.3f} ms CPU")

@@ -314,3 +314,36 @@ def test_bulk_rebuild_writes_the_snapshots_and_results_the_session_by_session_re
     assert kept_projections(engine) == one_by_one
     assert bulk.verify_all(engine, workers=workers) == {sid: [] for sid in ids}
     assert per_session(engine) == {sid: [] for sid in ids}
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_pass_leaves_the_garbage_collector_as_it_found_it(engine, enabled, monkeypatch):
+    """A chunk is folded with the cyclic collector paused (ledger/bulk.py): after the pass,
+    and after a pass that failed, the collector is on or off as it was before."""
+    import gc
+
+    ledger = Ledger(engine)
+    play(ledger)
+    during: list[bool] = []
+    chunk = bulk._chunk
+
+    def watched(*args, **kwargs):
+        during.append(gc.isenabled())
+        return chunk(*args, **kwargs)
+
+    monkeypatch.setattr(bulk, "_chunk", watched)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        assert all(found == [] for found in bulk.verify_all(engine, workers=1).values())
+        assert gc.isenabled() is enabled
+        bulk.rebuild_all(engine, workers=1)
+        assert gc.isenabled() is enabled
+        assert during == [False, False]  # one chunk verified, one rebuilt, both paused
+        with pytest.raises(RuntimeError):
+            with bulk._collector_paused():
+                assert not gc.isenabled()
+                raise RuntimeError("a chunk that failed")
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
