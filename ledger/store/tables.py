@@ -128,7 +128,9 @@ sessions = Table(
     # No foreign key: NULL for sessions opened before clubs (reachable only from the CLI).
     Column("club_id", String(ID_LENGTH), nullable=True, index=True),
     Column("version", Integer, nullable=False),
-    Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
+    # SessionState.to_dict() at `version`; on PostgreSQL 14+ compressed with LZ4 (migration
+    # 0007, as deal_views.view and snapshots.state: Alembic compares no compression method)
+    Column("state", Json, nullable=False),
     Column("head_hash", String(64), nullable=True),  # the hash of the event at `version`
     Column("created_at", Timestamp, nullable=False),
     Column("updated_at", Timestamp, nullable=False),

@@ -17,7 +17,7 @@ from ledger.store.db import make_engine
 from ledger.store.migrate import check, current, upgrade
 from ledger.store.tables import events
 
-HEAD = "0006"
+HEAD = "0007"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
@@ -118,5 +118,44 @@ def test_a_session_written_before_0004_reads_as_of_any_version_without_snapshots
         assert {**ledger.statement(sid, as_of=3), "as_of": None} == \
             {**ledger.statement(sid), "as_of": None}
         assert ledger.verify(sid) == []
+    finally:
+        engine.dispose()
+
+
+def test_0007_compresses_the_wide_projections_with_lz4_on_postgresql(blank_database_url):
+    """The session's state, the deal views and the snapshots are written LZ4-compressed
+    where the server has LZ4; downgrading to 0006 gives them the server's default again."""
+    if not blank_database_url.startswith("postgresql"):
+        pytest.skip("a PostgreSQL column setting; SQLite compresses nothing")
+    from api.demo import load_demo
+    from ledger.service import Ledger
+
+    upgrade(blank_database_url)
+    engine = make_engine(blank_database_url)
+    columns = "(('sessions', 'state'), ('deal_views', 'view'), ('snapshots', 'state'))"
+    methods = text("SELECT c.relname, a.attname, a.attcompression FROM pg_attribute a "
+                   "JOIN pg_class c ON c.oid = a.attrelid "
+                   "WHERE c.relnamespace = current_schema()::regnamespace "
+                   f"AND (c.relname, a.attname) IN {columns} ORDER BY 1, 2")
+    try:
+        with engine.connect() as conn:
+            lz4 = conn.execute(text(
+                "SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
+                "WHERE name = 'default_toast_compression'")).scalar()
+            if not lz4:
+                pytest.skip("this PostgreSQL was built without LZ4")
+            assert conn.execute(methods).all() == [
+                ("deal_views", "view", "l"), ("sessions", "state", "l"),
+                ("snapshots", "state", "l")]
+        load_demo(Ledger(engine))
+        with engine.connect() as conn:
+            written = conn.execute(text(
+                "SELECT pg_column_compression(state), length(state::text) FROM sessions")).all()
+        assert written and all(method == "lz4" for method, size in written if size > 2100)
+        assert any(size > 2100 for _, size in written)  # the demo's state is compressed
+
+        command.downgrade(cli_config(blank_database_url), "0006")
+        with engine.connect() as conn:
+            assert {method for _, _, method in conn.execute(methods)} == {""}
     finally:
         engine.dispose()
