@@ -10,10 +10,12 @@ measured, and so is the CPU of the layers it passes through, by wrapping the fun
 do them: the bearer token (Clubs.authenticate), reading the body into commands
 (load_events), the ledger (Ledger.append), and writing the response (marshmallow's dump, or
 the ready response the route builds). What is left is Flask, werkzeug, flask-smorest,
-Flask-HTTPAuth and the request's log line. Medians per request, in milliseconds.
+Flask-HTTPAuth and the request's log line. Medians per request (and means: a garbage
+collection lands on few requests, so it shows in the mean, not the median), in milliseconds.
 
 --cprofile N also runs the single appends under cProfile and prints the N functions with the
-most time of their own (the layers' medians above are then inflated by the profiler).
+most time of their own: wall time, so waits on PostgreSQL count (the layers' CPU figures are
+then inflated by the profiler).
 
 --code runs another checkout's code (e.g. the main branch) for an A/B: run both, alternately,
 and compare the medians; the CPU of a request does not depend on the wall clock, but the
@@ -146,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
                 samples = run(sid, version, bodies, n)
             print(f"{title}: {n} requests, code {args.code}")
             for label, values in samples.items():
-                print(f"  {label:28s} {statistics.median(values) * 1000:8.3f} ms CPU")
+                print(f"  {label:28s} {statistics.median(values) * 1000:8.3f} ms CPU"
+                      f" (mean {statistics.fmean(values) * 1000:.3f})")
     return 0
 
 

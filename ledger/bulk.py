@@ -23,6 +23,9 @@ ordered by (stream, version):
   version a snapshot is stored at (verify) or due at (rebuild), so the snapshots cost no
   second fold; a log with a correction (EntryCorrected) is folded anew from its live events
   (corrections drop the tail they supersede) and its snapshots as `Ledger.verify` folds them;
+- a chunk is folded with Python's cyclic garbage collector paused (`_collector_paused`):
+  its scans of the chunk's live objects were a third of the pass's CPU, and the fold makes
+  no cycles for it to find;
 - every projection is compared by one entry of CHECKS: how to load the stored value of a
   chunk's sessions, what the fold says it should be, and, for `rebuild_all`, how to write it
   (the sessions' rows, the deal views, the results, the snapshots).
