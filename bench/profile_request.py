@@ -25,6 +25,8 @@ host's noise does show in it.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import sys
 import time
@@ -135,17 +137,14 @@ def main(argv: list[str] | None = None) -> int:
                  batches, args.batches)):
             if n <= 0:
                 continue
-            if args.cprofile and title == "single event":
-                import cProfile
-                import pstats
-
-                profiler = cProfile.Profile()
+            profiler = cProfile.Profile() if args.cprofile and title == "single event" \
+                else None
+            if profiler is not None:
                 profiler.enable()
-                samples = run(sid, version, bodies, n)
+            samples = run(sid, version, bodies, n)
+            if profiler is not None:
                 profiler.disable()
                 pstats.Stats(profiler).sort_stats("tottime").print_stats(args.cprofile)
-            else:
-                samples = run(sid, version, bodies, n)
             print(f"{title}: {n} requests, code {args.code}")
             for label, values in samples.items():
                 print(f"  {label:28s} {statistics.median(values) * 1000:8.3f} ms CPU"

@@ -50,6 +50,7 @@ import json
 import multiprocessing
 import os
 from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -684,21 +685,22 @@ def _chunk(conn: Connection, first: str, last: str, *, rebuild: bool) -> ChunkRe
     return out
 
 
-class _collector_paused:
+@contextmanager
+def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off for one chunk, and back as it was after it.
 
     A chunk holds tens of thousands of events and states alive while it folds them, and
     every few hundred allocations the collector walks the young objects, and now and then
     all of them: a third of a verify's CPU (docs/performance.md). What the fold makes is
     freed by reference counting when a session is done, cycles or not; what is left in a
-    cycle is collected when the chunk ends."""
-
-    def __enter__(self) -> None:
-        self.was_enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.was_enabled:
+    cycle (all of it still young: nothing is promoted while the collector is off) is
+    collected when the chunk ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
             gc.enable()
             gc.collect(0)
 
