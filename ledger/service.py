@@ -118,8 +118,10 @@ class Ledger:
     def _write(self) -> Iterator[Connection]:
         """A write transaction. On a SQLite file, writers first queue on a lock file beside
         the database (`_sqlite_writers`): each is woken the moment the one before it is done,
-        where SQLite's own busy handler has them sleep and poll, up to 100 ms a turn."""
-        with _sqlite_writers(self.engine), self._writer.begin() as conn:
+        where SQLite's own busy handler has them sleep and poll, up to 100 ms a turn. The
+        connection is taken from the pool before the queue and given back after it, so that
+        only the transaction itself holds the other writers back."""
+        with self._writer.connect() as conn, _sqlite_writers(self.engine), conn.begin():
             yield conn
 
     def for_club(self, club_id: str) -> Ledger:

@@ -7,6 +7,8 @@ it only if the session's row has not moved. Each test runs on both databases.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from sqlalchemy import select
 
@@ -190,3 +192,32 @@ def make_engine_like(engine):
     from ledger.store.db import make_engine
 
     return make_engine(engine.url)
+
+
+def test_the_sqlite_writers_queue_is_held_only_for_the_transaction(engine, monkeypatch):
+    """The connection is taken from the pool before the writers' queue and given back after
+    it: other writers wait for the transaction, not for the pool's checkout and its reset."""
+    if engine.dialect.name != "sqlite":
+        pytest.skip("only a SQLite file has the writers' queue")
+    from sqlalchemy import event
+
+    from ledger import service
+
+    ledger = Ledger(engine)
+    session_id, version = _open(ledger)
+    steps: list[str] = []
+    event.listen(engine, "checkout", lambda *_: steps.append("checkout"))
+    event.listen(engine, "checkin", lambda *_: steps.append("checkin"))
+    event.listen(engine, "commit", lambda *_: steps.append("commit"))
+    held = service._WriterQueue.held
+
+    def recorded(queue):
+        steps.append("queue taken")
+        with held(queue):
+            yield
+        steps.append("queue left")
+
+    monkeypatch.setattr(service._WriterQueue, "held", contextmanager(recorded))
+    ledger.append(session_id, [turn_up_single()], expected_version=version, actor="Ann")
+    writes = steps[steps.index("queue taken") - 1:]
+    assert writes == ["checkout", "queue taken", "commit", "queue left", "checkin"], steps
