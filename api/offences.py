@@ -17,7 +17,7 @@ from marshmallow import fields
 
 from ledger.domain import Rules
 from ledger.domain.money import loo_depends_on_pool, loo_units
-from ledger.domain.penalties import TABLES, Offence
+from ledger.domain.offence_tables import TABLES, Offence
 from ledger.domain.vocabulary import Account, PenaltyAmount
 
 from .auth import STATE_READERS, requires

@@ -21,8 +21,8 @@ from ledger.domain import commands as cmd
 from ledger.domain import rules as domain_rules
 from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
+from ledger.domain.legality import OFFENCE_OF_RULE
 from ledger.domain.limits import MAX_PLAYERS, PACKS, PLAYER_NAME_MAX
-from ledger.domain.play import OFFENCE_OF_RULE
 
 from .errors import ApiProblem
 

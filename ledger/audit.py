@@ -44,7 +44,7 @@ from sqlalchemy import (
 from ledger.clubs import name_key
 from ledger.domain import InvalidInput, event_from_record, event_to_record
 from ledger.domain.events import EVENT_TYPES
-from ledger.domain.penalties import TABLES
+from ledger.domain.offence_tables import TABLES
 from ledger.domain.statement import safe_cell
 from ledger.domain.vocabulary import Breach
 from ledger.store import eventstore as store

@@ -7,7 +7,6 @@ Nothing here imports Flask, SQLAlchemy or marshmallow (tests/unit/test_architect
 """
 
 from .commands import CLIENT_TYPES, Command, OpenSession
-from .engine import deal_view, execute, expected, fold, session_view
 from .errors import (
     ConcurrencyConflict,
     InvalidInput,
@@ -17,6 +16,7 @@ from .errors import (
     SessionNotFound,
 )
 from .events import EVENT_TYPES, Event, event_from_record, event_to_record
+from .execution import deal_view, execute, expected, fold, session_view
 from .rules import PRESETS, Rules, build_rules
 from .state import DealState, SessionState
 from .statement import statement, statement_csv

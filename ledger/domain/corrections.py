@@ -21,9 +21,9 @@ from typing import Any
 
 from . import commands as cmd
 from . import events as ev
-from .engine import execute
 from .errors import InvalidInput, LedgerError
 from .evolve import evolve
+from .execution import execute
 from .state import SessionState
 
 Versioned = tuple[int, ev.Event]

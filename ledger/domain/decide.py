@@ -18,8 +18,8 @@ from .declaring import declare
 from .ending import end_session
 from .errors import InvalidInput, OutOfTurn
 from .exchanging import exchange_cards, show_flush
+from .legality import trick_complete
 from .penalising import ask_replay, impose_penalty, replay_required, waive_replay
-from .play import trick_complete
 from .playing import breaches_proven, play_card, record_trick, trick_completed
 from .seating import join, start_last_round, withdraw
 from .settling import outcome_before_play, settle_flush, settle_played, settle_single

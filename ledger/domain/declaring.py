@@ -11,7 +11,7 @@ from . import commands as cmd
 from . import events as ev
 from .errors import InvalidInput, OutOfTurn
 from .guards import known_player, open_deal
-from .play import before_play
+from .legality import before_play
 from .state import DealState, SessionState
 from .vocabulary import Declaration, Phase
 

@@ -27,7 +27,7 @@ from .vocabulary import (
     Outcome,
     PenaltyKind,
     Reason,
-    Replay,
+    ReplayRule,
     Stage,
     field_readers,
     read_fields,
@@ -197,7 +197,7 @@ class PenaltyImposed(Event):
     forfeits_winnings: bool
     throw_up: bool
     redeal: bool
-    replay: Replay  # none, required or on-request
+    replay: ReplayRule  # none, required or on-request
     detected: bool
     evidence: dict[str, Any] = field(default_factory=dict)
     postings: list[Posting] = field(default_factory=list)

@@ -21,7 +21,7 @@ from . import events as ev
 from .cards import pam_card, parse_card, suit_of
 from .errors import InvalidInput, OutOfTurn
 from .guards import known_player, open_deal
-from .play import before_play
+from .legality import before_play
 from .rules import Rules
 from .state import DealState, SessionState
 from .vocabulary import FlushPayers, Phase, Variant

@@ -8,9 +8,9 @@ from .dealing import next_deal
 from .declaring import legal_declarations, next_declarer
 from .ending import END_METHODS
 from .exchanging import may_exchange, may_show_flush, stock_left
+from .legality import in_play, next_to_play, trick_complete
+from .offence_tables import TABLES
 from .penalising import offenders_in_play
-from .penalties import TABLES
-from .play import in_play, next_to_play, trick_complete
 from .state import DealState, SessionState
 from .vocabulary import BETWEEN_DEALS, Call, DealKind, EndMethod, Entry, Phase, Status
 

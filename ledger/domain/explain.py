@@ -25,7 +25,7 @@ from typing import Any
 from . import events as ev
 from .errors import InvalidInput, InvariantBroken
 from .events import NEXT_POOL, POOL
-from .penalties import TABLES
+from .offence_tables import TABLES
 from .records import Posting
 from .rules import Rules
 from .statement import safe_cell

@@ -14,9 +14,9 @@ from . import events as ev
 from .errors import InvalidInput, LedgerError, OutOfTurn
 from .events import NEXT_POOL, posting
 from .guards import known_player, open_deal
+from .legality import before_play, in_play, play_begun
 from .money import loo_depends_on_pool, loo_units
-from .penalties import TABLES, Offence
-from .play import before_play, in_play, play_begun
+from .offence_tables import TABLES, Offence
 from .records import PenaltyRecord, Posting
 from .state import DealState, SessionState
 from .vocabulary import (
@@ -28,7 +28,8 @@ from .vocabulary import (
     Phase,
     Reason,
     RedealRule,
-    Replay,
+    ReplayRule,
+    ReplayStatus,
     Stage,
 )
 
@@ -181,7 +182,7 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
         deal_no=deal.deal_no, player=player, offence=offence, law=spec.law,
         amount_units=amount, destination=destination, kind=spec.kind,
         forfeits_winnings=forfeits, throw_up=throw_up, redeal=redeal,
-        replay=spec.replay if not covered else Replay.NONE, detected=evidence is not None,
+        replay=spec.replay if not covered else ReplayRule.NONE, detected=evidence is not None,
         evidence=evidence or {}, postings=postings, stage=stage,
         leaves_play=spec.leaves_play)
 
@@ -192,7 +193,7 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
 def replay_required(deal: DealState) -> bool:
     """Baxter-Wray p. 21: after an offence in play "the hands must, however, be replayed";
     once."""
-    return deal.replay == Replay.REQUIRED and deal.first_play is None
+    return deal.replay == ReplayStatus.REQUIRED and deal.first_play is None
 
 
 def ask_replay(s: SessionState, c: cmd.AskReplay) -> list[ev.Event]:

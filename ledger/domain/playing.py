@@ -14,9 +14,9 @@ from .cards import pam_card, parse_card, trick_winner_index
 from .declaring import next_declarer
 from .errors import InvalidInput, OutOfTurn
 from .guards import known_player, open_deal
+from .legality import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play
+from .offence_tables import TABLES
 from .penalising import penalty_event
-from .penalties import TABLES
-from .play import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play
 from .records import PenaltyRecord, TrickCards
 from .state import DealState, SessionState
 from .vocabulary import Call, Entry, Phase

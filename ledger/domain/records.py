@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, Required, TypedDict
 
-from .vocabulary import Breach, Destination, Hand, KeptInPool, PenaltyKind, Reason, Replay, Stage
+from .vocabulary import (
+    Breach,
+    Destination,
+    Hand,
+    KeptInPool,
+    PenaltyKind,
+    Reason,
+    ReplayRule,
+    Stage,
+)
 
 # One movement of units from one account to another (events.posting builds it). `from` is a
 # keyword, hence the functional form. The optional keys come in this order when present.
@@ -63,7 +72,7 @@ class LooOwed(TypedDict):
 
 
 class BreachFound(TypedDict):
-    """A breach the logged cards prove, with its evidence (play.detect_breaches)."""
+    """A breach the logged cards prove, with its evidence (legality.detect_breaches)."""
 
     player: str
     rule: Breach
@@ -94,7 +103,7 @@ class PenaltyRecord(TypedDict):
     forfeits_winnings: bool
     throw_up: bool
     redeal: bool
-    replay: Replay
+    replay: ReplayRule
     detected: bool
     evidence: dict[str, Any]
     postings: list[Posting]

@@ -30,7 +30,7 @@ from .vocabulary import (
     Hand,
     Outcome,
     Phase,
-    Replay,
+    ReplayStatus,
     Status,
     read_fields,
 )
@@ -70,7 +70,7 @@ class DealState:
     first_play: list[Trick] | None = None  # the tricks as first played, kept on replay
     hands: dict[str, list[str]] = field(default_factory=dict)  # cards each player played
     # None, the offence's rule (required, on-request), then asked, waived or done
-    replay: Replay | None = None
+    replay: ReplayStatus | None = None
     replay_asked_by: str | None = None
     pool_at_play_units: int | None = None
     penalties: list[PenaltyRecord] = field(default_factory=list)

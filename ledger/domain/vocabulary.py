@@ -98,13 +98,20 @@ class KeptInPool(StrEnum):
     FORFEITED = "forfeited"  # its winner's winnings are forfeited
 
 
-class Replay(StrEnum):
-    """An offence's replay rule (`none`, `required`, `on-request`), then where the deal's
-    replay stands (`asked`, `waived`, `done`)."""
+class ReplayRule(StrEnum):
+    """Whether an offence calls for the hands to be played again."""
 
     NONE = "none"
     REQUIRED = "required"  # Baxter-Wray p. 21: "the hands must, however, be replayed"
     ON_REQUEST = "on-request"  # Blenheim law 11: "if so desired by any one except the offender"
+
+
+class ReplayStatus(StrEnum):
+    """Where a deal's replay stands: owed (`required`), open to be asked for (`on-request`),
+    `asked`, `waived` or `done`. The first two carry the offence's ReplayRule over."""
+
+    REQUIRED = "required"
+    ON_REQUEST = "on-request"
     ASKED = "asked"
     WAIVED = "waived"
     DONE = "done"
@@ -162,7 +169,7 @@ class Reason(StrEnum):
 
 
 class Stage(StrEnum):
-    """When an offence is charged (penalties.py)."""
+    """When an offence is charged (offence_tables.py)."""
 
     PRE_PLAY = "pre-play"
     IN_PLAY = "in-play"

@@ -261,7 +261,7 @@ def test_the_if_match_pattern_of_the_document_is_what_the_api_accepts(client, de
 
 
 def test_the_breach_rules_are_an_enum_in_the_document(client):
-    from ledger.domain.play import OFFENCE_OF_RULE
+    from ledger.domain.legality import OFFENCE_OF_RULE
 
     breach = _spec(client)["components"]["schemas"]["BreachDetected"]
     assert breach["properties"]["rule"]["enum"] == list(OFFENCE_OF_RULE) == [

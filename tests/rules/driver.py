@@ -10,8 +10,8 @@ from typing import Any
 
 from api.errors import status_of
 from ledger.domain import CLIENT_TYPES, LedgerError, OpenSession, execute, session_view
-from ledger.domain.engine import deal_view
 from ledger.domain.events import event_to_record
+from ledger.domain.execution import deal_view
 from ledger.domain.statement import statement
 
 

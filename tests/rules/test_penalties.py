@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.domain.penalties import TABLES
+from ledger.domain.offence_tables import TABLES
 
 from .driver import Refused, one, postings
 from .helpers import BW_HAND, tricks

@@ -26,7 +26,7 @@ from ledger.domain import (
 from ledger.domain import events as ev
 from ledger.domain.evolve import evolve
 from ledger.domain.money import loo_depends_on_pool
-from ledger.domain.penalties import TABLES
+from ledger.domain.offence_tables import TABLES
 from ledger.domain.state import SessionState
 from tests.support.sessions import (
     SessionShape,

@@ -30,7 +30,8 @@ from ledger.domain.vocabulary import (
     Entry,
     Hand,
     Phase,
-    Replay,
+    ReplayRule,
+    ReplayStatus,
     Status,
 )
 
@@ -197,9 +198,9 @@ def _(e: ev.PenaltyImposed, state: SessionState) -> None:
         _refresh_standing(deal)
     if e.redeal:
         deal.phase = Phase.REDEAL
-    if e.replay != Replay.NONE and deal.replay is None:
-        deal.replay = e.replay
-    if deal.phase == Phase.PLAYED and deal.replay == Replay.ON_REQUEST \
+    if e.replay != ReplayRule.NONE and deal.replay is None:
+        deal.replay = ReplayStatus(e.replay.value)
+    if deal.phase == Phase.PLAYED and deal.replay == ReplayStatus.ON_REQUEST \
             and deal.first_play is None:
         deal.phase = Phase.REVIEW  # Blenheim law 11: replayed "if so desired by any one"
 
@@ -247,7 +248,7 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
                         "cards": [list(x) for x in e.cards]})
     deal.current_trick = []
     if len(deal.tricks) == state.rules.cards_each:
-        review = deal.replay == Replay.ON_REQUEST and deal.first_play is None
+        review = deal.replay == ReplayStatus.ON_REQUEST and deal.first_play is None
         deal.phase = Phase.REVIEW if review else Phase.PLAYED
 
 
@@ -263,7 +264,7 @@ def _(e: ev.ReplayStarted, state: SessionState) -> None:
     assert deal is not None
     deal.first_play = deal.tricks
     deal.tricks, deal.current_trick, deal.civil = [], [], []
-    deal.replay = Replay.ASKED if e.asked_by else Replay.REQUIRED
+    deal.replay = ReplayStatus.ASKED if e.asked_by else ReplayStatus.REQUIRED
     deal.replay_asked_by = e.asked_by
     deal.entry = None
     deal.phase = Phase.REPLAYING
@@ -272,7 +273,7 @@ def _(e: ev.ReplayStarted, state: SessionState) -> None:
 @_apply.register
 def _(e: ev.ReplayWaived, state: SessionState) -> None:
     assert state.deal is not None
-    state.deal.replay = Replay.WAIVED
+    state.deal.replay = ReplayStatus.WAIVED
     state.deal.phase = Phase.PLAYED
 
 
@@ -281,8 +282,8 @@ def _(e: ev.DealSettled, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
     deal.phase = Phase.SETTLED
-    if deal.replay in (Replay.REQUIRED, Replay.ASKED):
-        deal.replay = Replay.DONE
+    if deal.replay in (ReplayStatus.REQUIRED, ReplayStatus.ASKED):
+        deal.replay = ReplayStatus.DONE
     deal.settlement = ev.payload_without(e, "postings")  # the payload less its postings
     state.outcomes[e.outcome] = state.outcomes.get(e.outcome, 0) + 1
     state.next_fresh = e.next_fresh

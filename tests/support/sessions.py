@@ -35,7 +35,7 @@ from ledger.domain import CLIENT_TYPES, PRESETS, LedgerError, execute, expected
 from ledger.domain import commands as cmd
 from ledger.domain.cards import RANK_VALUE, SUITS, ranks_for
 from ledger.domain.events import BreachDetected, DealSettled, DealStarted, Event, PenaltyImposed
-from ledger.domain.penalties import TABLES
+from ledger.domain.offence_tables import TABLES
 from ledger.domain.state import SessionState
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ledger.domain import LedgerError, OpenSession, execute, statement
 from ledger.domain import commands as cmd
 from ledger.domain.corrections import CorrectionRefused, correct, last_entry, live_events
-from ledger.domain.engine import fold
+from ledger.domain.execution import fold
 from ledger.domain.state import SessionState
 from tests.support.sessions import VARIANT_NAMES, DrawChooser, SessionShape, play_session
 

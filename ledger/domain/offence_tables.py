@@ -22,7 +22,7 @@ from .vocabulary import (
     PenaltyKind,
     Preset,
     RedealRule,
-    Replay,
+    ReplayRule,
     Stage,
 )
 
@@ -37,7 +37,7 @@ class Offence:
     throw_up: bool = False  # must throw up if not yet declared
     forfeits: Forfeits = Forfeits.NEVER
     redeal: RedealRule = RedealRule.NEVER
-    replay: Replay = Replay.NONE  # none, required or on-request
+    replay: ReplayRule = ReplayRule.NONE  # none, required or on-request
     dealer_only: bool = False
     looed_instead_if_no_trick: bool = False  # Blenheim law 9
     anyone: bool = False  # standing or not (Baxter-Wray p. 25: "as also is any one ...")
@@ -65,7 +65,7 @@ def _bw_play(law: str, *, anyone: bool = False) -> Offence:
     # Baxter-Wray p. 21: "A player infringing any of the rules ... is looed, and the amount of
     # his winnings, if any, is left in the pool. The hands must, however, be replayed".
     return Offence(law=law, amount=PenaltyAmount.LOO, to=Account.NEXT_POOL, kind=PenaltyKind.LOO,
-                   stage=Stage.IN_PLAY, forfeits=Forfeits.ALWAYS, replay=Replay.REQUIRED,
+                   stage=Stage.IN_PLAY, forfeits=Forfeits.ALWAYS, replay=ReplayRule.REQUIRED,
                    anyone=anyone)
 
 
@@ -119,7 +119,7 @@ def _bl_play(law: str) -> Offence:
     # further penalty"; note 3: fines "go to the next pool"; law 11: replay if asked.
     return Offence(law=law, amount=PenaltyAmount.FOUR_STAKES, to=Account.NEXT_POOL,
                    kind=PenaltyKind.FINE, stage=Stage.IN_PLAY, forfeits=Forfeits.ALWAYS,
-                   replay=Replay.ON_REQUEST, looed_instead_if_no_trick=True)
+                   replay=ReplayRule.ON_REQUEST, looed_instead_if_no_trick=True)
 
 
 BLENHEIM: dict[str, Offence] = {
