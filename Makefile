@@ -8,7 +8,10 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck alembic-check pytest faults bench clean
+# pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=0`: one process).
+TEST_WORKERS ?= auto
+
+.PHONY: run test install lint typecheck alembic-check browser pytest faults bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,9 +37,43 @@ alembic-check: install
 	$(BIN)/alembic -c "$$tmp/alembic.ini" -x url="sqlite:///$$tmp/check.db" upgrade head; \
 	$(BIN)/alembic -c "$$tmp/alembic.ini" -x url="sqlite:///$$tmp/check.db" check
 
-# pytest exits 5 when it collected no tests: that is a failure here, not a pass.
-pytest: install
-	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest; rc=$$?; \
+# The tablet's browser tests (tests/browser) drive Debian's Chromium, never a download of
+# Playwright's: installed here with apt-get when it is missing and the machine allows it (root,
+# or sudo without a password), and axe-core vendored for their accessibility check. When it
+# cannot be, the browser tests are skipped (under CI=true they fail) and pytest says so
+# at the end of its run.
+CHROMIUM ?= $(or $(LOO_CHROMIUM),/usr/bin/chromium)
+
+browser:
+	@set -uo pipefail; \
+	if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	  else sudo="none"; fi; \
+	  if [ "$$sudo" = none ]; then \
+	    echo "browser tests: Chromium is not at $(CHROMIUM) and this user may not install it" \
+	      "(not root, no sudo without a password): they will be skipped"; \
+	  elif ! command -v apt-get >/dev/null; then \
+	    echo "browser tests: Chromium is not at $(CHROMIUM) and there is no apt-get:" \
+	      "they will be skipped"; \
+	  else \
+	    echo "browser tests: installing Debian's chromium (apt-get)"; \
+	    $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
+	      chromium || echo "browser tests: apt-get could not install chromium:" \
+	      "they will be skipped"; \
+	  fi; \
+	fi; \
+	if [ -x "$(CHROMIUM)" ]; then \
+	  bash tests/browser/vendor_axe.sh || echo "browser tests: axe-core could not be" \
+	    "vendored (npm): its accessibility checks will be skipped"; \
+	fi; \
+	if [ -n "$${CI:-}" ] && [ "$${CI}" != false ] && [ ! -x "$(CHROMIUM)" ]; then \
+	  echo "CI is set and Chromium is missing" >&2; exit 1; fi; exit 0
+
+# Every tier, over $(TEST_WORKERS) pytest-xdist workers. pytest exits 5 when it collected no
+# tests: that is a failure here, not a pass.
+pytest: install browser
+	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(TEST_WORKERS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 test: lint typecheck alembic-check pytest

@@ -20,8 +20,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
-from . import auth, security
-from .backend import EXTENSION
+from . import auth, extension, security
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
 from .schemas import ProblemSchema
@@ -76,15 +75,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     engine = app.config.get("ENGINE") or make_engine(app.config["DATABASE_URL"])
     if app.config["AUTO_MIGRATE"]:
-        from ledger.store.migrate import upgrade
+        from ledger.bulk import migrate
 
-        upgrade(engine)
+        migrate(engine)
     # SNAPSHOT_EVERY: how often an append keeps the state for reads as of a version (tests)
     every = app.config.get("SNAPSHOT_EVERY")
-    app.extensions[EXTENSION] = {"engine": engine, "ledger": Ledger(engine) if every is None
-                                 else Ledger(engine, snapshot_every=int(every))}
-    # The engine on its own key too, so that whoever built the app can dispose of it.
-    app.extensions["lanterloo_engine"] = engine
+    extension.install(app, engine, Ledger(engine) if every is None
+                      else Ledger(engine, snapshot_every=int(every)))
 
     auth.document_security(api)
     from . import (
@@ -99,11 +96,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         offences,
         sessions,
         statement,
+        tablets,
         verify,
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, health, audit, books):
+                   clubs, health, audit, books, tablets):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web

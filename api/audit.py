@@ -21,7 +21,7 @@ from ledger.audit import (
 
 from .audit_schemas import AuditEventsPage, AuditQuery, CorrectionsPage, RegisterPage
 from .auth import RECORD_READERS, requires
-from .backend import ledger
+from .context import ledger
 from .statement import CSV_MIMETYPE, wants_csv
 
 blp = Blueprint("audit", __name__, url_prefix="/audit",

@@ -9,7 +9,7 @@
 Every route but /healthz, /openapi.json and /docs takes `Authorization: Bearer loo_...`.
 No token, or a malformed, unknown, revoked or expired one: 401 problem+json with
 `WWW-Authenticate: Bearer`; a role without the right: 403. Both are decided before the route
-looks anything up, so neither says whether a session exists. The role table is README.md's
+looks anything up, so neither says whether a session exists. The role table is docs/api.md's
 "Roles" section; `tests/e2e/test_access.py` walks every route of the OpenAPI document with
 every role.
 """
@@ -21,16 +21,16 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import current_app, g, request
+from flask import g, request
 from flask_httpauth import HTTPTokenAuth
 from flask_smorest import Blueprint
 
-from ledger.clubs import Clubs, Principal
+from ledger.clubs import Principal
 from ledger.domain import Command
 from ledger.domain.commands import EndSession
 
 from .errors import ApiProblem, problem
-from .responses import doc_only
+from .extension import services
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,7 +39,7 @@ SECURITY_SCHEME = "bearerAuth"
 
 ADMIN, TREASURER, DEALER, AUDITOR = "admin", "treasurer", "dealer", "auditor"
 EVERY_ROLE = (ADMIN, TREASURER, DEALER, AUDITOR)
-# Who may do what (README.md, "Roles"):
+# Who may do what (docs/api.md, "Roles"):
 OPENERS = (TREASURER,)  # open a session
 APPENDERS = (TREASURER, DEALER)  # log play; a dealer may not end the session
 ENDERS = (TREASURER,)  # append SessionEnded
@@ -55,20 +55,9 @@ auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
 _DOCS = Blueprint("auth-docs", __name__)
 
 
-def clubs() -> Clubs:
-    """The app's Clubs (made once per engine: it holds the engine's reader and writer)."""
-    from .backend import EXTENSION
-
-    extension = current_app.extensions[EXTENSION]
-    found = extension.get("clubs")
-    if found is None or found.engine is not extension["engine"]:
-        found = extension["clubs"] = Clubs(extension["engine"])
-    return found
-
-
 @auth.verify_token
 def _verify(token: str) -> Principal | None:
-    principal = clubs().authenticate(token)
+    principal = services().clubs.authenticate(token)
     if principal is not None:
         g.principal = principal
     return principal
@@ -116,11 +105,10 @@ def requires(*roles: str) -> Callable[[F], F]:
             return view(*args, **kwargs)
 
         guarded = cast(F, checked)
-        guarded = doc_only(_DOCS.alt_response(401, response="UNAUTHORIZED"))(guarded)
-        guarded = doc_only(_DOCS.alt_response(403, response="FORBIDDEN"))(guarded)
-        guarded = doc_only(_DOCS.doc(security=[{SECURITY_SCHEME: []}],
-                                     **{"x-roles": list(roles)}))(guarded)
-        return guarded
+        guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
+        guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
+        return cast(F, _DOCS.doc(security=[{SECURITY_SCHEME: []}],
+                                 **{"x-roles": list(roles)})(guarded))
 
     return decorate
 

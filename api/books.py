@@ -10,16 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import orjson
-from flask import Response, current_app, url_for
+from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ledger.books import Books
-
-from .actor import current_actor
 from .auth import ADMIN, AUDITOR, TREASURER, principal, requires
-from .backend import check_session_id
 from .books_schemas import (
     AccountSchema,
     AccountsSchema,
@@ -33,9 +28,11 @@ from .books_schemas import (
     StandingsSchema,
     WriteOffIn,
 )
-from .inputs import REPLAYED_HEADER, fingerprint, header_params, idempotency_key, json_object
+from .context import books, check_session_id
+from .inputs import header_params, json_object
 from .pages import HTML_MIMETYPE, render_club_page
 from .statement import CSV_MIMETYPE, wanted_format, wants_csv
+from .writing import json_response, write_request, written
 
 BOOK_READERS = (ADMIN, TREASURER, AUDITOR)
 BOOKKEEPERS = (TREASURER,)
@@ -48,16 +45,6 @@ blp.url_value_preprocessor(check_session_id)
 ENTRY_HEADERS = {"Idempotent-Replayed": {
     "description": "true when this is the stored answer to an earlier request with the same "
                    "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
-
-
-def books() -> Books:
-    return Books(current_app.extensions["lanterloo"]["engine"], principal().club_id)
-
-
-def _written(result: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-    body = dict(result)
-    replayed = bool(body.pop("idempotent_replay", False))
-    return body, 201, ({REPLAYED_HEADER: "true"} if replayed else {})
 
 
 def _csv(text: str, filename: str) -> Response:
@@ -96,12 +83,8 @@ class Payments(MethodView):
         Who paid whom (a member's id or name, or "club"), how much in minor units, in which
         currency, how (cash, transfer, other), against which session if any.
         """
-        body = json_object()
-        data = PaymentIn().load(body)
-        key = idempotency_key()
-        return _written(books().record_payment(
-            **data, actor=current_actor(), idempotency_key=key,
-            fingerprint=fingerprint(body) if key else None))
+        data = PaymentIn().load(json_object())
+        return written(books().record_payment(**data, request=write_request()))
 
 
 @blp.route("/write-offs")
@@ -116,12 +99,8 @@ class WriteOffs(MethodView):
         Give up some or all of what a member owes in one currency, with a reason; never more
         than he owes.
         """
-        body = json_object()
-        data = WriteOffIn().load(body)
-        key = idempotency_key()
-        return _written(books().write_off(
-            **data, actor=current_actor(), idempotency_key=key,
-            fingerprint=fingerprint(body) if key else None))
+        data = WriteOffIn().load(json_object())
+        return written(books().write_off(**data, request=write_request()))
 
 
 @blp.route("/sessions/<session_id>/cash")
@@ -135,12 +114,8 @@ class Cash(MethodView):
 
         The statement's `cash` section then compares it with what the ledger expects.
         """
-        body = json_object()
-        data = CashIn().load(body)
-        key = idempotency_key()
-        return _written(books().count_cash(
-            session_id, **data, actor=current_actor(), idempotency_key=key,
-            fingerprint=fingerprint(body) if key else None))
+        data = CashIn().load(json_object())
+        return written(books().count_cash(session_id, **data, request=write_request()))
 
 
 @blp.route("/members/<member_id>/account")
@@ -165,13 +140,10 @@ class MemberAccount(MethodView):
         data = books().account(member_id, after=after, limit=limit)
         data["next"] = None if data["next_after"] is None else url_for(
             "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit)
-        # Written straight as JSON (the schema documents it, and keeps every member it is
-        # given: the same document), as the audit pages are: marshmallow's dump of a page and
-        # the open items was a fifth of the read (docs/audit.md's benchmark).
-        try:
-            return Response(orjson.dumps(data), status=200, mimetype="application/json")
-        except orjson.JSONEncodeError:  # an amount past 64 bits: the schema's dump writes it
-            return data
+        # Written straight as JSON (the schema documents it), as the audit pages are:
+        # marshmallow's dump of a page and the open items was a fifth of the read
+        # (docs/audit.md's benchmark).
+        return json_response(data)
 
 
 @blp.route("/accounts")

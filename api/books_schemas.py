@@ -2,7 +2,7 @@
 
 Requests take JSON integers as integers and refuse unknown members; the ranges and the rules
 (a positive amount, a known currency, a reason for a write-off) are the domain's, so that a
-refusal names its rule (ledger/domain/books.py).
+refusal names its rule (ledger/domain/accounts.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ledger.domain.books import MAX_TEXT, PaymentMethod
+from ledger.domain.accounts import MAX_TEXT, PaymentMethod
 
 from .schemas import Open, Strict, printable
 

@@ -8,6 +8,7 @@
     lanterloo rebuild --all         # rebuild every session's projections from its log
     lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
     lanterloo club create NAME      # a new club; prints its first admin and their token
+    lanterloo club attach CLUB --all     # the sessions from before clubs into a club
     lanterloo member add --club C NAME
     lanterloo token create --club C --member M --role dealer --label "tablet 2"
     lanterloo token list --club C | lanterloo token revoke TOKEN_ID
@@ -48,9 +49,13 @@ def _describe(engine: Any) -> str:
 
 
 def _migrate(engine: Any) -> str | None:
-    from ledger.store.migrate import current, upgrade
+    from ledger.bulk import migrate
+    from ledger.store.migrate import current
 
-    upgrade(engine)
+    rebuilt = migrate(engine)
+    if rebuilt:
+        print(f"rebuilt the projections of {len(rebuilt)} sessions written by an earlier "
+              "release, from their logs")
     return current(engine)
 
 
@@ -135,8 +140,8 @@ def _verify_book_logs(engine: Any) -> int:
     hash chain; how many are broken."""
     from sqlalchemy import select
 
-    from ledger.books import Books
     from ledger.store.tables import clubs
+    from ledger.treasury import Books
 
     broken = 0
     with engine.connect() as conn:
@@ -156,7 +161,6 @@ def _verify_book_logs(engine: Any) -> int:
 def cmd_rebuild(args: argparse.Namespace) -> int:
     from ledger.bulk import rebuild_all, verify_all
     from ledger.service import Ledger
-    from ledger.store.copy import rebuild_projections
 
     if not args.session and not args.all:
         print("error: name a session, or --all", file=sys.stderr)
@@ -175,7 +179,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
                 print(f"error: no session {session_id}", file=sys.stderr)
                 return 2
             if not args.all:
-                rebuild_projections(engine, session_id)
+                ledger.rebuild(session_id)
             problems = found[session_id] if args.all else ledger.verify(session_id)
             if problems:
                 print(f"session {session_id}: rebuilt, but the log does not verify:")
@@ -189,7 +193,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_copy(args: argparse.Namespace) -> int:
-    from ledger.store.copy import CopyFailed, copy_database
+    from ledger.database_copy import CopyFailed, copy_database
     from ledger.store.db import make_engine
 
     source = make_engine(args.source, operator=True)
@@ -244,6 +248,42 @@ def cmd_club_create(args: argparse.Namespace) -> int:
         print(f"member {member['member_id']}: {member['name']} (admin)")
         _print_token(token)
         return 0
+
+    return _with_clubs(args, work)
+
+
+def cmd_club_attach(args: argparse.Namespace) -> int:
+    """Sessions recorded before clubs into a club, each seat its member of that name or a
+    new guest member (docs/operations.md, "Upgrading"); each one an event of its log."""
+    from ledger.service import Ledger
+    from ledger.store import queries
+    from ledger.writes import WriteRequest
+
+    if bool(args.session) == bool(args.all):
+        print("error: name the sessions, or --all (not both)", file=sys.stderr)
+        return 2
+
+    def work(clubs: Any) -> int:
+        club = clubs.club(args.club)
+        ledger = Ledger(clubs.engine).for_club(club["club_id"])
+        with ledger.store.reading() as conn:
+            session_ids = queries.sessions_of_no_club(conn) if args.all else args.session
+        if not session_ids:
+            print("no session is outside a club: nothing to attach")
+        refused = 0
+        for session_id in session_ids:
+            try:
+                done = ledger.attach(session_id, WriteRequest(args.actor))
+            except LedgerError as error:
+                print(f"session {session_id}: not attached: {error.message}",
+                      file=sys.stderr)
+                refused += 1
+                continue
+            members = done.body["appended"][-1]["payload"]["members"]
+            print(f"session {session_id}: attached to {club['name']} at version "
+                  f"{done.version}: " + ", ".join(f"{seat} as {member}"
+                                                  for seat, member in members.items()))
+        return 2 if refused else 0
 
     return _with_clubs(args, work)
 
@@ -461,6 +501,16 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--label", default="first admin token", help="the token's device")
     create.add_argument("--expires-in-days", type=int, default=None)
     create.set_defaults(func=cmd_club_create)
+    attach = club.add_parser("attach", parents=[common],
+                             help="sessions recorded before clubs into a club, each seat the "
+                                  "member of that name or a new guest member")
+    attach.add_argument("club", help="the club's name or id")
+    attach.add_argument("session", nargs="*", help="session ids")
+    attach.add_argument("--all", action="store_true",
+                        help="every session no club holds")
+    attach.add_argument("--actor", default="operator",
+                        help="the name the attachment is recorded under")
+    attach.set_defaults(func=cmd_club_attach)
 
     member = sub.add_parser("member", help="a club's members").add_subparsers(
         dest="member_command", required=True)

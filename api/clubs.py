@@ -10,7 +10,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from .auth import EVERY_ROLE, MANAGERS, MEMBER_READERS, clubs, principal, requires
+from .auth import EVERY_ROLE, MANAGERS, MEMBER_READERS, principal, requires
+from .extension import services
 from .inputs import json_object
 from .schemas import PLAYER, Open, Strict, printable
 
@@ -99,7 +100,7 @@ class Members(MethodView):
     @blp.response(200, MembersSchema)
     def get(self):
         """List the club's members (guests included)"""
-        return {"members": clubs().members(principal().club_id)}
+        return {"members": services().clubs.members(principal().club_id)}
 
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
@@ -111,7 +112,9 @@ class Members(MethodView):
     def post(self):
         """Add a member: a display name unique in the club whatever its case"""
         body = _body(MemberInSchema)
-        return clubs().add_member(principal().club_id, body["name"], guest=body["guest"]), 201
+        member = services().clubs.add_member(principal().club_id, body["name"],
+                                             guest=body["guest"])
+        return member, 201
 
 
 @blp.route("/tokens")
@@ -120,7 +123,7 @@ class Tokens(MethodView):
     @blp.response(200, TokensSchema)
     def get(self):
         """List the club's tokens: never a secret"""
-        return {"tokens": clubs().tokens(principal().club_id)}
+        return {"tokens": services().clubs.tokens(principal().club_id)}
 
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
@@ -133,7 +136,7 @@ class Tokens(MethodView):
     def post(self):
         """Create a token for a member, with a role and a label; its secret is shown once"""
         body = _body(TokenInSchema)
-        token = clubs().create_token(principal().club_id, body["member"], body["role"],
+        token = services().clubs.create_token(principal().club_id, body["member"], body["role"],
                                      body["label"], expires_in_days=body["expires_in_days"])
         return token, 201
 
@@ -145,4 +148,4 @@ class Token(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, token_id: str):
         """Revoke a token (it stays listed, as revoked; the events it appended keep naming it)"""
-        return clubs().revoke_token(token_id, club_id=principal().club_id)
+        return services().clubs.revoke_token(token_id, club_id=principal().club_id)

@@ -40,6 +40,8 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "MAX_PAGE_EVENTS": _int("LOO_MAX_PAGE_EVENTS", 1000),
         # Request bodies above this many bytes get 413 before any parsing.
         "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
+        # Failed pairing codes (POST /pairing) one address may send in a minute (api/tablets.py).
+        "PAIRING_FAILURES_PER_MINUTE": _int("LOO_PAIRING_FAILURES_PER_MINUTE", 10),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
         # JSON lines (one object per line), or "text" for a terminal.
         "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),

@@ -15,22 +15,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from ledger.domain import Command, SessionNotFound
+from ledger.domain import Command
 
-from .actor import current_actor
 from .auth import CORRECTORS, DEALER, UNDOERS, principal, requires
-from .backend import check_session_id, ledger, split_replay
-from .inputs import (
-    REPLAYED_HEADER,
-    etag,
-    fingerprint,
-    header_params,
-    idempotency_key,
-    if_match_version,
-    json_object,
-    precondition_required,
-)
+from .context import check_session_id, ledger
+from .inputs import header_params
 from .schemas import AppendResultSchema, Strict, load_events, printable
+from .writing import write_request, written
 
 MAX_VOIDS = 50
 
@@ -57,25 +48,6 @@ class UndoIn(Strict):
                            validate=[validate.Length(min=1, max=500), printable])
 
 
-def _precondition(session_id: str) -> tuple[str | None, int | None]:
-    """(Idempotency-Key, If-Match version): a correction, like an append, is never blind."""
-    key, expected = idempotency_key(), if_match_version()
-    if key is None and expected is None:
-        if not ledger().session_exists(session_id):
-            raise SessionNotFound(f"no session {session_id}", rule="session-exists",
-                                  field="session_id")
-        raise precondition_required()
-    return key, expected
-
-
-def _respond(result: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-    data, replayed = split_replay(result)
-    headers = {"ETag": etag(int(data["version"]))}
-    if replayed:
-        headers[REPLAYED_HEADER] = "true"
-    return data, 201, headers
-
-
 @blp.route("/corrections")
 class Corrections(MethodView):
     @requires(*CORRECTORS)
@@ -99,13 +71,9 @@ class Corrections(MethodView):
             replacements, _ = load_events(
                 {"events": body["replacements"]},
                 max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
-        key, expected = _precondition(session_id)
-        result = ledger().correct(
+        return written(ledger().correct(
             session_id, voids=body["voids"], replacements=replacements,
-            reason=body["reason"], actor=current_actor(), expected_version=expected,
-            idempotency_key=key,
-            fingerprint=fingerprint(json_object(), expected) if key else None)
-        return _respond(result)
+            reason=body["reason"], request=write_request(precondition=session_id)))
 
 
 @blp.route("/undo")
@@ -123,10 +91,6 @@ class Undo(MethodView):
         Voids the last entry a client made, as a correction event (never a deletion). A dealer
         may undo only an entry he made himself.
         """
-        key, expected = _precondition(session_id)
-        result = ledger().undo(
-            session_id, reason=body["reason"], actor=current_actor(),
-            own_entry_only=principal().role == DEALER, expected_version=expected,
-            idempotency_key=key,
-            fingerprint=fingerprint(json_object(), expected) if key else None)
-        return _respond(result)
+        return written(ledger().undo(
+            session_id, reason=body["reason"], request=write_request(precondition=session_id),
+            own_entry_only=principal().role == DEALER))

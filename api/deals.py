@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .auth import STATE_READERS, requires
-from .backend import check_session_id, ledger
+from .context import check_session_id, ledger
 from .explain_schemas import AsOfQuery
 from .schemas import DealViewSchema
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from ledger.clubs import ROLES, Actor, Clubs, NotFound
 from ledger.service import Ledger
+from ledger.writes import WriteRequest
 
 from .schemas import SessionOpenSchema, load_event
 
@@ -147,14 +148,15 @@ def load_demo(ledger: Ledger, *, echo: Any = None) -> str:
     treasurer = Actor(DEMO_STAFF["treasurer"], members[DEMO_STAFF["treasurer"]])
     dealer = Actor(DEMO_STAFF["dealer"], members[DEMO_STAFF["dealer"]])
     command = SessionOpenSchema().load(OPEN)
-    opened = club.open_session(command, actor=treasurer, idempotency_key=DEMO_KEY,
-                               fingerprint=_fingerprint(OPEN))
-    session_id = str(opened["session_id"])
+    opened = club.open_session(command, WriteRequest(treasurer, idempotency_key=DEMO_KEY,
+                                                     fingerprint=_fingerprint(OPEN)))
+    session_id = str(opened.body["session_id"])
     for number, (what, events) in enumerate(DEALS, start=1):
         commands = [load_event(event, f"events.{i}") for i, event in enumerate(events)]
         ending = any(event["type"] == "SessionEnded" for event in events)
-        club.append(session_id, commands, actor=treasurer if ending else dealer,
-                    idempotency_key=f"{DEMO_KEY}-{number}", fingerprint=_fingerprint(events))
+        club.append(session_id, commands, WriteRequest(
+            treasurer if ending else dealer, idempotency_key=f"{DEMO_KEY}-{number}",
+            fingerprint=_fingerprint(events)))
         if echo:
             echo(f"  {what}")
     return session_id

@@ -47,6 +47,8 @@ TITLES: dict[str, str] = {
     "unknown-event-type": "Unknown event type",
     "idempotency-key-reuse": "Idempotency key used for another request",
     "precondition-required": "Say which version the events build on",
+    "pairing-refused": "The pairing code signs nothing in",
+    "too-many-attempts": "Too many attempts",
     "internal-error": "Internal error",
     "database-unavailable": "The database cannot be reached",
     "database-read-only": "The database is read-only",
@@ -67,6 +69,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "version-conflict": 409,
     "not-found": 404,
     "forbidden": 403,
+    "pairing-refused": 422,
 }
 
 

@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ledger.domain import SessionNotFound
-
-from .actor import current_actor
 from .auth import APPENDERS, RECORD_READERS, check_commands, requires
-from .backend import check_session_id, ledger, split_replay
-from .errors import ApiProblem
-from .inputs import (
-    REPLAYED_HEADER,
-    etag,
-    fingerprint,
-    header_params,
-    idempotency_key,
-    if_match_version,
-    json_object,
-    precondition_required,
-    prefers_minimal,
-    session_links,
-)
-from .responses import doc_only, json_response
+from .context import check_session_id, ledger
+from .inputs import header_params, json_object, session_links
 from .schemas import (
     EVENT_SCHEMAS,
     AppendResultSchema,
@@ -35,28 +17,16 @@ from .schemas import (
     EventsQuery,
     load_events,
 )
+from .writing import write_request, written
 
 blp = Blueprint("events", __name__, url_prefix="/sessions/<session_id>/events",
                 description="Log what happens at the table; read the session's events.")
 blp.url_value_preprocessor(check_session_id)
 
-MINIMAL = "return=minimal"
-
-
-def minimal(data: dict[str, Any]) -> dict[str, Any]:
-    """The lean form of an append's answer (Prefer: return=minimal): what a client needs to
-    carry on (the version for its next If-Match, the positions to read the log from), without
-    the payloads and the session view. Derived from the full answer, so that an idempotent
-    replay of a stored full answer has the same lean form."""
-    return {"session_id": data["session_id"], "version": data["version"],
-            "appended": [{"position": e["position"], "version": e["version"], "type": e["type"]}
-                         for e in data["appended"]]}
-
-
 @blp.route("")
 class Events(MethodView):
     @requires(*APPENDERS)
-    @doc_only(blp.doc(
+    @blp.doc(
         operationId="appendEvents",
         responses={201: {"links": session_links(
             "$response.body#/session_id", deal_no="$response.body#/session/deal_no")}},
@@ -71,24 +41,24 @@ class Events(MethodView):
                 *EVENT_SCHEMAS.values(), EventBatchIn]}}},
         },
         parameters=header_params("Idempotency-Key", "If-Match", "Prefer"),
-    ))
+    )
     @blp.response(201, AppendResultSchema, headers={
         "ETag": {"description": "The session version after the append",
                  "schema": {"type": "string"}},
         "Preference-Applied": {"description": "return=minimal when the lean form was sent",
-                               "schema": {"type": "string", "enum": [MINIMAL]}},
+                               "schema": {"type": "string", "enum": ["return=minimal"]}},
         "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
                                                "earlier request with the same Idempotency-Key",
                                 "schema": {"type": "string", "enum": ["true"]}}})
-    @doc_only(blp.alt_response(400, response="BAD_REQUEST"))
-    @doc_only(blp.alt_response(404, response="NOT_FOUND"))
-    @doc_only(blp.alt_response(409, response="CONFLICT"))
-    @doc_only(blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE"))
-    @doc_only(blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE"))
-    @doc_only(blp.alt_response(422, response="UNPROCESSABLE_ENTITY"))
-    @doc_only(blp.alt_response(428, response="PRECONDITION_REQUIRED",
-                               description="Neither If-Match (nor expected_version) nor an "
-                                           "Idempotency-Key: a blind write is refused"))
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(428, response="PRECONDITION_REQUIRED",
+                      description="Neither If-Match (nor expected_version) nor an "
+                                  "Idempotency-Key: a blind write is refused")
     def post(self, session_id: str):
         """Append events
 
@@ -103,37 +73,11 @@ class Events(MethodView):
         `Prefer: return=minimal` answers with the version and the appended events' positions,
         versions and types only (`Preference-Applied: return=minimal`).
         """
-        body = json_object()
         commands, body_version = load_events(
-            body, max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
+            json_object(), max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
         check_commands(commands)
-        header_version = if_match_version()
-        if body_version is not None and header_version is not None \
-                and body_version != header_version:
-            raise ApiProblem(400, "malformed-request",
-                             f"If-Match says version {header_version} but expected_version "
-                             f"says {body_version}", rule="expected-version",
-                             field="expected_version")
-        expected_version = body_version if body_version is not None else header_version
-        key = idempotency_key()
-        if expected_version is None and key is None:
-            if not ledger().session_exists(session_id):
-                raise SessionNotFound(f"no session {session_id}", rule="session-exists",
-                                      field="session_id")
-            raise precondition_required()
-        result = ledger().append(
-            session_id, commands, expected_version=expected_version, actor=current_actor(),
-            idempotency_key=key,
-            fingerprint=fingerprint(body, expected_version) if key else None)
-        data, replayed = split_replay(result)
-        headers = {"ETag": etag(int(data["version"])), "Vary": "Prefer"}
-        if replayed:
-            headers[REPLAYED_HEADER] = "true"
-        if prefers_minimal():
-            data = minimal(data)
-            headers["Preference-Applied"] = MINIMAL
-        # The dump through AppendResultSchema would give the same JSON (api/responses.py).
-        return json_response(data, 201, headers) or (data, 201, headers)
+        write = write_request(body_version=body_version, precondition=session_id)
+        return written(ledger().append(session_id, commands, write), minimal=True)
 
     @requires(*RECORD_READERS)
     @blp.doc(operationId="readEvents")

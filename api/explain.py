@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, requires
-from .backend import check_session_id, ledger
+from .context import check_session_id, ledger
 from .explain_schemas import ExplainQuery, ExplainSchema
 from .statement import CSV_MIMETYPE, wants_csv
 

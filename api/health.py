@@ -23,8 +23,8 @@ from marshmallow import fields
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from .backend import engine
 from .errors import ApiProblem, database_reason
+from .extension import services
 from .schemas import Open
 
 log = logging.getLogger("lanterloo.api")
@@ -41,7 +41,7 @@ class ReadinessSchema(Open):
     status = fields.String(required=True, metadata={"example": "ok"})
     database = fields.String(required=True, metadata={"example": "ok"})
     schema = fields.String(required=True, metadata={
-        "example": "0007", "description": "the schema's Alembic revision"})
+        "example": "0009", "description": "the schema's Alembic revision"})
 
 
 @cache
@@ -65,7 +65,7 @@ class Health(MethodView):
 
 def _probe() -> str | None:
     """The schema revision, read in a transaction that also takes a write, rolled back."""
-    with engine().connect() as connection:
+    with services().engine.connect() as connection:
         with connection.begin() as transaction:
             revision = connection.execute(
                 text("SELECT version_num FROM alembic_version")).scalar()

@@ -1,6 +1,8 @@
-"""The offences a table may charge in a session: the preset's penalty table, each row with what
-the rules would charge for it now (amount, where it goes, the law), for the tablet's penalty
-picker to show before the dealer confirms (docs/rules.md §7).
+"""The offences a table may charge in a session: the preset's penalty table (less the offences
+its variant cannot have: none with the miss at Irish and five-card loo, none with Pam but at
+five-card loo), each row with what the rules would charge for it now (amount, where it goes,
+the law), for the tablet's penalty picker to show before the dealer confirms (docs/rules.md
+§7).
 
 Read-only: derived from the session's effective rules, its pool and its current deal. What is
 charged in the end is decided by the ledger when the `PenaltyImposed` is appended (a second
@@ -16,21 +18,18 @@ from flask_smorest import Blueprint
 from marshmallow import fields
 
 from ledger.domain import Rules
-from ledger.domain.money import loo_depends_on_pool, loo_units
-from ledger.domain.offence_tables import TABLES, Offence
-from ledger.domain.vocabulary import Account, PenaltyAmount
+from ledger.domain.offence_tables import Offence, offences_for
+from ledger.domain.penalising import DEFERRED_LOO, penalty_cost
+from ledger.domain.vocabulary import Destination
 
 from .auth import STATE_READERS, requires
-from .backend import check_session_id, ledger
+from .context import check_session_id, ledger
 from .schemas import Open
 
 blp = Blueprint("offences", __name__, url_prefix="/sessions/<session_id>/offences",
                 description="The preset's offences, with what the rules would charge for each "
                             "now: for a client to show before a penalty is imposed.")
 blp.url_value_preprocessor(check_session_id)
-
-PLAY_PHASES = ("playing", "replaying", "review")
-
 
 class OffenceSchema(Open):
     offence = fields.String(required=True, metadata={"description": "The name to send as "
@@ -73,48 +72,48 @@ class OffencesSchema(Open):
     penalties = fields.String(required=True, metadata={"description": "The penalty table "
                                                                       "(a preset's name)"})
     open = fields.Boolean(required=True, metadata={
-        "description": "Whether a penalty may be recorded now (a three-card hand between "
-                       "its deal and its settlement)"})
+        "description": "Whether a penalty may be recorded now: the session's `expected` "
+                       "offers PenaltyImposed for someone (its `by_player`)"})
     offences = fields.List(fields.Nested(OffenceSchema), required=True)
+
+
+# Where a price is not known yet, and when it will be (penalising.penalty_cost's destination).
+WHEN_FIXED = {Destination.SETTLED_WITH_DEAL: "with-the-deal", DEFERRED_LOO: "at-settlement"}
 
 
 def offence_row(name: str, spec: Offence, rules: Rules, *, play_begun: bool,
                 base_units: int) -> dict[str, Any]:
-    """One row of the table with what it would cost now (penalising.penalty_event's rules
-    for an offender's first penalty of the hand)."""
-    stage = spec.stage_now(play_begun)
-    amount: int | None
-    when_fixed: str | None = None
-    if spec.looed_instead_if_no_trick:
-        amount, when_fixed = None, "with-the-deal"
-    elif spec.amount == PenaltyAmount.LOO and spec.to == Account.NEXT_POOL \
-            and not play_begun and loo_depends_on_pool(rules):
-        amount, when_fixed = None, "at-settlement"
-    else:
-        amount = {PenaltyAmount.SINGLE_LOO: rules.single_loo, PenaltyAmount.STAKE: rules.stake,
-                  PenaltyAmount.LOO: loo_units(rules, base_units),
-                  PenaltyAmount.FOUR_STAKES: 4 * rules.stake}[spec.amount]
+    """One row of the table with what it would cost now: the ledger's own price of an
+    offender's first penalty of the hand (penalising.penalty_cost, as penalty_event charges)."""
+    amount, destination = penalty_cost(rules, spec, play_begun=play_begun,
+                                       base_units=base_units)
     return {"offence": name, "law": spec.law, "amount": str(spec.amount),
-            "amount_units": amount, "when_fixed": when_fixed, "to": str(spec.to),
-            "kind": str(spec.kind), "stage": str(stage), "throw_up": spec.throw_up,
-            "forfeits": str(spec.forfeits), "redeal": str(spec.redeal),
-            "replay": str(spec.replay), "dealer_only": spec.dealer_only,
-            "anyone": spec.anyone, "leaves_play": spec.leaves_play}
+            "amount_units": amount, "when_fixed": WHEN_FIXED.get(destination),
+            "to": str(spec.to), "kind": str(spec.kind), "stage": str(spec.stage_now(play_begun)),
+            "throw_up": spec.throw_up, "forfeits": str(spec.forfeits),
+            "redeal": str(spec.redeal), "replay": str(spec.replay),
+            "dealer_only": spec.dealer_only, "anyone": spec.anyone,
+            "leaves_play": spec.leaves_play}
 
 
 def offences(session: dict[str, Any], deal: dict[str, Any] | None) -> dict[str, Any]:
-    """The rows for a session view and its current deal's view (None before the first)."""
+    """The rows for a session view and its current deal's view (None before the first).
+
+    Which offences: the domain's `offences_for` (the table less what the game has no part
+    for); whether a penalty may be recorded now: `expected`'s PenaltyImposed action, which
+    penalty_offers draws from the checks that decide an ImposePenalty (someone may be charged
+    with something); the amounts: penalising.penalty_cost, on the pool as it stood when play
+    began (penalty_base), or as it stands before play."""
     rules = Rules.from_dict(session["rules"])
     at_play = deal.get("pool_at_play_units") if deal else None
     play_begun = at_play is not None
     base = int(at_play) if at_play is not None else int(session["pool_units"])
-    phase = deal["phase"] if deal else None
-    is_open = deal is not None and deal.get("kind") == "hand" and phase in (
-        "declaring", *PLAY_PHASES)
+    offer = next((a for a in session["expected"]["actions"]
+                  if a["type"] == "PenaltyImposed"), None)
     return {"session_id": session["session_id"], "version": session["version"],
-            "penalties": str(rules.penalties), "open": is_open,
+            "penalties": str(rules.penalties), "open": bool(offer and offer["by_player"]),
             "offences": [offence_row(name, spec, rules, play_begun=play_begun, base_units=base)
-                         for name, spec in TABLES[rules.penalties].items()]}
+                         for name, spec in offences_for(rules).items()]}
 
 
 @blp.route("")
@@ -126,10 +125,11 @@ class Offences(MethodView):
     def get(self, session_id: str):
         """List the offences a penalty may name, with what each would cost now
 
-        The session's penalty table (docs/rules.md §7), each offence with its law, amount,
-        destination, kind and effects, and its amount in units as the rules would charge a
-        player's first penalty of the hand now (null when the rules fix it later). Send the
-        chosen one as `PenaltyImposed`; the ledger decides what is charged.
+        The session's penalty table (docs/rules.md §7; at Irish and five-card loo without the
+        offences with the miss, and with Pam only at five-card loo), each offence with its
+        law, amount, destination, kind and effects, and its amount in units as the rules would
+        charge a player's first penalty of the hand now (null when the rules fix it later).
+        Send the chosen one as `PenaltyImposed`; the ledger decides what is charged.
         """
         session = ledger().session(session_id)
         deal = None

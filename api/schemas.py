@@ -23,6 +23,7 @@ from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
 from ledger.domain.legality import OFFENCE_OF_RULE
 from ledger.domain.limits import MAX_PLAYERS, PACKS, PLAYER_NAME_MAX
+from ledger.domain.vocabulary import Phase
 
 from .errors import ApiProblem
 
@@ -142,6 +143,8 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "pack": PACKS,
     "pam": domain_rules.PAMS,  # five-card loo only
     "flush_payers": domain_rules.FLUSH_PAYERS,  # five-card loo only
+    "flush_precedence": domain_rules.FLUSH_PRECEDENCES,  # five-card loo only
+    "exchange_at": domain_rules.EXCHANGE_TIMES,  # Irish and five-card loo only
 }
 MAX_UNITS = 10**9
 
@@ -283,9 +286,11 @@ class CardPlayedIn(EventIn):
     player = fields.String(required=True, **PLAYER)
     card = fields.String(required=True, **CARD)
     call = fields.String(load_default=None, allow_none=True,
-                         validate=validate.OneOf(["pam-be-civil"]),
-                         metadata={"description": "Five-card loo: 'pam-be-civil', said as the "
-                                                  "ace of trumps is led"})
+                         validate=validate.OneOf(["pam-be-civil", "none"]),
+                         metadata={"description": "Five-card loo, the ace of trumps led: "
+                                                  "'pam-be-civil' when it was said, 'none' "
+                                                  "when not. Required while Pam is out (the "
+                                                  "CardPlayed action's `pam_call`)"})
 
 
 class CardsExchangedIn(EventIn):
@@ -314,7 +319,14 @@ class FlushShownIn(EventIn):
                           metadata={"description": "Each player who shows a flush, and his "
                                                    "five cards",
                                     "example": {"B": ["2H", "5H", "9H", "QH", "KH"]}})
-    pam_held_by = fields.String(load_default=None, allow_none=True, **PLAYER)
+    # Left out (no load_default): not said, which the ledger refuses where it needs the holder;
+    # null: none of the players it concerns holds Pam (docs/rules.md §11.38).
+    pam_held_by = fields.String(
+        allow_none=True, validate=PLAYER["validate"],
+        metadata={"description": "Who holds Pam, where the holder pays no flush and no logged "
+                                 "card shows it (the FlushShown action's `needs` and "
+                                 "`pam_candidates`): a player, or null for none of them. "
+                                 "Leaving it out is not saying", "example": "C"})
 
 
 class TrickWonIn(EventIn):
@@ -440,67 +452,6 @@ _EVENT_LOADERS: dict[str, EventIn] = {kind: schema() for kind, schema in EVENT_S
 _BATCH_LOADER = EventBatchIn()
 
 
-class _PlainLoad:
-    """What an event schema's load gives for an event of plain text fields, found without
-    marshmallow's machinery (a batch of a hundred events spent most of its reading in it).
-
-    It reads only what it can read exactly as the schema does: every member a declared field,
-    every value present a `str` for a plain `fields.String` (or null where the field allows
-    it), every validator of the field passing; a field of any other kind only when absent (its
-    load_default then). On anything else (an unknown member, a missing required field, a
-    number, a validator that refuses) it answers None and the schema loads the event, so that
-    every refusal is the schema's own. tests/unit/test_plain_load.py holds the two in
-    agreement.
-    """
-
-    def __init__(self, schema: EventIn):
-        self.schema = schema
-        # name -> (a plain String, required, allow_none, load_default, validators)
-        self.fields: dict[str, tuple[bool, bool, bool, Any, tuple[Any, ...]]] = {}
-        self.usable = set(schema._hooks) <= {"post_load"} and schema.unknown == ma.RAISE \
-            and not schema.many and not schema.partial and schema.only is None \
-            and not schema.exclude
-        for name, field in schema.load_fields.items():
-            if field.data_key not in (None, name) or field.attribute not in (None, name):
-                self.usable = False
-            self.fields[name] = (type(field) is fields.String, field.required,
-                                 field.allow_none, field.load_default,
-                                 tuple(field.validators))
-
-    def __call__(self, event: dict[str, Any]) -> Command | None:
-        if not self.usable or not self.fields.keys() >= event.keys():
-            return None
-        data: dict[str, Any] = {}
-        for name, (text, required, allow_none, default, validators) in self.fields.items():
-            if name not in event:
-                if required:
-                    return None
-                if default is not ma.missing:
-                    data[name] = default() if callable(default) else default
-                continue
-            if not text:
-                return None
-            value = event[name]
-            if value is None:
-                if not allow_none:
-                    return None
-                data[name] = None
-                continue
-            if type(value) is not str:
-                return None
-            for validator in validators:
-                try:
-                    if validator(value) is False:
-                        return None
-                except ma.ValidationError:
-                    return None
-            data[name] = value
-        return self.schema._command(data)
-
-
-_PLAIN_LOADERS = {kind: _PlainLoad(schema) for kind, schema in _EVENT_LOADERS.items()}
-
-
 def load_event(event: Any, where: str = "") -> Command:
     """One client event -> its domain command, or a problem naming the field at fault."""
     prefix = f"{where}." if where else ""
@@ -522,9 +473,6 @@ def load_event(event: Any, where: str = "") -> Command:
                          f"unknown event type {kind!r}; accepted types: {ACCEPTED}",
                          rule="event-type", field=prefix + "type",
                          accepted=list(EVENT_SCHEMAS))
-    command = _PLAIN_LOADERS[kind](event)
-    if command is not None:
-        return command
     try:
         return _EVENT_LOADERS[kind].load(event)
     except ma.ValidationError as error:
@@ -582,7 +530,7 @@ class StatementQuery(ma.Schema):
 # ---------------------------------------------------------------- responses
 
 BREACH_RULES = list(OFFENCE_OF_RULE)
-PHASES = ["declaring", "playing", "review", "replaying", "redeal", "settled"]
+PHASES = [str(phase) for phase in Phase]
 
 
 def _players_to(values: fields.Field, **kwargs: Any) -> fields.Dict:
@@ -634,8 +582,45 @@ class ExpectedActionSchema(Open):
     winners = fields.List(fields.String(),
                           metadata={"description": "Quick entry: who may win the trick"})
     offences = fields.List(fields.String(),
-                           metadata={"description": "The offences of the penalty table"})
+                           metadata={"description": "The offences of the penalty table the "
+                                                    "game can have (none with the miss at "
+                                                    "Irish and five-card loo)"})
+    by_player = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()),
+        metadata={"description": "PenaltyImposed: for each player who may be charged now, the "
+                                 "offences the ledger accepts for him (in the table's order); "
+                                 "a player with none is left out"})
+    redeal = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()),
+        metadata={"description": "PenaltyImposed: the offences for which `redeal: true` (the "
+                                 "cards were mixed or exposed) is accepted too, per player"})
     by = fields.List(fields.String(), metadata={"description": "Who may ask for a replay"})
+    # Irish and five-card loo (docs/rules.md §11.30)
+    players = fields.List(fields.String(), metadata={
+        "description": "CardsExchanged: who may exchange now; FlushShown: who may show one"})
+    stock_left = fields.Integer(metadata={"description": "CardsExchanged: cards left in the "
+                                                         "pack"})
+    exchange_at = fields.String(
+        validate=validate.OneOf(list(domain_rules.EXCHANGE_TIMES)),
+        metadata={"description": "CardsExchanged: turn-to-declare (each player after his "
+                                 "'play' and before the next player declares; the dealer "
+                                 "until the first card) or before-play (any standing player "
+                                 "until the first card)"})
+    calls = fields.List(fields.String(), metadata={
+        "description": "CardPlayed, a five-card lead: the calls that may go with it"})
+    pam_call = fields.Dict(metadata={
+        "description": "CardPlayed, a five-card lead while Pam is out: {\"card\": the ace of "
+                       "trumps, \"choices\": [\"pam-be-civil\", \"none\"]}; leading that "
+                       "card must send `call`, one of the choices",
+        "example": {"card": "AH", "choices": ["pam-be-civil", "none"]}})
+    pam = fields.String(allow_none=True, metadata={
+        "description": "FlushShown: the card that is Pam this deal"})
+    pam_candidates = fields.List(fields.String(), metadata={
+        "description": "FlushShown, when `needs` lists pam_held_by: the players whose payment "
+                       "depends on who holds Pam; send one of them, or null for none"})
+    pam_held_by = fields.String(allow_none=True, metadata={
+        "description": "FlushShown, where the holder of Pam pays no flush and the logged cards "
+                       "show where Pam is: its holder, or null for nobody"})
 
 
 class ExpectedSchema(Open):
@@ -654,6 +639,19 @@ class DealSummarySchema(Open):
     dealer = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(["single", "hand"]))
     trump_card = fields.String(required=True)
+
+
+class WarningSchema(Open):
+    """A game the rules allow but the sources advise against (docs/rules.md §11.42)."""
+
+    rule = fields.String(required=True, validate=validate.OneOf(["five-card-players",
+                                                                 "short-stock"]),
+                         metadata={"description": "five-card-players: more than six hands at "
+                                                  "five-card loo; short-stock: the pack left "
+                                                  "for the exchanges holds less than a hand"})
+    detail = fields.String(required=True)
+    players = fields.Integer(metadata={"description": "five-card-players: the hands dealt"})
+    stock_left = fields.Integer(metadata={"description": "short-stock: the cards left"})
 
 
 class LooOwedSchema(Open):
@@ -711,6 +709,9 @@ class SessionViewSchema(Open):
                          metadata={"description": "The current (or last) deal; null before "
                                                   "the first"})
     as_of = _as_of_member()
+    warnings = fields.List(fields.Nested(WarningSchema), metadata={
+        "description": "Only when the rules allow the table but the sources advise against it "
+                       "(docs/rules.md §11.42); shown on opening the session"})
 
 
 class AppendResultSchema(Open):
@@ -929,11 +930,6 @@ class EventsPageSchema(Open):
                                 metadata={"description": "Pass as ?after= for the next page"})
     next = fields.String(required=True, allow_none=True,
                          metadata={"description": "URL of the next page"})
-
-
-class HealthSchema(Open):
-    status = fields.String(required=True, metadata={"example": "ok"})
-    database = fields.String(required=True, metadata={"example": "ok"})
 
 
 class ProblemSchema(ma.Schema):

@@ -12,21 +12,11 @@ from marshmallow import fields, validate
 
 from ledger.domain import OpenSession
 
-from .actor import current_actor
 from .auth import OPENERS, STATE_READERS, requires
-from .backend import check_session_id, ledger, split_replay
+from .context import check_session_id, ledger
 from .errors import ApiProblem, first_message
 from .explain_schemas import AsOfQuery
-from .inputs import (
-    REPLAYED_HEADER,
-    etag,
-    fingerprint,
-    header_params,
-    idempotency_key,
-    json_object,
-    session_links,
-)
-from .responses import doc_only, json_response
+from .inputs import etag, header_params, json_object, session_links
 from .schemas import (
     MAX_PLAYERS,
     PLAYER,
@@ -36,6 +26,7 @@ from .schemas import (
     distinct,
     money_field_in,
 )
+from .writing import json_response, write_request, written
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions",
                 description="Open a session and read its state: whose turn, the legal "
@@ -109,16 +100,9 @@ class Sessions(MethodView):
                                  rule="rule-parameter", field=field,
                                  errors=error.messages) from None
             raise
-        key = idempotency_key()
-        result = ledger().open_session(
-            command, actor=current_actor(), idempotency_key=key, guests=guests,
-            fingerprint=fingerprint(body) if key else None)
-        data, replayed = split_replay(result)
-        headers = {"Location": url_for("sessions.Session", session_id=data["session_id"]),
-                   "ETag": etag(int(data["version"]))}
-        if replayed:
-            headers[REPLAYED_HEADER] = "true"
-        return data, 201, headers
+        result = ledger().open_session(command, write_request(), guests=guests)
+        return written(result, headers={
+            "Location": url_for("sessions.Session", session_id=result.body["session_id"])})
 
 
 @blp.route("/<session_id>")
@@ -136,12 +120,12 @@ class Session(MethodView):
         "ETag": {"description": "The session version, for If-Match (not sent as of an "
                                 "earlier point)",
                  "schema": {"type": "string"}}})
-    @doc_only(blp.alt_response(
+    @blp.alt_response(
         304, description="Not modified: the session is still at the version If-None-Match "
                          "names",
-        headers={"ETag": {"description": "The session version", "schema": {"type": "string"}}}))
-    @doc_only(blp.alt_response(404, response="NOT_FOUND"))
-    @doc_only(blp.alt_response(422, response="UNPROCESSABLE_ENTITY"))
+        headers={"ETag": {"description": "The session version", "schema": {"type": "string"}}})
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, session_id: str, as_of: str | None = None):
         """Read a session: whose turn, the legal choices, pools and balances
 
@@ -156,5 +140,4 @@ class Session(MethodView):
         tag = etag(int(view["version"]))
         if request.if_none_match and request.if_none_match.contains_weak(tag.strip('"')):
             return Response(status=304, headers={"ETag": tag})
-        # The dump through SessionViewSchema would give the same JSON (api/responses.py).
-        return json_response(view, 200, {"ETag": tag}) or (view, 200, {"ETag": tag})
+        return json_response(view, 200, {"ETag": tag})

@@ -15,7 +15,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, principal, requires
-from .backend import check_session_id, ledger
+from .context import check_session_id, ledger
 from .errors import ApiProblem
 from .explain_schemas import StatementAsOfQuery
 from .pages import HTML_MIMETYPE, render_statement

@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, requires
-from .backend import check_session_id, ledger
+from .context import check_session_id, ledger
 from .schemas import VerifySchema
 
 blp = Blueprint("verify", __name__, url_prefix="/sessions/<session_id>/verify",

@@ -1,8 +1,10 @@
 """The dealer's tablet: a web app for logging a live game at the table, served by the API's own
 app (no other server, nothing loaded from the internet).
 
-    /table                   the dealer's screen (paste a dealer token; README "The tablet")
-    /table/live              the treasurer's live view: pool, balances, loos, the last deal
+    /table                   the dealer's screen (a pairing code, or a dealer token;
+                             docs/tablet.md); /table#pair=<code> signs in from a QR code
+    /table/live              the treasurer's live view: pool, balances, loos, the last deal,
+                             a pairing code for a new tablet
     /table/statement         a session's printable statement (#s=<id>), fetched with the token
     /table/manifest.webmanifest, /table/icon-*.png, /table/icon.svg   home-screen install
     /table/sw.js             the service worker: the app shell loads with no connection
@@ -26,7 +28,7 @@ from .security import PAGES_PREFIX
 HERE = Path(__file__).parent
 STATIC = HERE / "static" / "table"
 # Bump with any change to the shell's files: the service worker keeps one cache per version.
-SHELL_VERSION = "3"
+SHELL_VERSION = "4"
 ICON_SIZES = (192, 512)
 
 blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STATIC),

@@ -20,13 +20,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ledger.books import Books
+from sqlalchemy import insert
+
 from ledger.clubs import Actor, Clubs
-from ledger.domain.books import SessionResult
-from ledger.store import books as store
+from ledger.domain.accounts import SessionResult
+from ledger.projections import result_rows
 from ledger.store.db import make_engine
-from ledger.store.eventstore import insert_session
 from ledger.store.migrate import upgrade
+from ledger.store.tables import session_results, sessions
+from ledger.treasury import Books
+from ledger.writes import WriteRequest
 
 
 def median_ms(call: Callable[[], Any], times: int = 10) -> float:
@@ -57,21 +60,22 @@ def main() -> None:
     with engine.begin() as conn:
         for s in range(args.sessions):
             sid = secrets.token_hex(16)
-            insert_session(conn, sid, club_id=club, version=1, state={}, now=start)
+            conn.execute(insert(sessions).values(id=sid, club_id=club, version=1, state={},
+                                                 created_at=start, updated_at=start))
             seated = rnd.sample(names, 5)
             nets = [rnd.randint(-30, 30) for _ in range(4)]
             nets.insert(0, -sum(nets))
-            store.replace_results(conn, sid, club_id=club, version=1, results=[SessionResult(
+            conn.execute(insert(session_results), result_rows([SessionResult(
                 session_id=sid, seat=m, member_id=ids[m], currency="GBP", net_units=n,
                 net_minor=n * 10, deals_dealt=3, loos=1, loo_units=3, penalties=0,
                 penalty_units=0, ended_at=start + timedelta(hours=s),
-                session_name=f"night {s}") for m, n in zip(seated, nets, strict=True)])
+                session_name=f"night {s}") for m, n in zip(seated, nets, strict=True)], club, 1))
     books = Books(engine, club)
     begun = time.perf_counter()
     for _ in range(args.payments):
         books.record_payment(payer=rnd.choice(names), payee="club",
-                             amount_minor=rnd.randint(1, 100), currency="GBP",
-                             method="cash", actor=actor)
+                             amount_minor=rnd.randint(1, 100), currency="GBP", method="cash",
+                             request=WriteRequest(actor))
     payment_ms = (time.perf_counter() - begun) * 1000 / max(args.payments, 1)
     print(json.dumps({
         "sessions": args.sessions, "payments": args.payments,

@@ -37,6 +37,7 @@ from ledger.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from ledger.store.tables import events, sessions
+from ledger.writes import WriteRequest
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 ACTOR = "bench"
@@ -65,11 +66,11 @@ class Table:
 
     def __init__(self, ledger: Ledger):
         self.ledger = ledger
-        opened = ledger.open_session(
-            OpenSession(players=list(PLAYERS), preset="baxter-wray", name="bench"),
-            actor=ACTOR)
-        self.session_id: str = opened["session_id"]
-        self.version: int = opened["version"]
+        opened = ledger.open_session(OpenSession(players=list(PLAYERS), preset="baxter-wray",
+                                                 name="bench"),
+                                     WriteRequest(ACTOR))
+        self.session_id: str = opened.body["session_id"]
+        self.version: int = opened.body["version"]
         self.deals = 0
         self.pending: list[Command] = [turn_up_single()]
 
@@ -85,7 +86,7 @@ class Table:
             command = self._next_commands().pop(0)
             started = time.perf_counter()
             result = self.ledger.append(self.session_id, [command],
-                                        expected_version=self.version, actor=ACTOR)
+                                        WriteRequest(ACTOR, expected_version=self.version))
             latencies_ms.append((time.perf_counter() - started) * 1000)
             self._advance(result)
         return latencies_ms
@@ -95,13 +96,13 @@ class Table:
         while self.deals < deals or count_events() < events_at_least:
             for _ in range(50):
                 result = self.ledger.append(self.session_id, self._next_commands(),
-                                            expected_version=self.version, actor=ACTOR)
+                                            WriteRequest(ACTOR, expected_version=self.version))
                 self.pending = []
                 self._advance(result)
 
     def _advance(self, result: dict[str, Any]) -> None:
-        self.version = result["version"]
-        self.deals = result["session"]["deal_no"]
+        self.version = result.body["version"]
+        self.deals = result.body["session"]["deal_no"]
 
 
 @contextmanager

@@ -28,11 +28,28 @@ from append_bench import DEFAULT_POSTGRES, Table, median_ms, postgresql_url
 from sqlalchemy import Text, func, select
 
 from ledger.domain.asof import snapshot_due
-from ledger.service import SNAPSHOT_EVERY, Ledger, _snapshots_of, _versioned
-from ledger.store import eventstore as store
+from ledger.history import versioned
+from ledger.projections import SNAPSHOT_EVERY, snapshot_states
+from ledger.service import Ledger
+from ledger.store import queries as store
+from ledger.store.base import json_text
+from ledger.store.chain import utc_iso
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from ledger.store.tables import snapshots
+
+
+def every_nth(sid: str, log: list[Any], every: int) -> dict[int, str]:
+    """The session's states at every multiple of `every` (none for 0), as JSON."""
+    return snapshot_states(sid, log, range(every, len(log) + 1, every)) if every else {}
+
+
+def replace_snapshots(engine: Any, sid: str, states: dict[int, str]) -> None:
+    with engine.begin() as conn:
+        conn.execute(snapshots.delete().where(snapshots.c.session_id == sid))
+        for version, text in states.items():
+            conn.execute(snapshots.insert().values(session_id=sid, version=version,
+                                                   state=json_text(text)))
 
 
 def appends_crossing(ledger: Ledger, table: Table, n: int) -> tuple[float, float]:
@@ -65,7 +82,7 @@ def run(url: str, args: argparse.Namespace) -> dict[str, Any]:
         middle, near_end = last // 2, last - 3
         worst = next(v for v in kept if v > middle) - 1  # the most events after a snapshot
         with engine.connect() as conn:
-            moment = store.utc_iso(store.recorded_at(conn, sid, middle))  # type: ignore[arg-type]
+            moment = utc_iso(store.recorded_at(conn, sid, middle))  # type: ignore[arg-type]
         out: dict[str, Any] = {
             "deals": table.deals, "events": last, "every": args.every,
             "snapshots": len(kept), "snapshot_kb": round(float(size or 0) / 1024, 1),
@@ -81,18 +98,15 @@ def run(url: str, args: argparse.Namespace) -> dict[str, Any]:
         }
         # the same read with the snapshots at other intervals (and none: the whole fold)
         with engine.connect() as conn:
-            log = _versioned(store.stream_by_version(conn, sid))
+            log = versioned(store.stream_by_version(conn, sid))
         sweep = {}
         for every in args.sweep:
-            states = _snapshots_of(log, every, sid) if every else {}
-            with engine.begin() as conn:
-                store.replace_snapshots(conn, sid, states)
+            replace_snapshots(engine, sid, every_nth(sid, log, every))
             at = (middle // every + 1) * every - 1 if every else middle
             sweep[every or "none"] = round(median_ms(
                 lambda at=at: ledger.statement(sid, as_of=at)), 2)
         out["worst_by_interval_ms"] = sweep
-        with engine.begin() as conn:
-            store.replace_snapshots(conn, sid, _snapshots_of(log, args.every, sid))
+        replace_snapshots(engine, sid, every_nth(sid, log, args.every))
         # what writing the snapshot adds to an append: every other append crosses at 2
         every_other = Ledger(engine, snapshot_every=2)
         table.ledger = every_other

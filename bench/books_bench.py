@@ -45,6 +45,8 @@ from typing import Any
 import psycopg
 from sqlalchemy.engine import make_url
 
+from ledger.writes import WriteRequest
+
 MEMBERS = 60
 HERO = "Hero"
 HERO_SESSIONS = 1000
@@ -134,16 +136,16 @@ class _Copier:
 
     def __init__(self, played: Any):
         from ledger.domain import event_from_record, event_to_record
-        from ledger.service import _fold_with_views, _plain
+        from ledger.domain.state import to_json
+        from ledger.projections import fold_events
 
         records = [event_to_record(e) for e in played.events]
-        state, views = _fold_with_views(
-            None, (event_from_record(*r) for r in records), "@@SID@@")
-        assert state is not None
+        state, folding = fold_events(
+            "@@SID@@", ((v, event_from_record(*r)) for v, r in enumerate(records, 1)))
         self.players = list(played.opening.players)
         self.records = [(t, v, json.dumps(p)) for t, v, p in records]
-        self.state = json.dumps(_plain(state.to_dict()))
-        self.views = {n: json.dumps(_plain(v)) for n, v in views.items()}
+        self.state = to_json(state)
+        self.views = dict(folding.views)
 
     def seated(self, text: str, seats: dict[str, str]) -> str:
         for old, new in seats.items():
@@ -154,9 +156,8 @@ class _Copier:
 def generate(url: str, events: int) -> dict[str, Any]:
     from ledger.bulk import rebuild_all
     from ledger.clubs import Clubs
-    from ledger.store.chain import GENESIS, link
+    from ledger.store.chain import GENESIS, link, utc_iso
     from ledger.store.db import make_engine
-    from ledger.store.eventstore import utc_iso
     from ledger.store.migrate import upgrade
 
     started = time.perf_counter()
@@ -221,8 +222,8 @@ def generate(url: str, events: int) -> dict[str, Any]:
 def _hero_payments(engine: Any, club_id: str, member_ids: dict[str, str]) -> int:
     """A few of the hero's book entries, through the books as a treasurer records them: a
     payment each way and a write-off, so his account has a line of every kind."""
-    from ledger.books import Books
     from ledger.clubs import Actor, Clubs
+    from ledger.treasury import Books
 
     treasurer = Clubs(engine).create_token(club_id, "M00", "treasurer", "bench treasurer")
     actor = Actor("M00", member_ids["M00"], treasurer["token_id"])
@@ -235,12 +236,15 @@ def _hero_payments(engine: Any, club_id: str, member_ids: dict[str, str]) -> int
     entries = 2
     if balance > -1000:  # the club pays him what he is owed and more: now he owes 1,000
         books.record_payment(payer="club", payee=hero, amount_minor=balance + 1000,
-                             currency=currency, method="transfer", actor=actor)
+                             currency=currency, method="transfer",
+                             request=WriteRequest(actor))
         entries += 1
     books.record_payment(payer=hero, payee="club", amount_minor=600, currency=currency,
-                         method="cash", note="on account", actor=actor)
+                         method="cash", note="on account",
+                         request=WriteRequest(actor))
     books.write_off(member=hero, amount_minor=100, currency=currency,
-                    reason="a rounding the club forgave", actor=actor)
+                    reason="a rounding the club forgave",
+                    request=WriteRequest(actor))
     return entries
 
 

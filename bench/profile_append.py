@@ -26,20 +26,22 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.run import DEFAULT_POSTGRES, postgres_database, quick_deal, turn_up_single  # noqa: E402
+from ledger.writes import WriteRequest  # noqa: E402
 
 STEPS = [
     ("pool checkout", "sqlalchemy.pool.base", "_ConnectionFairy", "_checkout"),
-    ("lock the row (+ its key): round trip 1", "ledger.store.eventstore", None,
-     "lock_for_append"),
-    ("the state: cache or decode", "ledger.service", "_StateCache", "take"),
+    ("hold the row (+ its key)", "ledger.store.postgres", "PostgresTx", "session_head"),
+    ("SQLite: the row (+ its key)", "ledger.store.sqlite", "SqliteTx", "session_head"),
+    ("the state decoded", "ledger.domain.state", "SessionState", "from_dict"),
     ("the domain (decide, evolve)", "ledger.service", None, "execute"),
-    ("the deal view as JSON", "ledger.service", None, "_deal_view_json"),
-    ("chain the events (SHA-256)", "ledger.store.eventstore", None, "chained_rows"),
+    ("the deal views as JSON", "ledger.projections", None, "deal_view_json"),
+    ("chain the events (SHA-256)", "ledger.service", None, "chain_rows"),
     ("session view", "ledger.service", None, "session_view"),
-    ("the state as JSON", "ledger.service", None, "_state_json"),
-    ("SQLite: the row unmoved, under the lock", "ledger.store.eventstore", None,
-     "check_append"),
-    ("write and commit: round trip 2", "ledger.store.eventstore", None, "write_append"),
+    ("the state as JSON", "ledger.service", None, "to_json"),
+    ("write the events and projections", "ledger.store.postgres", "PostgresTx",
+     "write_session"),
+    ("SQLite: write the events and projections", "ledger.store.sqlite", "SqliteTx",
+     "write_session"),
 ]
 
 
@@ -85,10 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         ledgers = [Ledger(e) for e in engines]
         opened = ledgers[0].open_session(OpenSession(
             players=["A", "B", "C", "D", "E"], preset="baxter-wray", first_dealer="A"),
-            actor="bench")
-        sid, version = opened["session_id"], opened["version"]
-        version = ledgers[0].append(sid, [turn_up_single()], expected_version=version,
-                                    actor="bench")["version"]
+            WriteRequest("bench"))
+        sid, version = opened.body["session_id"], opened.body["version"]
+        version = ledgers[0].append(sid, [turn_up_single()],
+                                    WriteRequest("bench", expected_version=version)).body["version"]
         pending: list[Any] = []
 
         def append(i: int) -> float:
@@ -98,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
                 pending = quick_deal(ledger.session(sid))
             command = pending.pop(0)
             started, thread = time.perf_counter(), time.thread_time()
-            version = ledger.append(sid, [command], expected_version=version,
-                                    actor="bench")["version"]
+            version = ledger.append(sid, [command],
+                                    WriteRequest("bench", expected_version=version)).body["version"]
             cpu.append((time.thread_time() - thread) * 1000)
             return (time.perf_counter() - started) * 1000
 

@@ -39,7 +39,7 @@ LAYERS = [
     ("body -> commands", "api.schemas", None, "load_events"),
     ("ledger append", "ledger.service", "Ledger", "append"),
     ("response: marshmallow dump", "marshmallow.schema", "Schema", "dump"),
-    ("response: ready JSON", "api.responses", None, "json_response"),
+    ("response: ready JSON", "api.writing", None, "json_response"),
 ]
 
 

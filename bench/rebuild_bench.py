@@ -67,11 +67,10 @@ def templates() -> list[tuple[list[tuple[str, int, dict[str, Any]]], Any]]:
 
 def generate(url: str, events: int) -> dict[str, Any]:
     from ledger.domain import event_from_record
-    from ledger.domain.books import session_results
-    from ledger.service import SNAPSHOT_EVERY, _fold_with_views, _plain, _snapshots_of
-    from ledger.store.books import result_row
-    from ledger.store.chain import GENESIS, link
-    from ledger.store.eventstore import dumps, utc_iso
+    from ledger.domain.accounts import session_results
+    from ledger.domain.state import to_json
+    from ledger.projections import SNAPSHOT_EVERY, fold_events, result_rows, snapshot_states
+    from ledger.store.chain import GENESIS, link, utc_iso
     from ledger.store.migrate import upgrade
 
     upgrade(url)
@@ -83,15 +82,13 @@ def generate(url: str, events: int) -> dict[str, Any]:
     folded = []
     for records, _ in made:
         log = [(v, event_from_record(*r)) for v, r in enumerate(records, start=1)]
-        state, views = _fold_with_views(None, (e for _, e in log), "@@SID@@")
-        assert state is not None
+        state, folding = fold_events("@@SID@@", log)
         # the rows of `session_results` of an ended session, and the as-of snapshots
         results = session_results(state, [(v, e, at + timedelta(seconds=v)) for v, e in log])
-        kept = _snapshots_of(log, SNAPSHOT_EVERY, "@@SID@@")
-        # Written as the append writes them (orjson: `dumps`), not json.dumps.
-        folded.append((dumps(_plain(state.to_dict())),
-                       {n: dumps(_plain(v)) for n, v in views.items()},
-                       results, {v: dumps(s) for v, s in kept.items()}))
+        kept = snapshot_states("@@SID@@", log, range(SNAPSHOT_EVERY, len(log) + 1,
+                                                     SNAPSHOT_EVERY))
+        # Written as the append writes them (`to_json`).
+        folded.append((to_json(state), folding.views, results, kept))
     written = sessions = 0
     with psycopg.connect(_psycopg_url(url)) as conn:
         while written < events:
@@ -130,7 +127,7 @@ def generate(url: str, events: int) -> dict[str, Any]:
                 with cur.copy(f"COPY session_results ({', '.join(RESULT_COLUMNS)}) "
                               "FROM STDIN") as copy:
                     for r in results:
-                        row = result_row(r, None, len(records))
+                        row = result_rows([r], None, len(records))[0]
                         row["session_id"] = sid
                         copy.write_row(tuple(row[c] for c in RESULT_COLUMNS))
             conn.commit()

@@ -75,7 +75,7 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 BEFORE = {
     "flask_echo": "2,740-2,880 req/s",
     "psycopg_insert": "1,340-1,570 req/s",
-    "loo_pg_single": "300-390 req/s, p99 37 ms",
+    "loo_pg_single": "0.40 x the raw INSERT (2026-11-23)",
     "loo_sqlite_single": "p99 0.66-1.5 s",
     "psycopg_batch": "39,600 rows/s",
     "loo_pg_batch": "4,100-4,400 events/s",
@@ -201,7 +201,7 @@ def _prepare(url: str, sessions: int, statement_deals: tuple[int, ...] = ()
 
     upgrade(url)
     app = create_app({"DATABASE_URL": url})
-    engine = app.extensions["lanterloo_engine"]
+    engine = app.extensions["lanterloo"].engine
     clubs = Clubs(engine)
     club, _, _ = clubs.create_club("Bench club")
     for p in PLAYERS:
@@ -794,14 +794,20 @@ def report(data: dict[str, Any]) -> str:
     if have("psycopg_insert"):
         row("psycopg_insert", "psycopg INSERT per request",
             f"{median(res, 'psycopg_insert', 'rps'):,.0f} req/s", "(baseline)", "")
-    if have("loo_pg_single", "flask_echo"):
-        r = ratio(res, "loo_pg_single", "flask_echo")
+    if have("loo_pg_single", "psycopg_insert"):
+        # Issue 18's target: against the raw-INSERT request measured in the same run (the
+        # bare Flask POST is out of reach on 2 cores shared with PostgreSQL and wrk).
+        r = ratio(res, "loo_pg_single", "psycopg_insert")
         p99 = median(res, "loo_pg_single", "p99_ms")
-        ok = r >= 0.45 and p99 < 25
+        raw_p99 = median(res, "psycopg_insert", "p99_ms")
+        ok = r >= 0.5 and p99 <= 2 * raw_p99
+        vs_flask = (f" = {ratio(res, 'loo_pg_single', 'flask_echo'):.2f} x Flask"
+                    if have("flask_echo") else "")
         row("loo_pg_single", "Lanterloo single append, PostgreSQL",
-            f"{median(res, 'loo_pg_single', 'rps'):,.0f} req/s = **{r:.2f} x** Flask",
-            ">= 0.45 x Flask, p99 < 25 ms", "met" if ok else
-            f"missed: {r / 0.45:.0%} of the ratio, p99 {p99:.0f} ms")
+            f"{median(res, 'loo_pg_single', 'rps'):,.0f} req/s = **{r:.2f} x** the raw "
+            f"INSERT{vs_flask}", ">= 0.5 x the raw INSERT, p99 <= 2 x its p99 "
+            f"({2 * raw_p99:.1f} ms)", "met" if ok else
+            f"missed: {r / 0.5:.0%} of the ratio, p99 {p99 / raw_p99:.1f} x")
     if have("loo_sqlite_single"):
         p99 = median(res, "loo_sqlite_single", "p99_ms")
         row("loo_sqlite_single", "Lanterloo single append, SQLite",
@@ -819,16 +825,13 @@ def report(data: dict[str, Any]) -> str:
     if have("loo_sqlite_batch"):
         row("loo_sqlite_batch", "Lanterloo batch of whole deals, SQLite",
             f"{median(res, 'loo_sqlite_batch', 'rps') * per:,.0f} events/s", "", "")
-    if have("loo_pg_single_deploy", "loo_pg_single", "flask_echo"):
-        r = ratio(res, "loo_pg_single_deploy", "flask_echo")
+    if have("loo_pg_single_deploy", "loo_pg_single", "psycopg_insert"):
+        r = ratio(res, "loo_pg_single_deploy", "psycopg_insert")
         vs = ratio(res, "loo_pg_single_deploy", "loo_pg_single")
-        p99 = median(res, "loo_pg_single_deploy", "p99_ms")
         row("loo_pg_single_deploy", "single append, PostgreSQL, deploy/gunicorn.conf.py "
             "(gthread: CPUs + 1 workers x 8 threads)",
-            f"{median(res, 'loo_pg_single_deploy', 'rps'):,.0f} req/s = **{r:.2f} x** Flask"
-            f" = {vs:.2f} x sync", ">= 0.45 x Flask, p99 < 25 ms",
-            "met" if r >= 0.45 and p99 < 25 else
-            f"missed: {r / 0.45:.0%} of the ratio, p99 {p99:.0f} ms")
+            f"{median(res, 'loo_pg_single_deploy', 'rps'):,.0f} req/s = **{r:.2f} x** the "
+            f"raw INSERT = {vs:.2f} x sync", "(the deployed layout, for the record)", "")
     small, big = (f"statement_{a['statement_small']}", f"statement_{a['statement_deals']}")
     if have(small, big):
         p50_small, p50_big = median(res, small, "p50_ms"), median(res, big, "p50_ms")
@@ -843,8 +846,8 @@ def report(data: dict[str, Any]) -> str:
             f"{'met' if ok else 'missed'} |")
     if have("rss"):
         peak = max(r["max_mb"] for r in res["rss"])
-        lines.append(f"| one worker's memory (RSS) after each load, largest | 61 MB | "
-                     f"{peak:.0f} MB | | < 150 MB | {'met' if peak < 150 else 'missed'} |")
+        lines.append(f"| one worker's memory (RSS) after each load, largest | 70 MB | "
+                     f"{peak:.0f} MB | | < 80 MB | {'met' if peak < 80 else 'missed'} |")
     if have("append_small", "append_big"):
         p50_small, p50_big = (median(res, "append_small", "p50_ms"),
                               median(res, "append_big", "p50_ms"))

@@ -47,7 +47,8 @@ from ledger.domain.events import EVENT_TYPES
 from ledger.domain.offence_tables import TABLES
 from ledger.domain.statement import safe_cell
 from ledger.domain.vocabulary import Breach
-from ledger.store import eventstore as store
+from ledger.store import open_store
+from ledger.store.chain import utc_iso
 from ledger.store.tables import events, members, sessions, tokens
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ class Audit:
     def __init__(self, engine: Engine, *, club_id: str | None = None):
         self.engine = engine
         self.club_id = club_id
-        self._reader = store.reader(engine)
+        self.store = open_store(engine)
 
     @classmethod
     def of(cls, ledger: Ledger) -> Audit:
@@ -199,7 +200,7 @@ class Audit:
               about: Sequence[ColumnElement[Any]]) -> dict[str, Any]:
         filters.check()
         check_page(after, limit)
-        with self._reader.connect() as conn:
+        with self.store.reading() as conn:
             member = self._member(conn, filters.member_id) if filters.member_id else None
             if filters.member_id and member is None:
                 return {key: [], "next_after": None}
@@ -295,12 +296,16 @@ class Audit:
 
     def _openings(self, conn: Any, stream_ids: set[str],
                   into: dict[str, dict[str, str]]) -> None:
-        """Each session's seats -> member ids, from its opening (version 1)."""
+        """Each session's seats -> member ids, from its opening (version 1) or, for a
+        session from before clubs, from its attachment to the club."""
         for chunk in _chunks(sorted(stream_ids)):
             for stream_id, payload in conn.execute(
                     select(events.c.stream_id, events.c.payload)
-                    .where(events.c.stream_id.in_(chunk), events.c.version == 1)):
-                into[stream_id] = dict(payload.get("members") or {})
+                    .where(events.c.stream_id.in_(chunk),
+                           or_(events.c.version == 1, events.c.type == "SessionAttached"))
+                    .order_by(events.c.stream_id, events.c.version)):
+                into[stream_id] = {**into.get(stream_id, {}),
+                                   **dict(payload.get("members") or {})}
         for stream_id in stream_ids:
             into.setdefault(stream_id, {})
 
@@ -370,7 +375,7 @@ def _superseded(row: Any, corrections: dict[str, list[tuple[int, int]]]) -> int 
 
 def _common(row: Any, superseded: int | None) -> dict[str, Any]:
     return {"position": row.position, "session_id": row.stream_id, "version": row.version,
-            "recorded_at": store.utc_iso(row.recorded_at), "actor": row.actor,
+            "recorded_at": utc_iso(row.recorded_at), "actor": row.actor,
             "member_id": row.member_id, "token_id": row.token_id, "device": row.device,
             "superseded_by": superseded, "live": superseded is None}
 

@@ -26,12 +26,11 @@ from sqlalchemy import Connection, Engine
 
 from ledger.domain import InvalidInput, LedgerError
 from ledger.store import clubstore as store
-from ledger.store.db import writer
-from ledger.store.eventstore import reader as store_reader
+from ledger.store import open_store
 from ledger.store.tables import ROLES
 
 __all__ = ["Actor", "Principal", "Clubs", "ROLES", "TOKEN_PREFIX", "NotFound", "name_key",
-           "resolve_players", "hash_secret"]
+           "resolve_players", "hash_secret", "create_short_lived_token"]
 
 TOKEN_PREFIX = "loo_"
 MAX_NAME = 40  # a seat name (api/schemas.py PLAYER)
@@ -73,6 +72,17 @@ class Principal:
     @property
     def actor(self) -> Actor:
         return Actor(self.member_name, self.member_id, self.token_id)
+
+
+KNOWN_TOKENS = 4096  # tokens a process remembers (authenticate)
+
+
+@dataclass(frozen=True)
+class _Known:
+    secret_hash: str
+    principal: Principal
+    expires: datetime | None
+    epoch: Any
 
 
 def name_key(name: str) -> str:
@@ -165,14 +175,38 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
     return resolved
 
 
+def create_short_lived_token(conn: Connection, club_id: str, member_id: str, role: str,
+                             label: str, *, lifetime: timedelta,
+                             now: datetime | None = None) -> dict[str, Any]:
+    """A token that expires after `lifetime` (hours, not days: a tablet paired for one
+    evening, ledger/tablets.py), written in the caller's transaction; "token" holds the
+    secret, returned here once. Otherwise a token like any other (revoked the same way)."""
+    if role not in ROLES:
+        raise InvalidInput(f"role must be one of {', '.join(ROLES)}", rule="role", field="role")
+    if not isinstance(label, str) or not 1 <= len(label) <= MAX_LABEL or not label.isprintable():
+        raise InvalidInput(f"label must be 1 to {MAX_LABEL} printable characters",
+                           rule="token-label", field="label")
+    if not timedelta(0) < lifetime <= timedelta(days=1):
+        raise InvalidInput("a short-lived token lasts at most a day", rule="token-expiry",
+                           field="lifetime")
+    now = now or _now()
+    token_id = secrets.token_hex(8)
+    secret = secrets.token_urlsafe(32)
+    store.insert_token(conn, token_id=token_id, club_id=club_id, member_id=member_id, role=role,
+                       label=label, secret_hash=hash_secret(secret), now=now,
+                       expires_at=now + lifetime)
+    row = store.find_token(conn, token_id)
+    return {**token_dict(row, now=now), "token": f"{TOKEN_PREFIX}{token_id}_{secret}"}
+
+
 class Clubs:
     """Clubs, members and tokens over one database. The methods taking `club_id` see only
     that club: another club's member or token is NotFound, exactly like a missing one."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        self._writer = writer(engine)
-        self._reader = store_reader(engine)
+        self.store = open_store(engine)
+        self._known: dict[str, _Known] = {}  # token id -> what authenticate found
 
     # -- clubs ------------------------------------------------------------------------------
 
@@ -182,7 +216,9 @@ class Clubs:
         """A new club, its first member and that member's admin token (with its secret)."""
         check_name(name)
         check_name(admin, "admin")
-        with self._writer.begin() as conn:
+        with self.store.transaction() as tx:
+            self.store.tokens_changed(tx)
+            conn = tx.conn
             if store.find_club(conn, name_key(name)) is not None:
                 raise InvalidInput(f"a club named {name!r} exists already", rule="club-name",
                                    field="name")
@@ -195,7 +231,7 @@ class Clubs:
         return {"club_id": club_id, "name": name}, member, token
 
     def club(self, id_or_name: str) -> dict[str, Any]:
-        with self.engine.connect() as conn:
+        with self.store.reading() as conn:
             row = store.find_club(conn, id_or_name) or store.find_club(conn,
                                                                        name_key(id_or_name))
         if row is None:
@@ -206,7 +242,9 @@ class Clubs:
 
     def add_member(self, club_id: str, name: str, *, guest: bool = False) -> dict[str, Any]:
         check_name(name)
-        with self._writer.begin() as conn:
+        with self.store.transaction() as tx:
+            self.store.tokens_changed(tx)
+            conn = tx.conn
             return self._add_member(conn, club_id, name, guest=guest)
 
     def _add_member(self, conn: Connection, club_id: str, name: str, *,
@@ -222,11 +260,11 @@ class Clubs:
         return member_dict(row)
 
     def members(self, club_id: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
+        with self.store.reading() as conn:
             return [member_dict(r) for r in store.list_members(conn, club_id)]
 
     def member(self, club_id: str, id_or_name: str, field: str = "member") -> dict[str, Any]:
-        with self.engine.connect() as conn:
+        with self.store.reading() as conn:
             row = store.find_member(conn, club_id, member_id=id_or_name) \
                 or store.find_member(conn, club_id, name_key=name_key(id_or_name))
         if row is None:
@@ -240,7 +278,9 @@ class Clubs:
         """A new token for the club's member (id or name); "token" holds the secret, which
         is returned here once and stored nowhere."""
         member_id = self.member(club_id, member, field="member_id")["member_id"]
-        with self._writer.begin() as conn:
+        with self.store.transaction() as tx:
+            self.store.tokens_changed(tx)
+            conn = tx.conn
             return self._create_token(conn, club_id, member_id, role, label, expires_in_days)
 
     def _create_token(self, conn: Connection, club_id: str, member_id: str, role: str,
@@ -269,12 +309,14 @@ class Clubs:
 
     def tokens(self, club_id: str) -> list[dict[str, Any]]:
         now = _now()
-        with self.engine.connect() as conn:
+        with self.store.reading() as conn:
             return [token_dict(r, now=now) for r in store.list_tokens(conn, club_id)]
 
     def revoke_token(self, token_id: str, *, club_id: str | None = None) -> dict[str, Any]:
         """Revoke the token (of `club_id` only, when given); revoking twice is harmless."""
-        with self._writer.begin() as conn:
+        with self.store.transaction() as tx:
+            self.store.tokens_changed(tx)
+            conn = tx.conn
             if store.find_token(conn, token_id, club_id=club_id) is None:
                 raise NotFound(f"no token {token_id}", rule="token-exists", field="token_id")
             store.revoke_token(conn, token_id, now=_now())
@@ -282,20 +324,37 @@ class Clubs:
 
     def authenticate(self, presented: str | None) -> Principal | None:
         """The principal behind a bearer token, or None: malformed, unknown, wrong secret,
-        revoked or expired all read the same to the caller."""
+        revoked or expired all read the same to the caller.
+
+        A token found valid is remembered with the store's token epoch, which moves on
+        every host when any token, member or club changes (a revocation included): while it
+        has not moved, the token is known without a query (its secret is still compared,
+        its expiry still checked)."""
         match = _TOKEN.match(presented or "")
         if match is None:
             return None
         token_id, secret = match.groups()
-        with self._reader.connect() as conn:  # one round trip, no BEGIN
+        hashed, now = hash_secret(secret), _now()
+        epoch = self.store.token_epoch()
+        known = self._known.get(token_id)
+        if known is not None and epoch is not None and known.epoch == epoch:
+            if not hmac.compare_digest(known.secret_hash, hashed) \
+                    or (known.expires is not None and known.expires <= now):
+                return None
+            return known.principal
+        with self.store.reading() as conn:  # one round trip, no BEGIN
             row = store.token_for_authentication(conn, token_id)
         stored = row.secret_hash if row is not None else _DUMMY_HASH
-        if not hmac.compare_digest(stored, hash_secret(secret)) or row is None:
+        if not hmac.compare_digest(stored, hashed) or row is None:
             return None
-        now = _now()
         expires = _utc(row.expires_at)
         if row.revoked_at is not None or (expires is not None and expires <= now):
             return None
-        return Principal(club_id=row.club_id, club_name=row.club_name,
-                         member_id=row.member_id, member_name=row.member_name, role=row.role,
-                         token_id=row.id, token_label=row.label)
+        principal = Principal(club_id=row.club_id, club_name=row.club_name,
+                              member_id=row.member_id, member_name=row.member_name,
+                              role=row.role, token_id=row.id, token_label=row.label)
+        if epoch is not None:
+            if len(self._known) >= KNOWN_TOKENS:
+                self._known.clear()
+            self._known[token_id] = _Known(row.secret_hash, principal, expires, epoch)
+        return principal

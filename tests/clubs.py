@@ -37,11 +37,12 @@ class Club:
         return {"Authorization": f"Bearer {self.tokens[role]}"}
 
 
-def make_club(engine: Engine, name: str | None = None) -> Club:
+def make_club(engine: Engine, name: str = "club") -> Club:
     """A new club; its members admin, treasurer, dealer and auditor, each with a token of
-    that role."""
+    that role. Its name is `name` and a random suffix: a club's name is unique in its
+    database, which the tests of a module share."""
     clubs = Clubs(engine)
-    info, admin, token = clubs.create_club(name or f"club {secrets.token_hex(4)}",
+    info, admin, token = clubs.create_club(f"{name} {secrets.token_hex(4)}",
                                            admin="admin", label="test admin")
     club = Club(info["club_id"], info["name"])
     club.tokens["admin"], club.token_ids["admin"] = token["token"], token["token_id"]

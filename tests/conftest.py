@@ -1,112 +1,153 @@
-"""Shared database fixtures: each integration test runs once on SQLite, once on PostgreSQL.
+"""Shared database fixtures, and which databases each test runs on.
 
     blank_database_url  an empty database, nothing migrated (for the migration tests)
-    database_url        the same, migrated to head through Alembic (ledger.store.migrate)
+    database_url        a fresh database, migrated to head through Alembic
     engine              make_engine(database_url), disposed after the test
     ledger              Ledger(engine)
+    backend             "sqlite" or "postgresql": the kind of database the test runs on
 
-SQLite: a fresh file in tmp_path per test. PostgreSQL: the server named by
-LOO_TEST_POSTGRES_URL (default postgresql+psycopg://postgres@127.0.0.1:5432/test). One
-database `lanterloo_test_<random>` is created per test run through the `postgres`
-maintenance database and dropped at the end; each test gets a fresh schema in it, reached
-through search_path, so no test sees another's rows whatever the order.
+Which databases. Every test that asks for a database (any of the fixtures above, or an app
+or client built on them) runs once per backend its module allows:
 
-When the server cannot be reached the PostgreSQL half is skipped with the reason, unless the
-environment variable CI is set: then every PostgreSQL test errors, so the run fails.
+    pytestmark = pytest.mark.backends("sqlite")       # behaviour no database can change
+    @pytest.mark.backends("postgresql")               # a PostgreSQL feature, on one test
+
+Without the marker a test runs on SQLite and on PostgreSQL: the store, every write path (open,
+append, correct, undo, the books), idempotency, locking and concurrency, anything that
+touches SQL. HTTP tests of routes, schemas, auth and problems, whose answers the database
+cannot change, say `backends("sqlite")` in their module. Tests are grouped by backend
+within a module, so a module's shared database is made once per backend.
+
+How the databases are made (tests/support/databases.py): the schema is migrated once per
+test process (per pytest-xdist worker) into a template, and each test gets a copy: SQLite
+copies the migrated file, PostgreSQL says `CREATE DATABASE ... TEMPLATE` and drops it after
+the test. The migration tests' blank database on PostgreSQL is a schema of its own reached
+through search_path. Every database a process made is dropped when it ends.
+
+The HTTP tests (tests/e2e, tests/rules) share one database and one app per module and
+backend: each test still talks as a member of a fresh club of its own (tests/clubs.py), so no
+test sees another's sessions. A test that needs a database or an app of its own (it reads
+or changes the whole database, or changes its app) asks for `database_url`, or is marked
+`@pytest.mark.isolated`.
+
+PostgreSQL is the server named by LOO_TEST_POSTGRES_URL (default
+postgresql+psycopg://postgres@127.0.0.1:5432/test). When it cannot be reached the PostgreSQL
+half is skipped with the reason, unless the environment variable CI is set: then every
+PostgreSQL test errors, so the run fails.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import settings
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.pool import NullPool
+from sqlalchemy import Engine
 
 from ledger.service import Ledger
 from ledger.store.db import make_engine
-from ledger.store.migrate import upgrade
-
-POSTGRES_ENV = "LOO_TEST_POSTGRES_URL"
-POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from tests.support.databases import (
+    BACKENDS,
+    Databases,
+    PostgresUnreachable,
+    SharedDatabases,
+    quick_commits,
+)
 
 
 def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
-def _admin_engine(url: URL) -> Engine:
-    return create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool,
-                         connect_args={"connect_timeout": 5})
+def unreachable(error: PostgresUnreachable) -> None:
+    """Skip the test for the reason, or fail it under CI."""
+    if _in_ci():
+        pytest.fail(f"CI is set and {error}", pytrace=False)
+    pytest.skip(str(error))
 
 
-def _render(url: URL) -> str:
-    return url.render_as_string(hide_password=False)
+# -- which databases ---------------------------------------------------------------------
 
+def backends_of(definition: Any) -> tuple[str, ...]:
+    """The backends the closest `backends` marker allows, else both."""
+    marker = definition.get_closest_marker("backends")
+    if marker is None:
+        return BACKENDS
+    unknown = set(marker.args) - set(BACKENDS)
+    if unknown or not marker.args:
+        raise pytest.UsageError(f"{definition.nodeid}: backends() takes some of {BACKENDS}, "
+                                f"got {marker.args}")
+    return tuple(marker.args)
+
+
+def backend_param(name: str) -> Any:
+    marks = [pytest.mark.postgres] if name == "postgresql" else []
+    return pytest.param(name, marks=marks, id=name)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each database test once per backend of its module (module scope: the module's
+    tests are grouped by backend, so a shared database is made once per backend)."""
+    if "backend" in metafunc.fixturenames:
+        names = backends_of(metafunc.definition)
+        metafunc.parametrize("backend", [backend_param(b) for b in names], scope="module")
+
+
+def isolated(request: pytest.FixtureRequest) -> bool:
+    """Whether the test wants a database (and app) of its own rather than its module's."""
+    return request.node.get_closest_marker("isolated") is not None \
+        or "database_url" in request.fixturenames \
+        or "blank_database_url" in request.fixturenames
+
+
+# -- the databases ------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def postgres_database() -> Iterator[URL]:
-    """A fresh PostgreSQL database for this test run, dropped at the end."""
-    server = make_url(os.environ.get(POSTGRES_ENV, POSTGRES_DEFAULT))
-    if server.drivername in ("postgresql", "postgres"):
-        server = server.set(drivername="postgresql+psycopg")
-    maintenance = _admin_engine(server.set(database="postgres"))
-    name = f"lanterloo_test_{secrets.token_hex(6)}"
+def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Databases]:
+    """This process's databases: the migrated templates, and every copy made of them."""
+    made = Databases(tmp_path_factory.mktemp("databases"))
     try:
-        with maintenance.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except OperationalError as error:
-        maintenance.dispose()
-        reason = (f"PostgreSQL at {server.render_as_string()} is unreachable "
-                  f"({type(error.orig).__name__}); set {POSTGRES_ENV}")
-        if _in_ci():
-            pytest.fail(f"CI is set and {reason}", pytrace=False)
-        pytest.skip(reason)
-    try:
-        yield server.set(database=name)
+        yield made
     finally:
-        with maintenance.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        maintenance.dispose()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def blank_database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    """An empty database of each kind, as a URL any engine or `alembic -x url=` accepts."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lanterloo.db'}"
-        return
-    database: URL = request.getfixturevalue("postgres_database")
-    schema = f"test_{secrets.token_hex(6)}"
-    admin = _admin_engine(database)
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        yield _render(database.update_query_dict({"options": f"-csearch_path={schema}"}))
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    finally:
-        admin.dispose()
+        made.close()
 
 
 @pytest.fixture
-def database_url(blank_database_url: str) -> str:
-    """A fresh database of each kind, migrated to head through Alembic."""
-    upgrade(blank_database_url)
-    return blank_database_url
+def blank_database_url(backend: str, databases: Databases) -> Iterator[str]:
+    """An empty database of the backend, as a URL any engine or `alembic -x url=` accepts."""
+    try:
+        url = databases.blank(backend)
+    except PostgresUnreachable as error:
+        unreachable(error)
+    yield url
+    databases.drop(url)
 
 
 @pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
+def database_url(backend: str, databases: Databases) -> Iterator[str]:
+    """A fresh database of the backend, migrated to head (a copy of the migrated template)."""
+    try:
+        url = databases.migrated(backend)
+    except PostgresUnreachable as error:
+        unreachable(error)
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture
+def fresh_engine(database_url: str) -> Iterator[Engine]:
+    """An engine on a fresh database of its own."""
+    engine = quick_commits(make_engine(database_url))
     yield engine
     engine.dispose()
+
+
+@pytest.fixture
+def engine(fresh_engine: Engine) -> Engine:
+    """The test's database: a fresh one (tests/e2e and tests/rules share one per module)."""
+    return fresh_engine
 
 
 @pytest.fixture
@@ -114,36 +155,144 @@ def ledger(engine: Engine) -> Ledger:
     return Ledger(engine)
 
 
+@pytest.fixture(scope="module")
+def shared(databases: Databases) -> Iterator[SharedDatabases]:
+    """The module's shared databases, engines and apps, one per backend, made on first use."""
+    made = SharedDatabases(databases)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def shared_engine(shared: SharedDatabases, backend: str) -> Engine:
+    try:
+        return shared.engine(backend)
+    except PostgresUnreachable as error:
+        unreachable(error)
+        raise  # unreachable() always raises
+
+
+# Both cores. A run of the default paths (no paths or node ids named: the fast tier, `make
+# test`) is spread over pytest-xdist workers, one per core, unless the command line says how
+# (`-n 0` for one process, as --pdb needs) or LOO_TEST_WORKERS does (a number, or 0).
+# Naming paths runs in one process, unless `-n` is given.
+WORKERS_ENV = "LOO_TEST_WORKERS"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    option = config.option
+    if not hasattr(option, "numprocesses") or option.numprocesses is not None \
+            or os.environ.get("PYTEST_XDIST_WORKER") or option.file_or_dir \
+            or option.collectonly or getattr(option, "usepdb", False):
+        return
+    wanted = os.environ.get(WORKERS_ENV, "auto").strip() or "auto"
+    option.numprocesses = wanted if wanted in ("auto", "logical") else int(wanted)
+    # Hand out two tests at a time, so that the long ones, started first (below), are shared
+    # between the workers rather than sent to one in a block.
+    if option.maxschedchunk is None:
+        option.maxschedchunk = 2
+
+
+# Started first, so that the workers finish together instead of one waiting on a long test
+# started last: the slowest tests, each 10 s to 3 min (a full run's --durations).
+LONG_FIRST = (
+    "tests/unit/test_properties.py::test_many_long_sessions_keep_every_property",
+    "tests/unit/test_properties.py::test_many_more_random_sessions_keep_every_property",
+    "tests/e2e/test_openapi_contract.py::",
+    "tests/integration/test_explain_and_as_of.py::test_random_sessions_with_corrections",
+    "tests/unit/test_properties.py::test_sessions_of_hundreds_of_deals",
+    "tests/unit/test_explain.py::test_the_state_as_of_any_version",
+    "tests/unit/test_properties.py::test_every_command_of_a_random_session",
+    "tests/browser/test_screens.py::",
+)
+
+
+def _long_first(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        for i, prefix in enumerate(LONG_FIRST):
+            if item.nodeid.startswith(prefix):
+                return i
+        return len(LONG_FIRST)
+
+    items.sort(key=rank)  # stable: the rest keeps its order, grouped by module and backend
+
+
 # Tiers. A plain `pytest` (no paths) runs the fast tier: the domain alone, in memory (the unit
-# tests and the rule tests' in-memory half), in seconds. LOO_TEST_TIER=all (make test and CI
-# set it), or naming paths or node ids, runs everything asked for: REST on SQLite and
-# PostgreSQL, the store, the end-to-end tests and the property runs.
+# tests but the long property runs marked `slow`, and the rule tests in memory), in seconds.
+# LOO_TEST_TIER=all (make test and CI set it), or naming paths or node ids, runs everything
+# asked for: REST on SQLite and PostgreSQL, the store, the end-to-end tests and the property
+# runs.
 TIER_ENV = "LOO_TEST_TIER"
 FAST_DIRS = ("tests/unit/", "tests/rules/")
 
 
-def _every_tier(config: pytest.Config) -> bool:
+def every_tier(config: pytest.Config) -> bool:
     return os.environ.get(TIER_ENV, "").strip().lower() == "all" or _in_ci() \
         or bool(config.option.file_or_dir)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if _every_tier(config):
+    _long_first(items)
+    if every_tier(config):
         return
-    fast = [i for i in items if i.nodeid.startswith(FAST_DIRS) and "rest-" not in i.nodeid]
+    fast = [i for i in items if i.nodeid.startswith(FAST_DIRS) and "rest-" not in i.nodeid
+            and i.get_closest_marker("slow") is None]
     left_out = [i for i in items if i not in set(fast)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = fast
-        config._lanterloo_left_out = len(left_out)  # type: ignore[attr-defined]
+        note(config, "fast tier", f"{len(left_out)} tests of the REST, database, end-to-end "
+             f"and long property tiers were left out; `make test` (or {TIER_ENV}=all) runs "
+             "every tier")
+
+
+# Notes and lines for the end of the run. Under pytest-xdist the workers collect and run and
+# the controller reports: what a worker has to say travels back in its `workeroutput`.
+_NOTES = pytest.StashKey[dict[str, str]]()
+_LINES = pytest.StashKey[list[str]]()
+
+
+def note(config: pytest.Config, topic: str, text: str) -> None:
+    """Say `topic: text` at the end of the run (once, however many workers say it)."""
+    notes: dict[str, str] = config.stash.setdefault(_NOTES, {})
+    notes[topic] = text
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["lanterloo_notes"] = dict(notes)
+
+
+def end_lines(config: pytest.Config, lines: list[str]) -> None:
+    """Print `lines` at the end of the run (every worker's)."""
+    kept: list[str] = config.stash.setdefault(_LINES, [])
+    kept += lines
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["lanterloo_lines"] = list(kept)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    output = getattr(node, "workeroutput", {})
+    node.config.stash.setdefault(_NOTES, {}).update(output.get("lanterloo_notes", {}))
+    node.config.stash.setdefault(_LINES, []).extend(output.get("lanterloo_lines", []))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    left_out = getattr(config, "_lanterloo_left_out", 0)
-    if left_out:
-        terminalreporter.write_line(
-            f"fast tier: {left_out} tests of the REST, database and end-to-end tiers were left "
-            f"out; `make test` (or {TIER_ENV}=all) runs every tier")
+    for line in config.stash.get(_LINES, []):
+        terminalreporter.write_line(line)
+    for topic, text in sorted(config.stash.get(_NOTES, {}).items()):
+        terminalreporter.write_line(f"{topic}: {text}")
+    browser = [r for r in terminalreporter.stats.get("skipped", [])
+               if r.nodeid.startswith("tests/browser/")]
+    if browser:
+        reasons = sorted({str(r.longrepr[2]).removeprefix("Skipped: ") for r in browser
+                          if isinstance(r.longrepr, tuple)})
+        terminalreporter.write_sep("!", f"{len(browser)} BROWSER TESTS WERE SKIPPED", red=True)
+        for reason in reasons:
+            terminalreporter.write_line(f"  because {reason}")
 
 
 # CI runs the property tests derandomized, so that a run is repeatable and a green main stays

@@ -8,7 +8,18 @@ No command carries an amount of money: the rules decide every amount.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
+
+
+class Unsaid(Enum):
+    """A field the client left out, where leaving it out and sending null say different things
+    (`ShowFlush.pam_held_by`: null says nobody the question concerns holds Pam)."""
+
+    UNSAID = "unsaid"
+
+
+UNSAID = Unsaid.UNSAID
 
 
 @dataclass(frozen=True)
@@ -51,7 +62,8 @@ class Declare(Command):
 class PlayCard(Command):
     player: str
     card: str
-    call: str | None = None  # five-card loo: "pam-be-civil" as the ace of trumps is led
+    # five-card loo, the ace of trumps led: "pam-be-civil", or "none" for no call
+    call: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,10 +80,12 @@ class ExchangeCards(Command):
 @dataclass(frozen=True)
 class ShowFlush(Command):
     """Five-card loo: every flush shown after the declarations, {player: his five cards}, and
-    who showed Pam when that exempts him from paying (Britannica, Enquire Within)."""
+    who holds Pam where that exempts him from paying (Britannica, Enquire Within): a player,
+    or None when none of the players it concerns holds Pam; UNSAID when the table did not say
+    (refused where the ledger needs it and cannot tell from the cards, docs/rules.md §11.38)."""
 
     flushes: dict[str, list[str]]
-    pam_held_by: str | None = None
+    pam_held_by: str | None | Unsaid = UNSAID
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,15 @@ class Withdraw(Command):
 @dataclass(frozen=True)
 class StartLastRound(Command):
     pass
+
+
+@dataclass(frozen=True)
+class AttachToClub(Command):
+    """A session played before clubs is brought into a club: each seat becomes the club's
+    member of that name, or a guest member (the service seats them; never a client's entry)."""
+
+    club_id: str
+    members: dict[str, str]  # seat -> member id
 
 
 @dataclass(frozen=True)

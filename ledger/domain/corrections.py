@@ -21,10 +21,13 @@ from typing import Any
 
 from . import commands as cmd
 from . import events as ev
+from .cards import pam_card
 from .errors import InvalidInput, LedgerError
 from .evolve import evolve
 from .execution import execute
+from .playing import pam_call_card
 from .state import SessionState
+from .vocabulary import Call
 
 Versioned = tuple[int, ev.Event]
 
@@ -61,14 +64,27 @@ def client_command(event: ev.Event, before: SessionState | None) -> cmd.Command 
     if isinstance(event, ev.DeclarationMade):
         return cmd.Declare(player=event.player, declaration=event.declaration)
     if isinstance(event, ev.CardPlayed):
-        return cmd.PlayCard(player=event.player, card=event.card, call=event.call)
+        call = event.call
+        if call is None and before is not None and before.deal is not None \
+                and pam_call_card(before, before.deal) == event.card:
+            # logged before the table was asked: the ace of trumps led without the call
+            call = Call.NONE
+        return cmd.PlayCard(player=event.player, card=event.card, call=call)
     if isinstance(event, ev.CardsExchanged):
         return cmd.ExchangeCards(player=event.player, count=event.count,
                                  cards_out=list(event.cards_out) or None,
                                  cards_in=list(event.cards_in) or None)
     if isinstance(event, ev.FlushShown):
+        # the holder of Pam as the table said it (a player, or null for nobody); left unsaid
+        # where the cards told it or nothing was said. Before `pam_named` was logged, a holder
+        # whose shown flush does not hold Pam was the table's word.
+        holder = event.pam_held_by
+        assert before is not None and before.deal is not None
+        pam = pam_card(before.rules.pam, before.deal.trump)
+        said = event.pam_named or (
+            holder is not None and pam not in event.flushes.get(holder, []))
         return cmd.ShowFlush(flushes={p: list(c) for p, c in event.flushes.items()},
-                             pam_held_by=event.pam_held_by)
+                             pam_held_by=holder if said else cmd.UNSAID)
     if isinstance(event, ev.TrickWon):
         return None if event.cards else cmd.RecordTrick(winner=event.winner)
     if isinstance(event, ev.PenaltyImposed):
@@ -82,6 +98,8 @@ def client_command(event: ev.Event, before: SessionState | None) -> cmd.Command 
         return cmd.WaiveReplay()
     if isinstance(event, ev.PlayerJoined):
         return cmd.JoinPlayer(player=event.player, after=event.after)
+    if isinstance(event, ev.SessionAttached):  # kept in the tail a correction decides again
+        return cmd.AttachToClub(club_id=event.club_id, members=dict(event.members))
     if isinstance(event, ev.PlayerWithdrew):
         return cmd.Withdraw(player=event.player)
     if isinstance(event, ev.LastRoundStarted):
@@ -92,8 +110,12 @@ def client_command(event: ev.Event, before: SessionState | None) -> cmd.Command 
 
 
 def wire(command: cmd.Command) -> dict[str, Any]:
-    """A command as a client sends it: {"type": "CardPlayed", "player": ..., "card": ...}."""
-    body = {k: v for k, v in asdict(command).items() if v is not None}
+    """A command as a client sends it: {"type": "CardPlayed", "player": ..., "card": ...}.
+    A field left out is not written; a null that says something (FlushShown's pam_held_by:
+    nobody holds Pam) is."""
+    body = {k: v for k, v in asdict(command).items() if v is not None and v is not cmd.UNSAID}
+    if isinstance(command, cmd.ShowFlush) and command.pam_held_by is None:
+        body["pam_held_by"] = None
     return {"type": WIRE_NAMES[type(command)], **body}
 
 
@@ -102,7 +124,8 @@ def last_entry(log: Iterable[Versioned]) -> int | None:
     state: SessionState | None = None
     last = None
     for version, event in live_events(log):
-        if client_command(event, state) is not None:
+        if client_command(event, state) is not None and not isinstance(
+                event, ev.SessionAttached):  # the club's record, no entry of the table
             last = version
         state = evolve(state, event)
     return last
@@ -142,6 +165,10 @@ def correct(log: Sequence[Versioned], *, voids: Sequence[int],
     for version, event in live[len(prefix):]:
         command = client_command(event, original)
         if version in wanted:
+            if isinstance(event, ev.SessionAttached):
+                raise CorrectionRefused(
+                    f"version {version} brought the session into its club: it is no entry of "
+                    "the table and is not voided", rule="correction-voids", field="voids")
             if command is None:
                 raise CorrectionRefused(
                     f"version {version} ({event.type}) was drawn by the rules, not entered; "

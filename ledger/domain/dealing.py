@@ -7,6 +7,7 @@ A deal starts with its price, the antes of a fresh pool and what was owed to it 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import commands as cmd
 from . import events as ev
@@ -27,7 +28,10 @@ from .records import Posting
 from .rules import Rules, build_rules
 from .seating import check_name, dealt_in, hands_dealt, printable
 from .state import SessionState
-from .vocabulary import DealKind, DealOutOfTurn, Forced, FreshPool, Phase, Reason
+from .vocabulary import DealKind, DealOutOfTurn, Forced, FreshPool, Phase, Reason, Variant
+
+# Baxter-Wray p. 27: five-card loo "is not suitable for more than six players"
+FIVE_CARD_ADVISED = 6
 
 # ---------------------------------------------------------------- opening a session
 
@@ -79,6 +83,26 @@ def open_session(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Even
                              rules=rules.to_dict(), unit=c.unit,
                              money_per_unit_minor=c.money_per_unit_minor, currency=c.currency,
                              members={p: members[p] for p in players if p in members})]
+
+
+def table_warnings(rules: Rules, hands: int) -> list[dict[str, Any]]:
+    """What the table should know of a game its rules allow but the sources advise against,
+    for `hands` hands dealt (docs/rules.md §9.3, §11.42); empty at three-card loo."""
+    out: list[dict[str, Any]] = []
+    if rules.variant == Variant.FIVE_CARD and hands > FIVE_CARD_ADVISED:
+        out.append({"rule": "five-card-players", "players": hands,
+                    "detail": f"{hands} hands at five-card loo: Baxter-Wray (p. 27) says the game "
+                              "\"is not suitable for more than six players, even if five should "
+                              "not be regarded as the limit\""})
+    if rules.exchanges:
+        stock = rules.pack - hands * rules.cards_each - 1
+        if stock < rules.cards_each:
+            out.append({"rule": "short-stock", "stock_left": stock,
+                        "detail": f"{hands} hands of {rules.cards_each} and the trump card leave "
+                                  f"{stock} card{'' if stock == 1 else 's'} in the pack for "
+                                  "the exchanges: fewer than a hand, so an exchange may be "
+                                  "refused as the pack runs short (pack-short)"})
+    return out
 
 
 # ---------------------------------------------------------------- what the next deal is

@@ -11,8 +11,11 @@ import copy
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from enum import Enum
+from operator import attrgetter
 from typing import Any, ClassVar
 
+from . import vocabulary
 from .errors import InvalidInput, InvariantBroken
 from .records import BreachFound, Posting, Share
 from .vocabulary import (
@@ -30,7 +33,6 @@ from .vocabulary import (
     ReplayRule,
     Stage,
     field_readers,
-    read_fields,
 )
 
 POOL = Account.POOL
@@ -61,50 +63,52 @@ def posting(src: str, dst: str, amount_units: int, reason: Reason, *,
     return out
 
 
-def asdict(event: Any) -> dict[str, Any]:
-    """dataclasses.asdict(event), without its deep copy of the strings, numbers and
-    vocabulary members events hold (copying them gives them back as they are). A rebuild
-    folds every event, and the settlement, penalty and breach records are read this way."""
-    return {f.name: _copied(getattr(event, f.name)) for f in _fields_of(type(event))}
+def asdict(event: Any, *, left_out: str = "", shallow: str = "") -> dict[str, Any]:
+    """`dataclasses.asdict(event)` less the field `left_out`, without copying the strings,
+    numbers and vocabulary members events hold (copying gives them back as they are); the
+    field `shallow`, if any, is copied by `list` (a record keeps the event's postings). A
+    rebuild folds every event, and the settlement, penalty and breach records are read so."""
+    names, get = _getter(type(event), left_out)
+    return {n: (list(v) if n == shallow else v if type(v) in _AS_IS else copied(v))
+            for n, v in zip(names, get(event), strict=True)}
 
 
-_FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
-
-
-def _fields_of(cls: type) -> tuple[dataclasses.Field[Any], ...]:
-    found = _FIELDS.get(cls)
-    if found is None:
-        found = _FIELDS[cls] = fields(cls)
-    return found
-
-
-def payload_without(event: Any, *left_out: str) -> dict[str, Any]:
-    """`asdict(event)` less the fields `left_out`, which are not copied at all."""
-    return {f.name: _copied(getattr(event, f.name)) for f in _fields_of(type(event))
-            if f.name not in left_out}
-
-
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-
-
-def _copied(value: Any) -> Any:
+def copied(value: Any) -> Any:
+    """A deep copy of an event's value, as `dataclasses.asdict` copies it."""
     kind = type(value)
-    if kind in _PLAIN:  # the commonest values first, by their exact type
+    if kind in _AS_IS:
         return value
-    if value is None or isinstance(value, str | int | float):  # enums are str or int
-        return value
-    plain = _PLAIN
     if kind is list:
-        return [v if type(v) in plain else _copied(v) for v in value]
+        return [v if type(v) in _AS_IS else copied(v) for v in value]
     if kind is dict:
-        return {k if type(k) in plain else _copied(k): v if type(v) in plain else _copied(v)
+        return {k if type(k) in _AS_IS else copied(k): v if type(v) in _AS_IS else copied(v)
                 for k, v in value.items()}
     if kind is tuple:
-        return tuple(_copied(v) for v in value)
+        return tuple(copied(v) for v in value)
+    if isinstance(value, str | int | float):  # an enumeration of another module
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     return copy.deepcopy(value)
 
+
+# The types copied as they are: the plain ones, and the vocabulary's enumerations.
+_AS_IS = frozenset({str, int, float, bool, type(None)}) | frozenset(
+    kind for kind in vars(vocabulary).values()
+    if isinstance(kind, type) and issubclass(kind, Enum) and issubclass(kind, str | int | float))
+_GETTERS: dict[tuple[type, str], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _getter(kind: type, left_out: str) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The names of the fields of a dataclass less `left_out`, in order, and a getter of
+    their values as a tuple, made once per class."""
+    found = _GETTERS.get((kind, left_out))
+    if found is None:
+        names = tuple(f.name for f in fields(kind) if f.name != left_out)
+        get = attrgetter(*names)
+        found = _GETTERS[(kind, left_out)] = (
+            names, get if len(names) > 1 else lambda e: (get(e),))
+    return found
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,16 @@ class PlayerJoined(Event):
     type: ClassVar[str] = "PlayerJoined"
     player: str
     after: str
+
+
+@dataclass(frozen=True)
+class SessionAttached(Event):
+    """A session recorded before clubs was brought into a club: from here on its seats are
+    these members, and its results are the club's (docs/operations.md, "Upgrading")."""
+
+    type: ClassVar[str] = "SessionAttached"
+    club_id: str
+    members: dict[str, str]  # seat -> member id
 
 
 @dataclass(frozen=True)
@@ -213,9 +227,10 @@ class CardPlayed(Event):
     card: str
     trick: int
     replay: bool
-    # Five-card loo: "Pam be civil", said as the ace of trumps is led (docs/rules.md §9.3).
-    # Written only when said, so the payload of every other card is as it always was (an
-    # event without it reads as no call: no new schema version is needed).
+    # Five-card loo: "pam-be-civil", said as the ace of trumps is led (docs/rules.md §9.3), or
+    # "none" when the ace was led without it while Pam was out (the table is asked). Written
+    # only then, so the payload of every other card is as it always was (an event without it
+    # reads as no call: no new schema version is needed).
     call: Call | None = None
 
     def payload(self) -> dict[str, Any]:
@@ -252,6 +267,16 @@ class FlushShown(Event):
     beaten: list[str]
     pam_held_by: str | None
     payers: list[str]
+    # Whether `pam_held_by` is the table's word (a player, or null for nobody) rather than what
+    # the logged cards show or nothing said (docs/rules.md §11.38): a correction says it again
+    # only then. Written only when true, so every other payload is as it always was.
+    pam_named: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        data = asdict(self)
+        if not data["pam_named"]:
+            del data["pam_named"]
+        return data
 
 
 @dataclass(frozen=True)
@@ -340,8 +365,9 @@ class EntryCorrected(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (SessionOpened, PlayerJoined, PlayerWithdrew, LastRoundStarted, DealStarted,
-                DeclarationMade, PenaltyImposed, CardPlayed, TrickWon, BreachDetected,
+    for cls in (SessionOpened, SessionAttached, PlayerJoined, PlayerWithdrew, LastRoundStarted,
+                DealStarted, DeclarationMade, PenaltyImposed, CardPlayed, TrickWon,
+                BreachDetected,
                 ReplayStarted, ReplayWaived, DealSettled, SessionEnded, EntryCorrected,
                 CardsExchanged, FlushShown)
 }
@@ -357,39 +383,19 @@ def event_to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
 
 
 def event_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> Event:
-    """Rebuild an event from the store, upcasting older payload shapes.
-
-    A payload of the class's own schema version is read by `_reader_of(cls)`, which builds
-    exactly what `_read_slowly` builds (tests/unit/test_event_reader.py holds the two to
-    each other on random sessions) at a third of its cost: a rebuild reads every event."""
+    """Rebuild an event from the store, upcasting an older payload shape to the class's own
+    first; read by the class's generated reader (`_compile_reader`)."""
     cls = EVENT_TYPES.get(type_)
     if cls is None:
         raise InvalidInput(f"unknown event type {type_!r}", rule="event-type")
-    if schema_version >= cls.schema_version:
-        return _reader_of(cls)(payload)
-    data = dict(payload)
-    version = schema_version
-    while version < cls.schema_version:
-        data = UPCASTERS[(type_, version)](data)
-        version += 1
-    return _read_slowly(cls, data)
+    if schema_version < cls.schema_version:
+        version, payload = schema_version, dict(payload)
+        while version < cls.schema_version:
+            payload = UPCASTERS[(type_, version)](payload)
+            version += 1
+    return _reader_of(cls)(payload)
 
 
-def _read_slowly(cls: type[Event], data: dict[str, Any]) -> Event:
-    """The event of class `cls` from a payload of its schema version: its fields read back
-    (`read_fields`) and passed to the dataclass's constructor, which refuses a missing one."""
-    names = _names_of(cls)
-    return cls(**read_fields(cls, {k: v for k, v in data.items() if k in names}))
-
-
-def _names_of(cls: type) -> frozenset[str]:
-    found = _NAMES.get(cls)
-    if found is None:
-        found = _NAMES[cls] = frozenset(f.name for f in _fields_of(cls))
-    return found
-
-
-_NAMES: dict[type, frozenset[str]] = {}
 _READERS: dict[type, Callable[[dict[str, Any]], Event]] = {}
 
 
@@ -401,21 +407,23 @@ def _reader_of(cls: type[Event]) -> Callable[[dict[str, Any]], Event]:
 
 
 def _compile_reader(cls: type[Event]) -> Callable[[dict[str, Any]], Event]:
-    """A function payload -> event of `cls` that does what `_read_slowly` does without the
-    keyword call: one dict display of the fields in their order (each read as `read_fields`
-    reads it, a field left out given its default), set as the frozen instance's __dict__,
-    which is what the dataclass's __init__ fills. A payload without a required field goes to
-    `_read_slowly`, which raises as before. The code is generated once per class, as
-    `dataclasses` generates __init__."""
+    """A function payload -> event of `cls`: one dict display of the fields in their order
+    (each read back into the vocabulary's members as `read_fields` reads it, a field left
+    out given its default, a member the class does not have ignored), set as the frozen
+    instance's __dict__, which is what the dataclass's __init__ fills. The code is generated
+    once per class, as `dataclasses` generates __init__: a rebuild reads every event."""
     params = getattr(cls, "__dataclass_params__", None)
+    every = fields(cls)
     if getattr(cls, "__post_init__", None) is not None or params is None \
-            or getattr(params, "slots", False) or any(not f.init for f in _fields_of(cls)):
-        return lambda payload: _read_slowly(cls, payload)
+            or getattr(params, "slots", False) or any(not f.init for f in every):
+        raise InvariantBroken(f"{cls.__name__}: an event is a plain frozen dataclass")
     readers = dict(field_readers(cls))
-    scope: dict[str, Any] = {"_cls": cls, "_slowly": _read_slowly, "_new": object.__new__,
-                             "_set": object.__setattr__}
+    required = tuple(f.name for f in every if f.default is dataclasses.MISSING
+                     and f.default_factory is dataclasses.MISSING)
+    scope: dict[str, Any] = {"_cls": cls, "_lacks": _lacks, "_required": required,
+                             "_new": object.__new__, "_set": object.__setattr__}
     items = []
-    for i, f in enumerate(_fields_of(cls)):
+    for i, f in enumerate(every):
         key = repr(f.name)
         value = f"_p[{key}]"
         if f.name in readers:
@@ -432,13 +440,21 @@ def _compile_reader(cls: type[Event]) -> Callable[[dict[str, Any]], Event]:
               f"    try:\n"
               f"        _d = {{{', '.join(items)}}}\n"
               f"    except KeyError:\n"
-              f"        return _slowly(_cls, _p)\n"
+              f"        _lacks(_cls, _required, _p)\n"
+              f"        raise\n"
               f"    _e = _new(_cls)\n"
               f"    _set(_e, '__dict__', _d)\n"
               f"    return _e\n")
     exec(source, scope)  # noqa: S102 - the source is built above from field names alone
     reader: Callable[[dict[str, Any]], Event] = scope["read"]
     return reader
+
+
+def _lacks(cls: type[Event], required: tuple[str, ...], payload: dict[str, Any]) -> None:
+    missing = [name for name in required if name not in payload]
+    if missing:
+        raise InvariantBroken(f"a stored {cls.type} event lacks {', '.join(missing)}: the "
+                              "log does not read")
 
 
 def check_balanced(postings: list[Posting]) -> None:

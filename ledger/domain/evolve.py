@@ -9,21 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from enum import Enum
 from functools import singledispatch
-from operator import attrgetter
 from typing import Any, cast
 
 from . import events as ev
-from . import vocabulary
 from .errors import InvariantBroken
-from .events import _PLAIN, NEXT_POOL, POOL, POOL_ACCOUNTS, _copied, check_balanced
+from .events import NEXT_POOL, POOL, POOL_ACCOUNTS, asdict, check_balanced
 from .records import BreachRecord, PenaltyRecord, Posting, Standing
 from .rules import Rules
 from .seating import left_of
 from .state import DealState, SessionState
 from .vocabulary import (
     HAND_OF_DECLARATION,
+    Call,
     DealKind,
     Declaration,
     Entry,
@@ -96,14 +94,17 @@ def _post(state: SessionState, event: ev.Event) -> None:
     postings: list[Posting] | None = getattr(event, "postings", None)
     if not postings:
         return
+    balances = state.balances
     for p in postings:  # `check_balanced`, which words the refusal, where one may be due
         amount = p.get("amount_units")
-        if type(amount) is not int or amount <= 0 or p["from"] == p["to"]:
+        if type(amount) is not int or amount <= 0 or p.get("from") == p.get("to"):
             check_balanced(postings)
             break
+        if p.get("from") not in balances or p.get("to") not in balances:
+            raise InvariantBroken(f"posting between accounts the session does not have {p!r}")
     deal = state.deal
     deal_no = deal.deal_no if deal is not None else None
-    balances, pool_flows, totals_of, pools = state.balances, state.pool_flows, state.totals, _POOLS
+    pool_flows, totals_of, pools = state.pool_flows, state.totals, _POOLS
     for p in postings:
         amount, src, dst = p["amount_units"], p["from"], p["to"]
         offence = p.get("offence")
@@ -131,64 +132,14 @@ def _post(state: SessionState, event: ev.Event) -> None:
         raise InvariantBroken(f"balances do not sum to zero after {event.type}")
 
 
-def _copy(value: Any) -> Any:
-    """`events._copied(value)`, with fewer steps where it gives the value itself (`_AS_IS`)
-    and for a dict of such keys and values (a settlement's share, say): a `dict` of it."""
-    kind = type(value)
-    as_is = _AS_IS
-    if kind in as_is:
-        return value
-    if kind is list:
-        return [v if type(v) in as_is else _copy(v) for v in value]
-    if kind is dict:
-        for k, v in value.items():
-            if type(k) not in as_is or type(v) not in as_is:
-                return _copied(value)
-        return dict(value)
-    return _copied(value)
-
-
-# The types `events._copied` gives back as they are: the plain ones, and the vocabulary's
-# enumerations of strings or integers.
-_AS_IS = _PLAIN | frozenset(
-    kind for kind in vars(vocabulary).values()
-    if isinstance(kind, type) and issubclass(kind, Enum) and issubclass(kind, str | int | float))
-
-
-_GETTERS: dict[tuple[type, str], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
-
-
-def _getter(kind: type, left_out: str) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
-    """The names of the fields of an event class less `left_out`, in order, and a getter of
-    their values as a tuple."""
-    found = _GETTERS.get((kind, left_out))
-    if found is None:
-        names = tuple(f.name for f in fields(kind) if f.name != left_out)
-        get = attrgetter(*names)
-        found = _GETTERS[(kind, left_out)] = (
-            names, get if len(names) > 1 else lambda e: (get(e),))
-    return found
-
-
-def _payload(e: ev.Event, *, shallow: str = "") -> dict[str, Any]:
-    """`e.payload()` for an event class that does not redefine it (`events.asdict`), with
-    the field `shallow`, if any, copied by `list` instead (a record's postings)."""
-    names, get = _getter(type(e), "")
-    plain = _AS_IS
-    return {n: (list(v) if n == shallow else v if type(v) in plain else _copy(v))
-            for n, v in zip(names, get(e), strict=True)}
-
-
-def _without(e: ev.Event, left_out: str) -> dict[str, Any]:
-    """`events.payload_without(e, left_out)`."""
-    names, get = _getter(type(e), left_out)
-    plain = _AS_IS
-    return {n: v if type(v) in plain else _copy(v) for n, v in zip(names, get(e), strict=True)}
-
-
 @singledispatch
 def _apply(event: ev.Event, state: SessionState) -> None:
     raise InvariantBroken(f"no evolve rule for {type(event).__name__}")
+
+
+@_apply.register
+def _(e: ev.SessionAttached, state: SessionState) -> None:
+    state.members = dict(e.members)
 
 
 @_apply.register
@@ -274,7 +225,7 @@ def _(e: ev.PenaltyImposed, state: SessionState) -> None:
     deal = state.deal
     assert deal is not None
     if type(e).payload is ev.Event.payload:  # its fields, its postings a list of the same
-        record = _payload(e, shallow="postings")
+        record = asdict(e, shallow="postings")
         record["hand"] = deal.redeals
     else:
         record = {**e.payload(), "postings": list(e.postings), "hand": deal.redeals}
@@ -301,7 +252,7 @@ def _(e: ev.CardPlayed, state: SessionState) -> None:
     if deal.pool_at_play_units is None:
         deal.pool_at_play_units = state.pool_units()
     deal.entry = Entry.CARDS
-    if e.call is not None:
+    if e.call == Call.PAM_BE_CIVIL:  # "none" is logged too: no call was made
         deal.civil.append(e.trick)
     deal.current_trick.append([e.player, e.card])
     if not e.replay:
@@ -344,7 +295,7 @@ def _(e: ev.TrickWon, state: SessionState) -> None:
 @_apply.register
 def _(e: ev.BreachDetected, state: SessionState) -> None:
     assert state.deal is not None
-    state.deal.breaches.append(cast(BreachRecord, _payload(e) if type(e).payload is
+    state.deal.breaches.append(cast(BreachRecord, asdict(e) if type(e).payload is
                                     ev.Event.payload else e.payload()))
 
 
@@ -374,7 +325,7 @@ def _(e: ev.DealSettled, state: SessionState) -> None:
     deal.phase = Phase.SETTLED
     if deal.replay in (ReplayStatus.REQUIRED, ReplayStatus.ASKED):
         deal.replay = ReplayStatus.DONE
-    deal.settlement = _without(e, "postings")  # the payload less its postings
+    deal.settlement = asdict(e, left_out="postings")  # the payload less its postings
     state.outcomes[e.outcome] = state.outcomes.get(e.outcome, 0) + 1
     state.next_fresh = e.next_fresh
     state.next_forced = e.next_forced

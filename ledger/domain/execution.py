@@ -8,25 +8,36 @@ transaction, or none.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .cards import pam_card
 from .commands import Command, OpenSession
+from .dealing import table_warnings
 from .decide import decide, decide_open, follow_ups
 from .errors import SessionNotFound
 from .events import Event
 from .evolve import evolve
 from .expect import expected
+from .seating import hands_dealt
 from .state import SessionState
 from .vocabulary import Account, Phase
 
 __all__ = ["execute", "fold", "expected", "session_view", "deal_view"]
 
 
-def execute(state: SessionState | None, command: Command, *,
-            session_id: str = "") -> tuple[SessionState, list[Event]]:
-    """Decide `command` against `state`, fold the events in place, return them all."""
+Fold = Callable[[SessionState | None, Event], SessionState]
+
+
+def execute(state: SessionState | None, command: Command, *, session_id: str = "",
+            fold: Fold | None = None) -> tuple[SessionState, list[Event]]:
+    """Decide `command` against `state`, fold the events in place, return them all.
+
+    `fold` folds one event (default: `evolve`); a projection that watches the events go by
+    wraps it (ledger/projections.py keeps the deal views that way)."""
+    if fold is None:
+        def fold(s: SessionState | None, e: Event) -> SessionState:
+            return evolve(s, e, session_id=session_id)
     if isinstance(command, OpenSession):
         events = decide_open(state, command)
     elif state is None:
@@ -35,12 +46,12 @@ def execute(state: SessionState | None, command: Command, *,
         events = decide(state, command)
     out: list[Event] = []
     for event in events:
-        state = evolve(state, event, session_id=session_id)
+        state = fold(state, event)
         out.append(event)
     assert state is not None
     while more := follow_ups(state):
         for event in more:
-            state = evolve(state, event)
+            state = fold(state, event)
             out.append(event)
     return state, out
 
@@ -74,7 +85,7 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
 def session_view(state: SessionState) -> dict[str, Any]:
     """What the table sees: whose turn, the legal choices, the pools, every balance."""
     players = list(state.seats)
-    return {
+    view = {
         "session_id": state.session_id,
         "name": state.name,
         "version": state.version,
@@ -101,3 +112,7 @@ def session_view(state: SessionState) -> dict[str, Any]:
             "trump_card": state.deal.trump_card,
         },
     }
+    warnings = table_warnings(state.rules, hands_dealt(state.rules, len(state.active)))
+    if warnings:  # written only when there is one (docs/rules.md §11.42)
+        view["warnings"] = warnings
+    return view

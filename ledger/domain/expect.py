@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import pam_card
 from .dealing import next_deal
 from .declaring import legal_declarations, next_declarer
 from .ending import END_METHODS
-from .exchanging import may_exchange, may_show_flush, stock_left
+from .exchanging import may_exchange, may_show_flush, pam_asked, pam_exempts, pam_place, stock_left
 from .legality import in_play, next_to_play, trick_complete
-from .offence_tables import TABLES
+from .offence_tables import offences_for
 from .penalising import offenders_in_play
+from .penalty_offers import penalty_offers
+from .playing import pam_call_card
 from .state import DealState, SessionState
 from .vocabulary import BETWEEN_DEALS, Call, DealKind, EndMethod, Entry, Phase, Status
 
@@ -19,7 +22,8 @@ def expected(state: SessionState) -> dict[str, Any]:
     deal = state.deal
     if state.status == Status.ENDED:
         return {"phase": Status.ENDED, "actions": []}
-    offences = list(TABLES[state.rules.penalties])
+    # the preset's offences the game can have: none with the miss at Irish and five-card loo
+    offences = list(offences_for(state.rules))
     if deal is None or deal.phase == Phase.SETTLED:
         plan = next_deal(state)
         methods = [m for m in END_METHODS if not (m == EndMethod.SINGLE and state.loos_owed)]
@@ -46,7 +50,9 @@ def expected(state: SessionState) -> dict[str, Any]:
         return {"phase": Phase.REDEAL, "actions": [
             {"type": "DealStarted", "dealer": deal.dealer, "kind": deal.kind,
              "needs": ["trump_card"]}]}
-    penalty = {"type": "PenaltyImposed", "offences": offences}
+    # `offences`: the preset's whole table; `by_player` and `redeal`: what the ledger accepts
+    # now, for whom (penalty_offers asks the decide path itself)
+    penalty = {"type": "PenaltyImposed", "offences": offences, **penalty_offers(state)}
     if deal.phase == Phase.DECLARING:
         player = next_declarer(deal)
         # Everyone has declared, and what the rules draw from it (play begins, or the deal is
@@ -68,6 +74,10 @@ def expected(state: SessionState) -> dict[str, Any]:
             if state.rules.pam is not None and not deal.current_trick:
                 # five-card loo: the ace of trumps may be led with "Pam be civil"
                 card["calls"] = [Call.PAM_BE_CIVIL]
+                ace = pam_call_card(state, deal)
+                if ace is not None:
+                    # Pam is out: the lead of the ace must say whether the call was made
+                    card["pam_call"] = {"card": ace, "choices": [Call.PAM_BE_CIVIL, Call.NONE]}
             actions.append(card)
         if deal.entry in (None, Entry.QUICK):
             actions.append({"type": "TrickWon", "trick": trick,
@@ -88,9 +98,23 @@ def _variant_actions(state: SessionState, deal: DealState) -> list[dict[str, Any
     players = may_exchange(state, deal)
     if players:
         out.append({"type": "CardsExchanged", "players": players,
-                    "stock_left": stock_left(state.rules, deal)})
+                    "stock_left": stock_left(state.rules, deal),
+                    # turn-to-declare: each at his turn, after his "play" and before the next
+                    # player declares; before-play: any standing player until the first card
+                    "exchange_at": state.rules.exchange_turn})
     if may_show_flush(state, deal):
-        out.append({"type": "FlushShown", "players": deal.standing_names()})
+        flush: dict[str, Any] = {"type": "FlushShown", "players": deal.standing_names(),
+                                 "pam": pam_card(state.rules.pam, deal.trump)}
+        candidates = pam_asked(state, deal)
+        if candidates is not None:
+            # who holds Pam exempts him from paying, and no logged card tells: the table says
+            flush["needs"] = ["flushes", "pam_held_by"]
+            flush["pam_candidates"] = candidates
+        else:
+            flush["needs"] = ["flushes"]
+            if pam_exempts(state.rules):
+                flush["pam_held_by"] = pam_place(state, deal).holder
+        out.append(flush)
     return out
 
 

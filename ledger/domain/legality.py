@@ -218,7 +218,7 @@ OFFENCE_OF_RULE: dict[Breach, str] = {
     Breach.REVOKE: "revoke",
     Breach.NOT_HEADING: "not-heading",
     Breach.NOT_TRUMPING_TO_HEAD: "not-trumping-to-head",
-    # docs/rules.md §11.37: no table lists it; reported only
+    # docs/rules.md §11.37: Baxter-Wray's table lists it (pp. 21, 28); elsewhere reported only
     Breach.PAM_BE_CIVIL: "pam-be-civil",
 }
 

@@ -9,11 +9,14 @@ penalty for the deal, settled with it, and may forfeit his winnings or call for 
 play (docs/rules.md §11.20).
 `anyone`: any one at the table may commit it, standing or not (Baxter-Wray p. 25).
 `leaves_play`: the offender takes no further part in the tricks (throwing up after the lead).
+`needs`: what the game must have for the offence to be possible: a miss (three-card loo; none
+at Irish and five-card loo) or Pam (five-card loo); `offences_for` leaves the others out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .vocabulary import (
     Account,
@@ -25,6 +28,12 @@ from .vocabulary import (
     ReplayRule,
     Stage,
 )
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+MISS = "miss"  # Offence.needs: the game deals a miss
+PAM = "pam"  # Offence.needs: the game has Pam
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,7 @@ class Offence:
     looed_instead_if_no_trick: bool = False  # Blenheim law 9
     anyone: bool = False  # standing or not (Baxter-Wray p. 25: "as also is any one ...")
     leaves_play: bool = False  # he plays no further card of the hand
+    needs: str | None = None  # MISS or PAM: an offence only in a game that has it
 
     def stage_now(self, play_begun: bool) -> Stage:
         """The stage the offence is charged at, given whether play had begun."""
@@ -55,18 +65,18 @@ class Offence:
 
 
 def _bw_single(law: str, *, redeal: RedealRule = RedealRule.NEVER,
-               dealer_only: bool = False) -> Offence:
+               dealer_only: bool = False, needs: str | None = None) -> Offence:
     return Offence(law=law, amount=PenaltyAmount.SINGLE_LOO, to=Account.POOL,
                    kind=PenaltyKind.FINE, stage=Stage.PRE_PLAY, redeal=redeal,
-                   dealer_only=dealer_only)
+                   dealer_only=dealer_only, needs=needs)
 
 
-def _bw_play(law: str, *, anyone: bool = False) -> Offence:
+def _bw_play(law: str, *, anyone: bool = False, needs: str | None = None) -> Offence:
     # Baxter-Wray p. 21: "A player infringing any of the rules ... is looed, and the amount of
     # his winnings, if any, is left in the pool. The hands must, however, be replayed".
     return Offence(law=law, amount=PenaltyAmount.LOO, to=Account.NEXT_POOL, kind=PenaltyKind.LOO,
                    stage=Stage.IN_PLAY, forfeits=Forfeits.ALWAYS, replay=ReplayRule.REQUIRED,
-                   anyone=anyone)
+                   anyone=anyone, needs=needs)
 
 
 BAXTER_WRAY: dict[str, Offence] = {
@@ -77,7 +87,8 @@ BAXTER_WRAY: dict[str, Offence] = {
         "redeal only if cards were mixed or exposed", redeal=RedealRule.OPTIONAL),
     "looked-at-own-cards": _bw_single("Baxter-Wray p. 24: looking at own cards before his turn"),
     "declared-out-of-turn": _bw_single("Baxter-Wray p. 24: declaring out of turn"),
-    "looked-at-miss": _bw_single("Baxter-Wray p. 24: looking at the miss without taking it"),
+    "looked-at-miss": _bw_single("Baxter-Wray p. 24: looking at the miss without taking it",
+                                 needs=MISS),
     "looked-at-thrown-up-cards": _bw_single("Baxter-Wray p. 24: looking at thrown-up cards"),
     "looked-at-pack": _bw_single("Baxter-Wray p. 24: looking at the undealt pack"),
     # docs/rules.md §11.17: the loo goes to the current pool, winnings forfeited if he stands.
@@ -103,6 +114,12 @@ BAXTER_WRAY: dict[str, Offence] = {
     "named-card": _bw_play(
         "Baxter-Wray p. 25: any one mentioning the value of an unplayed card (his own, "
         "another's, the miss's or the pack's)", anyone=True),
+    # Five-card loo, docs/rules.md §9.3, §11.37: p. 28, with the ace of trumps led and "Pam, be
+    # civil" said, "the holder of Pam must pass the trick, if he can do so without revoking";
+    # p. 21, "A player infringing any of the rules ... is looed", as for the breaches above.
+    "pam-be-civil": _bw_play(
+        "Baxter-Wray p. 28: the holder of Pam must pass the ace of trumps led with 'Pam, be "
+        "civil'; p. 21: a player infringing any of the rules is looed", needs=PAM),
 }
 
 
@@ -145,7 +162,8 @@ BLENHEIM: dict[str, Offence] = {
 }
 
 
-def _looed(law: str, stage: Stage, *, leaves_play: bool = False) -> Offence:
+def _looed(law: str, stage: Stage, *, leaves_play: bool = False,
+           needs: str | None = None) -> Offence:
     # Enquire Within §97 / Cassell "Looed": the offender is looed. docs/rules.md §11.12: one
     # loo per offence before play; offences in play cost one loo for the deal, which also
     # covers taking no trick; he keeps what his tricks win. docs/rules.md §11.20: what decides the
@@ -154,14 +172,15 @@ def _looed(law: str, stage: Stage, *, leaves_play: bool = False) -> Offence:
     return Offence(law=law, amount=PenaltyAmount.LOO, to=Account.NEXT_POOL,
                    kind=PenaltyKind.LOO, stage=stage,
                    redeal=RedealRule.ALWAYS if law.endswith("(misdeal)") else RedealRule.NEVER,
-                   dealer_only=law.endswith("(misdeal)"), leaves_play=leaves_play)
+                   dealer_only=law.endswith("(misdeal)"), leaves_play=leaves_play,
+                   needs=needs)
 
 
 ENQUIRE_WITHIN: dict[str, Offence] = {
     "misdeal": _looed("Enquire Within §97 i: for a misdeal the dealer is looed (misdeal)",
                       Stage.PRE_PLAY),
     "looked-at-miss": _looed("Enquire Within §97 ii, v: looking at the miss",
-                             Stage.WHEN_COMMITTED),
+                             Stage.WHEN_COMMITTED, needs=MISS),
     "looked-at-own-cards": _looed("Enquire Within §97 v: looking at his own cards out of turn",
                                   Stage.PRE_PLAY),
     "looked-at-another-hand": _looed("Enquire Within §97 vi: looking at a neighbour's hand",
@@ -183,7 +202,8 @@ ENQUIRE_WITHIN: dict[str, Offence] = {
 CASSELL: dict[str, Offence] = {
     "misdeal": _looed("Cassell, Mis-deal; Looed: breaking any law of the game (misdeal)",
                       Stage.PRE_PLAY),
-    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", Stage.WHEN_COMMITTED),
+    "looked-at-miss": _looed("Cassell, Looed: looking at the miss", Stage.WHEN_COMMITTED,
+                             needs=MISS),
     "looked-at-own-cards": _looed("Cassell, Looed: looking at his own cards out of turn",
                                   Stage.PRE_PLAY),
     "looked-at-another-hand": _looed("Cassell, Looed: looking at a neighbour's hand",
@@ -208,3 +228,19 @@ TABLES: dict[Preset, dict[str, Offence]] = {
     Preset.ENQUIRE_WITHIN: ENQUIRE_WITHIN,
     Preset.CASSELL: CASSELL,
 }
+
+
+def offences_for(rules: Rules) -> dict[str, Offence]:
+    """The offences of the session's table that its game can have, in the table's order: no
+    offence with the miss at Irish and five-card loo ("There is no miss", Baxter-Wray p. 27;
+    Britannica), none with Pam but at five-card loo (docs/rules.md §7, §9.2, §9.3)."""
+    table = TABLES[rules.penalties]
+    return {name: spec for name, spec in table.items() if _possible(spec, rules)}
+
+
+def _possible(spec: Offence, rules: Rules) -> bool:
+    if spec.needs == MISS:
+        return rules.has_miss
+    if spec.needs == PAM:
+        return rules.pam is not None
+    return True

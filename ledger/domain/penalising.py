@@ -7,6 +7,7 @@ penalty for the deal; a Blenheim fine is left to be settled with the deal (law 9
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from . import commands as cmd
@@ -16,8 +17,9 @@ from .events import NEXT_POOL, posting
 from .guards import known_player, open_deal
 from .legality import before_play, in_play, play_begun
 from .money import loo_depends_on_pool, loo_units
-from .offence_tables import TABLES, Offence
+from .offence_tables import MISS, TABLES, Offence, offences_for
 from .records import PenaltyRecord, Posting
+from .rules import Rules
 from .state import DealState, SessionState
 from .vocabulary import (
     Declaration,
@@ -85,45 +87,93 @@ def fines_left_to_deal(s: SessionState, deal: DealState) -> list[Posting]:
 
 def offence_named(s: SessionState, name: object) -> Offence:
     table = TABLES[s.rules.penalties]
+    possible = offences_for(s.rules)
     if not isinstance(name, str) or name not in table:
         raise InvalidInput(f"{name!r} is not an offence in the {s.rules.penalties} laws; they "
-                           f"list {', '.join(table)}", rule="offence", field="offence")
-    return table[name]
+                           f"list {', '.join(possible)}", rule="offence", field="offence")
+    spec = table[name]
+    if name not in possible:
+        # docs/rules.md §9.2, §9.3: the game has no miss, or no Pam, to offend with
+        if spec.needs == MISS:
+            raise InvalidInput(
+                f"there is no miss at {s.rules.variant} loo (Baxter-Wray p. 27: \"There is no "
+                f"miss\"; p. 28), so {name} is no offence here; the {s.rules.penalties} laws "
+                f"list {', '.join(possible)}", rule="no-miss", field="offence")
+        raise InvalidInput(f"{name} is an offence at five-card loo only: {s.rules.variant} loo "
+                           f"has no Pam; the {s.rules.penalties} laws list "
+                           f"{', '.join(possible)}", rule="no-pam", field="offence")
+    return spec
 
 
 def impose_penalty(s: SessionState, c: cmd.ImposePenalty) -> list[ev.Event]:
-    player = known_player(s, c.player)
+    player, deal, spec = check_penalty(s, c.player, c.offence, c.redeal)
+    return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
+
+
+def check_penalty(s: SessionState, offender: object, offence: object,
+                  redeal: object = False) -> tuple[str, DealState, Offence]:
+    """Refuse `offender`'s `offence` unless the laws let the table charge it now; else the
+    offender, the deal and the offence's row."""
+    player = known_player(s, offender)
     deal = open_deal(s, "penalties")
-    spec = offence_named(s, c.offence)
+    spec = offence_named(s, offence)
+    check_offender(deal, player)
+    check_offence(deal, player, str(offence), spec, redeal)
+    return player, deal, spec
+
+
+def check_offender(deal: DealState, player: str) -> None:
+    """Whether anyone in `player`'s seat can be charged now, whatever the offence."""
     if deal.phase in (Phase.SINGLE, Phase.REDEAL):
         raise OutOfTurn(f"no penalty can be recorded while the deal is {deal.phase}",
                         rule="penalty-timing")
     if player not in deal.dealt and player != deal.dealer:
         raise OutOfTurn(f"{player} takes no part in this deal", rule="dealt-in")
-    if not isinstance(c.redeal, bool):
+
+
+@dataclass(frozen=True)
+class Offender:
+    """What the checks of an offence need to know of its offender in the deal, read once
+    (penalty_offers asks them of every offence for every player)."""
+
+    player: str
+    standing: bool
+    play_begun: bool
+    before_play: bool
+    charged_in_play: dict[str, bool]  # offence -> detected by the ledger
+
+
+def offender(deal: DealState, player: str) -> Offender:
+    return Offender(player,
+                    deal.hand_of(player) is not None
+                    or deal.declarations.get(player) == Declaration.PLAY,
+                    play_begun(deal), before_play(deal),
+                    {p["offence"]: bool(p["detected"]) for p in in_play_penalties(deal)
+                     if p["player"] == player})
+
+
+def check_offence(deal: DealState, player: str | Offender, offence: str, spec: Offence,
+                  redeal: object) -> None:
+    """Whether this offence of this offender can be charged now (penalty_offers asks it of
+    every player and offence, after check_offender)."""
+    who = player if isinstance(player, Offender) else offender(deal, player)
+    if not isinstance(redeal, bool):
         raise InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
-    if spec.dealer_only and player != deal.dealer:
+    if spec.dealer_only and who.player != deal.dealer:
         raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
-    if spec.redeals(c.redeal) and not before_play(deal):
+    if spec.redeals(redeal) and not who.before_play:
         raise OutOfTurn("a redeal is possible only before play begins", rule="penalty-timing",
                         field="redeal" if spec.redeal == RedealRule.OPTIONAL else "offence")
-    standing = deal.hand_of(player) is not None \
-        or deal.declarations.get(player) == Declaration.PLAY
-    if spec.stage == Stage.IN_PLAY and not spec.anyone and not standing:
-        raise OutOfTurn(f"{player} is not standing: this offence in play is a standing "
+    if spec.stage == Stage.IN_PLAY and not spec.anyone and not who.standing:
+        raise OutOfTurn(f"{who.player} is not standing: this offence in play is a standing "
                         "player's", rule="standing-player")
-    if spec.stage_now(play_begun(deal)) == Stage.IN_PLAY:
-        charged = [p for p in in_play_penalties(deal)
-                   if p["player"] == player and p["offence"] == c.offence]
-        if charged:
-            how = "detected from the cards and charged by the ledger" \
-                if charged[0]["detected"] else "recorded already"
-            raise LedgerError(f"{player}'s {c.offence} in this deal is {how}; an offence in "
-                              "play is charged once", rule="one-penalty-in-play",
-                              field="offence")
+    if spec.stage_now(who.play_begun) == Stage.IN_PLAY and offence in who.charged_in_play:
+        how = "detected from the cards and charged by the ledger" \
+            if who.charged_in_play[offence] else "recorded already"
+        raise LedgerError(f"{who.player}'s {offence} in this deal is {how}; an offence in "
+                          "play is charged once", rule="one-penalty-in-play", field="offence")
     if spec.leaves_play:
-        _check_leaves_play(deal, player)
-    return [penalty_event(s, deal, player, c.offence, spec, redeal_asked=c.redeal)]
+        _check_leaves_play(deal, who.player)
 
 
 def _check_leaves_play(deal: DealState, player: str) -> None:
@@ -156,26 +206,17 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
         spec.forfeits == Forfeits.IF_STANDING and standing)
     amount: int | None
     postings: list[Posting] = []
-    destination = Destination(spec.to)
+    destination: Destination
     stage = spec.stage_now(play_begun(deal))
     covered = stage == Stage.IN_PLAY and any(
         p["player"] == player and p["stage"] == Stage.IN_PLAY for p in earlier)
     if covered:
         # Baxter-Wray: "this is his one loo for the deal"; one penalty per offender per deal.
         amount, destination = 0, Destination.COVERED
-    elif spec.looed_instead_if_no_trick:
-        amount, destination = None, Destination.SETTLED_WITH_DEAL
-    elif spec.amount == PenaltyAmount.LOO and spec.to == NEXT_POOL and not play_begun(deal) \
-            and loo_depends_on_pool(r):
-        # docs/rules.md §11.3: a penalty loo is computed on the pool as it stood when play began;
-        # before play that pool is not yet known (a later fine may add to it), so a loo owed
-        # to the next pool is fixed when the deal is settled.
-        amount, destination = None, DEFERRED_LOO
     else:
-        amount = {PenaltyAmount.SINGLE_LOO: r.single_loo, PenaltyAmount.STAKE: r.stake,
-                  PenaltyAmount.LOO: loo_units(r, penalty_base(s, deal)),
-                  PenaltyAmount.FOUR_STAKES: 4 * r.stake}[spec.amount]
-        if amount > 0:
+        amount, destination = penalty_cost(r, spec, play_begun=play_begun(deal),
+                                           base_units=penalty_base(s, deal))
+        if amount:
             postings.append(posting(player, spec.to, amount, Reason.PENALTY, offence=offence,
                                     deal_no=deal.deal_no, loo=spec.kind == PenaltyKind.LOO))
     return ev.PenaltyImposed(
@@ -185,6 +226,27 @@ def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, s
         replay=spec.replay if not covered else ReplayRule.NONE, detected=evidence is not None,
         evidence=evidence or {}, postings=postings, stage=stage,
         leaves_play=spec.leaves_play)
+
+
+def penalty_cost(r: Rules, spec: Offence, *, play_begun: bool,
+                 base_units: int) -> tuple[int | None, Destination]:
+    """What an offender's first penalty of the hand for `spec` costs and where it goes, play
+    having begun or not, on a pool of `base_units` (penalty_base); the amount None when the
+    rules fix it later (the destination says when). The penalty dialog's prices
+    (GET /sessions/<id>/offences) are these."""
+    if spec.looed_instead_if_no_trick:
+        # Blenheim law 9: four stakes, or a loo if he takes no trick: known with the deal
+        return None, Destination.SETTLED_WITH_DEAL
+    if spec.amount == PenaltyAmount.LOO and spec.to == NEXT_POOL and not play_begun \
+            and loo_depends_on_pool(r):
+        # docs/rules.md §11.3: a penalty loo is computed on the pool as it stood when play began;
+        # before play that pool is not yet known (a later fine may add to it), so a loo owed
+        # to the next pool is fixed when the deal is settled.
+        return None, DEFERRED_LOO
+    amount = {PenaltyAmount.SINGLE_LOO: r.single_loo, PenaltyAmount.STAKE: r.stake,
+              PenaltyAmount.LOO: loo_units(r, base_units),
+              PenaltyAmount.FOUR_STAKES: 4 * r.stake}[spec.amount]
+    return amount, Destination(spec.to)
 
 
 # ---------------------------------------------------------------- replays

@@ -15,7 +15,7 @@ from .declaring import next_declarer
 from .errors import InvalidInput, OutOfTurn
 from .guards import known_player, open_deal
 from .legality import OFFENCE_OF_RULE, detect_breaches, in_play, next_to_play
-from .offence_tables import TABLES
+from .offence_tables import offences_for
 from .penalising import penalty_event
 from .records import PenaltyRecord, TrickCards
 from .state import DealState, SessionState
@@ -72,14 +72,39 @@ def play_card(s: SessionState, c: cmd.PlayCard) -> list[ev.Event]:
                           replay=replay, call=call)]
 
 
+def pam_call_card(s: SessionState, deal: DealState) -> str | None:
+    """Five-card loo: the ace of trumps, when the card to be played now is a lead, the ace may
+    still be led and Pam is live (not turned up, not put out in an exchange, not played in this
+    play-through): the lead of that card must say whether "Pam, be civil" was called
+    (docs/rules.md §9.3, §11.30). None otherwise."""
+    pam = pam_card(s.rules.pam, deal.trump)
+    if pam is None or deal.current_trick:
+        return None
+    ace = "A" + deal.trump
+    gone = {deal.trump_card} | {x for t in deal.tricks for _, x in t["cards"]} \
+        | {x for e in deal.exchanges.values() for x in e["cards_out"]}
+    return None if ace in gone or pam in gone else ace
+
+
 def _call(s: SessionState, deal: DealState, call: object, card: str) -> Call | None:
     """Five-card loo: "Pam be civil" is said as the ace of trumps is led (Baxter-Wray p. 28:
     "When the ace of trumps is led it is usual for the player of it to say, 'Pam, be
-    civil'"); docs/rules.md §9.3."""
+    civil'"); docs/rules.md §9.3. While Pam is live the table says whether it was called, and
+    the answer is logged ("none": no call); the ledger never assumes it."""
+    asked = pam_call_card(s, deal) == card
     if call is None:
+        if asked:
+            raise InvalidInput(
+                f"{card}, the ace of trumps, is led while Pam is out: say whether \"Pam, be "
+                "civil\" was called (call: \"pam-be-civil\", or \"none\"); with the call the "
+                "holder of Pam must pass the ace if he holds another trump (Baxter-Wray p. 28)",
+                rule="pam-call", field="call", choices=list(Call))
         return None
     if not isinstance(call, str) or call not in tuple(Call):
         raise InvalidInput(f"call must be one of {', '.join(Call)}", rule="call", field="call")
+    if call == Call.NONE:
+        # no call: logged where the question is asked, a plain card elsewhere
+        return Call.NONE if asked else None
     if s.rules.pam is None:
         raise InvalidInput("'Pam be civil' is said at five-card loo only: this game has no Pam",
                            rule="pam-be-civil", field="call")
@@ -135,7 +160,7 @@ def breaches_proven(s: SessionState, deal: DealState) -> list[ev.Event]:
     found = [b for b in detect_breaches(tricks, deal.trump_card, s.rules, len(deal.standing),
                                         complete, deal.civil)
              if (b["player"], b["trick"], b["card"]) not in seen]
-    table = TABLES[s.rules.penalties]
+    table = offences_for(s.rules)
     # One penalty per offender for the breaches of a play-through; the others are reported.
     penalised = {b["player"] for b in reported if OFFENCE_OF_RULE[b["rule"]] in table}
     out: list[ev.Event] = []

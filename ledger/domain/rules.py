@@ -6,14 +6,16 @@ its first event, so a later change to a preset never changes an existing session
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, cast
 
 from .errors import InvalidInput
 from .limits import CARDS_PER_HAND, FIVE_CARDS, MAX_UNITS, PACK_32, PACK_52, PACKS
 from .vocabulary import (
     DealOutOfTurn,
+    ExchangeAt,
     FlushPayers,
+    FlushPrecedence,
     FreshPool,
     LeadRule,
     LooKind,
@@ -32,9 +34,14 @@ PENALTY_TABLES = tuple(Preset)
 VARIANTS = tuple(Variant)
 PAMS = tuple(Pam)
 FLUSH_PAYERS = tuple(FlushPayers)
-# The parameters of five-card loo only; null, and left out of the stored JSON, otherwise (so a
-# three-card or Irish session's rules read exactly as before they existed).
-FIVE_CARD_ONLY = ("pam", "flush_payers")
+FLUSH_PRECEDENCES = tuple(FlushPrecedence)
+EXCHANGE_TIMES = tuple(ExchangeAt)
+# The parameters of five-card loo only, and of the variants with exchanges (Irish and five-card
+# loo) only; null, and left out of the stored JSON, otherwise (so a three-card session's rules,
+# and the rules of a session opened before a parameter existed, read exactly as before).
+FIVE_CARD_ONLY = ("pam", "flush_payers", "flush_precedence")
+EXCHANGE_ONLY = ("exchange_at",)
+LEFT_OUT_WHEN_NULL = FIVE_CARD_ONLY + EXCHANGE_ONLY
 DEAL_OUT_OF_TURN = tuple(DealOutOfTurn)
 
 
@@ -67,14 +74,16 @@ class Rules:
     pack: int
     pam: Pam | None = None  # five-card loo: the knave that is Pam (docs/rules.md §9.3)
     flush_payers: FlushPayers | None = None  # five-card loo: who pays a flush a loo
+    # five-card loo: which of two flushes wins (docs/rules.md §9.3)
+    flush_precedence: FlushPrecedence | None = None
+    # Irish and five-card loo: when a standing player exchanges (docs/rules.md §11.40)
+    exchange_at: ExchangeAt | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields in their order, the five-card ones left out when null. Every field is
-        a number, a bool, None or a vocabulary member, which `dataclasses.asdict` would give
-        back as they are from its deep copy; so they are taken as they are (what
-        `_to_dict_by_asdict` gives, tests/unit/test_rules_dict.py)."""
+        """The fields in their order, the variants' ones left out when null (each a number,
+        a bool, None or a vocabulary member: nothing to copy)."""
         data = {name: getattr(self, name) for name in _FIELD_NAMES}
-        for name in FIVE_CARD_ONLY:
+        for name in LEFT_OUT_WHEN_NULL:
             if data[name] is None:
                 del data[name]
         return data
@@ -99,6 +108,20 @@ class Rules:
         return self.variant != Variant.THREE_CARD
 
     @property
+    def flush_order(self) -> FlushPrecedence:
+        """The flush precedence in force. A five-card session opened before
+        `flush_precedence` existed stored none: it keeps the order it was played under,
+        Baxter-Wray's (docs/rules.md §9.3)."""
+        return self.flush_precedence or FlushPrecedence.TRUMPS_PAM_ELDER
+
+    @property
+    def exchange_turn(self) -> ExchangeAt:
+        """When exchanges are made. A session opened before `exchange_at` existed stored none:
+        it keeps the exchange it was played under, open until the first card (docs/rules.md
+        §11.40)."""
+        return self.exchange_at or ExchangeAt.BEFORE_PLAY
+
+    @property
     def turn_up_single(self) -> bool:
         """Whether a fresh pool under `fresh_pool: turn-up` is the turn-up single: at the
         three-card game only (docs/rules.md §11.34)."""
@@ -106,25 +129,8 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """The rules `data` (as to_dict() writes them) reads back to. Rules are frozen, so
-        the rules read from the same items (each value of the same type) are read once and
-        shared: a session's state is decoded on every append a worker did not make."""
-        if cls is not Rules:
-            return cls(**read_fields(cls, data))
-        parts = []
-        for name, value in data.items():
-            kind = type(value)
-            if kind not in _KEYED:  # a float, a list, a member...: read as it is each time
-                return _read_rules(data)
-            parts.append((name, kind, value))
-        key = tuple(parts)
-        known = _READ.get(key)
-        if known is None:
-            known = _read_rules(data)
-            if len(_READ) >= _READ_SIZE:
-                _READ.clear()
-            _READ[key] = known
-        return known
+        """The rules `data` (as to_dict() writes them) reads back to."""
+        return cls(**read_fields(cls, data))
 
 
 _BASE: dict[str, Any] = dict(
@@ -165,52 +171,59 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_PRESET = Preset.BAXTER_WRAY
 
+# docs/rules.md §11.40: when a standing player exchanges, at Irish and five-card loo alike.
+_EXCHANGE_AT: dict[str, ExchangeAt] = {
+    # Baxter-Wray p. 27: "the player, whose turn it is to declare, places the cards ..."
+    Preset.BAXTER_WRAY: ExchangeAt.TURN_TO_DECLARE,
+    # Britannica: "allowing declared players to exchange": the later exchange is kept
+    Preset.BLENHEIM: ExchangeAt.BEFORE_PLAY,
+    # Decision: Enquire Within §100 ii, "Each player can change all or any of the five cards
+    # dealt, or throw up his hand": the change is the choice he makes at his declaration.
+    Preset.ENQUIRE_WITHIN: ExchangeAt.TURN_TO_DECLARE,
+    # Decision: Cassell has neither variant; Baxter-Wray's, as for the flush (§11.35).
+    Preset.CASSELL: ExchangeAt.TURN_TO_DECLARE,
+}
+
 # docs/rules.md §9.3: five-card loo's amounts, preset by preset. Britannica: "a single stake
 # should be divisible by five"; so each preset's stake of 3 becomes 5, and the amounts that are
 # one stake (a deal, an ante, a loo of one stake) become 5, two stakes 10, seven stakes 35.
-# Enquire Within §100 ii: "if every one at dealing stakes half-a-crown, the tricks are entitled
-# to sixpence a-piece, and whoever is looed must put down half-a-crown".
+# Enquire Within §100 i-ii: "the dealer (having paid his own stake into the pool)" and "if every
+# one at dealing stakes half-a-crown, the tricks are entitled to sixpence a-piece, and whoever
+# is looed must put down half-a-crown": the pool is the dealer's stake alone (no ante; five
+# sixpences are one half-crown), and the loo one stake (§11.35).
 _FIVE_CARD: dict[str, dict[str, Any]] = {
     Preset.BAXTER_WRAY: dict(stake=5, deal_price=5, fresh_deal_price=5, loo_amount=10,
                              pam=Pam.JACK_OF_CLUBS,
-                             flush_payers=FlushPayers.ALL_BUT_BEATEN_FLUSHES),
+                             flush_payers=FlushPayers.ALL_BUT_BEATEN_FLUSHES,
+                             flush_precedence=FlushPrecedence.TRUMPS_PAM_ELDER),
+    # Britannica: "A trump flush takes precedence of flushes in other suits ... As between two
+    # flushes which do not take precedence, the elder hand wins".
     Preset.BLENHEIM: dict(stake=5, deal_price=5, fresh_deal_price=10, ante=5, loo_limit=35,
                           pam=Pam.JACK_OF_CLUBS,
-                          flush_payers=FlushPayers.ALL_BUT_PAM_AND_FLUSHES),
-    Preset.ENQUIRE_WITHIN: dict(stake=5, deal_price=5, fresh_deal_price=5, ante=5,
-                                loo_amount=5, pam=Pam.JACK_OF_CLUBS,
-                                flush_payers=FlushPayers.STOOD_BUT_PAM_AND_FLUSHES),
+                          flush_payers=FlushPayers.ALL_BUT_PAM_AND_FLUSHES,
+                          flush_precedence=FlushPrecedence.TRUMPS_ELDER),
+    # Enquire Within §100 ii: a flush "yields only to a superior flush, or the elder hand";
+    # decision: "superior" as Baxter-Wray, whose five-card loo follows the old books, spells it
+    # out (trumps, then Pam).
+    Preset.ENQUIRE_WITHIN: dict(stake=5, deal_price=5, fresh_deal_price=5, loo_amount=5,
+                                pam=Pam.JACK_OF_CLUBS,
+                                flush_payers=FlushPayers.STOOD_BUT_PAM_AND_FLUSHES,
+                                flush_precedence=FlushPrecedence.TRUMPS_PAM_ELDER),
     # Cassell has no five-card loo: his amounts scaled, Baxter-Wray's flush (§11.35).
     Preset.CASSELL: dict(stake=5, deal_price=5, fresh_deal_price=5, ante=5, loo_amount=5,
                          pam=Pam.JACK_OF_CLUBS,
-                         flush_payers=FlushPayers.ALL_BUT_BEATEN_FLUSHES),
+                         flush_payers=FlushPayers.ALL_BUT_BEATEN_FLUSHES,
+                         flush_precedence=FlushPrecedence.TRUMPS_PAM_ELDER),
 }
 VARIANT_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     Variant.THREE_CARD: {},
-    Variant.IRISH: {},  # the preset's amounts; Baxter-Wray p. 28: "Pam is unknown"
-    Variant.FIVE_CARD: _FIVE_CARD,
+    # the preset's amounts; Baxter-Wray p. 28: "Pam is unknown"
+    Variant.IRISH: {name: dict(exchange_at=at) for name, at in _EXCHANGE_AT.items()},
+    Variant.FIVE_CARD: {name: dict(values, exchange_at=_EXCHANGE_AT[name])
+                        for name, values in _FIVE_CARD.items()},
 }
 OVERRIDABLE = tuple(f.name for f in fields(Rules) if f.name != "preset")
 _FIELD_NAMES = tuple(f.name for f in fields(Rules))  # in their order
-
-
-_READ_SIZE = 256
-_KEYED = frozenset({str, int, bool, type(None)})  # JSON's values that equal only their own
-_READ: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
-
-
-def _read_rules(data: dict[str, Any]) -> Rules:
-    """Rules.from_dict(data), read every time: its definition."""
-    return Rules(**read_fields(Rules, data))
-
-
-def _to_dict_by_asdict(rules: Rules) -> dict[str, Any]:
-    """Rules.to_dict() by `dataclasses.asdict`, its definition."""
-    data = asdict(rules)
-    for name in FIVE_CARD_ONLY:
-        if data[name] is None:
-            del data[name]
-    return data
 
 
 def _default_single_loo(params: dict[str, Any]) -> int:
@@ -281,11 +294,23 @@ def validate_rules(r: Rules) -> None:
         _require(r.flush_payers in FLUSH_PAYERS,
                  f"flush_payers must be one of {', '.join(FLUSH_PAYERS)} at five-card loo",
                  "flush_payers")
+        _require(r.flush_precedence in FLUSH_PRECEDENCES,
+                 f"flush_precedence must be one of {', '.join(FLUSH_PRECEDENCES)} at five-card "
+                 "loo", "flush_precedence")
     else:
         # Baxter-Wray p. 28: at Irish loo "Pam is unknown"; flushes are five-card loo's
         for name in FIVE_CARD_ONLY:
             _require(getattr(r, name) is None,
                      f"{name} belongs to five-card loo; leave it out at {r.variant}", name)
+    if r.variant == Variant.THREE_CARD:
+        # the miss takes the place of exchanges at three-card loo
+        _require(r.exchange_at is None,
+                 "exchange_at belongs to Irish and five-card loo; leave it out at three-card",
+                 "exchange_at")
+    else:
+        _require(r.exchange_at in EXCHANGE_TIMES,
+                 f"exchange_at must be one of {', '.join(EXCHANGE_TIMES)} at {r.variant} loo",
+                 "exchange_at")
     _require(r.deal_price > 0, "deal_price must be positive", "deal_price")
     _require(r.fresh_deal_price > 0, "fresh_deal_price must be positive", "fresh_deal_price")
     _require(r.loo in LOO_KINDS, f"loo must be one of {', '.join(LOO_KINDS)}", "loo")
@@ -317,9 +342,3 @@ def validate_rules(r: Rules) -> None:
              "force_after_single needs fresh_pool antes: with the turn-up single a fresh pool "
              "is not played as a hand, so nobody can be forced to stand in it",
              "force_after_single")
-
-
-def with_overrides(rules: Rules, **changes: Any) -> Rules:
-    out = replace(rules, **changes)
-    validate_rules(out)
-    return Rules.from_dict(out.to_dict())

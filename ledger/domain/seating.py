@@ -92,6 +92,20 @@ def join(s: SessionState, c: cmd.JoinPlayer) -> list[ev.Event]:
     return [ev.PlayerJoined(player=c.player, after=after)]
 
 
+def attach(s: SessionState, c: cmd.AttachToClub) -> list[ev.Event]:
+    """A session from before clubs into a club, once: every seat a member (docs/rules.md §14;
+    the service finds the members, ledger/service.py `attach`)."""
+    if s.members:
+        raise OutOfTurn("the session is a club's already: it is attached once, to one club",
+                        rule="attached-once", field="session_id")
+    missing = [seat for seat in s.seats if not c.members.get(seat)]
+    if missing or set(c.members) - set(s.seats):
+        raise InvalidInput(f"every seat is a member, and only the seats: {', '.join(missing)}",
+                           rule="club-member", field="members")
+    return [ev.SessionAttached(club_id=c.club_id,
+                               members={seat: c.members[seat] for seat in s.seats})]
+
+
 def withdraw(s: SessionState, c: cmd.Withdraw) -> list[ev.Event]:
     player = known_player(s, c.player)
     between_deals(s, "a player withdraws")

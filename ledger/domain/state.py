@@ -6,8 +6,10 @@ of deals played, so loading it and saving it costs the same at deal 1 and deal 1
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
+
+import orjson
 
 from .records import (
     BreachRecord,
@@ -45,6 +47,28 @@ def _names(cls: type) -> tuple[str, ...]:
     if found is None:
         found = _NAMES[cls] = tuple(f.name for f in fields(cls))
     return found
+
+
+def to_json(value: Any) -> str:
+    """A state, a deal or a view as JSON: a dataclass as its `json_fields()` where it has
+    them (else its fields in their order), a vocabulary member as its value."""
+    return orjson.dumps(value, default=_fields,
+                        option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+                        ).decode()
+
+
+def _fields(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        own = getattr(value, "json_fields", None)
+        if own is not None:
+            return own()
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def plain(value: Any) -> Any:
+    """`value` as its JSON reads back."""
+    return orjson.loads(to_json(value))
 
 
 @dataclass
@@ -98,17 +122,16 @@ class DealState:
                 return s["hand"]
         return None
 
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for name in _VARIANT_ONLY:
-            if not data[name]:
-                del data[name]
-        return data
-
     def json_fields(self) -> dict[str, Any]:
-        """to_dict() without copying: the fields as they are, for a fast JSON writer."""
+        """The deal's fields as its JSON writes them: in their order, the variants' ones
+        left out while empty (`to_json`)."""
         return {name: getattr(self, name) for name in _names(type(self))
                 if not (name in _VARIANT_ONLY and not getattr(self, name))}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The deal as its JSON reads back."""
+        found: dict[str, Any] = plain(self)
+        return found
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealState:
@@ -160,15 +183,13 @@ class SessionState:
         return self.deal is None or self.deal.phase == Phase.SETTLED
 
     def json_fields(self) -> dict[str, Any]:
-        """The fields as they are, for a fast JSON writer (what it writes of any dataclass
-        without this method: every field in its order)."""
+        """The session's fields as its JSON writes them, in their order."""
         return {name: getattr(self, name) for name in _names(type(self))}
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["rules"] = self.rules.to_dict()
-        data["deal"] = self.deal.to_dict() if self.deal else None
-        return data
+        """The state as its JSON reads back (the `sessions` projection)."""
+        found: dict[str, Any] = plain(self)
+        return found
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SessionState:

@@ -229,6 +229,9 @@ class Call(StrEnum):
 
     # Baxter-Wray p. 28: when the ace of trumps is led, "Pam, be civil"
     PAM_BE_CIVIL = "pam-be-civil"
+    # The ace of trumps led while Pam is out, without the call: said explicitly, never assumed
+    # (docs/rules.md §9.3, §11.30)
+    NONE = "none"
 
 
 # ---------------------------------------------------------------- rule parameters
@@ -298,6 +301,29 @@ class FlushPayers(StrEnum):
     # Enquire Within §100 iii: "looes all the players who stand in the game"; ii: "each,
     # except a player holding pam, of an inferior flush, must pay"
     STOOD_BUT_PAM_AND_FLUSHES = "stood-but-pam-and-flushes"
+
+
+class FlushPrecedence(StrEnum):
+    """Five-card loo: which of two flushes wins (docs/rules.md §9.3)."""
+
+    # Baxter-Wray p. 28: "A flush in trumps is superior to a flush in any other suit, but if
+    # there is more than one flush—neither of which is of the trump suit—then the flush which
+    # includes Pam wins, or if neither contains that card then the elder hand"
+    TRUMPS_PAM_ELDER = "trumps-pam-elder"
+    # Britannica: "A trump flush takes precedence of flushes in other suits ... As between two
+    # flushes which do not take precedence, the elder hand wins" (Pam gives no precedence)
+    TRUMPS_ELDER = "trumps-elder"
+
+
+class ExchangeAt(StrEnum):
+    """Irish and five-card loo: when a standing player exchanges (docs/rules.md §11.40)."""
+
+    # Baxter-Wray p. 27: "the player, whose turn it is to declare, places the cards he wishes
+    # exchanged ... on the table, and the dealer gives him a like number"
+    TURN_TO_DECLARE = "turn-to-declare"
+    # Britannica: "allowing declared players to exchange": any time after he declared to play,
+    # until the first card
+    BEFORE_PLAY = "before-play"
 
 
 # ---------------------------------------------------------------- reading JSON back

@@ -1,13 +1,19 @@
-"""The tamper-evident log: each event's hash chains it to the one before it in its session.
+"""The tamper-evident log: each event's hash chains it to the one before it in its stream.
 
     hash(event) = SHA-256 of the canonical form (below) of the event and the previous hash
 
-The canonical form is JSON with the keys sorted, no spaces, UTF-8, no NaN: an object with
-`chain` (this format's name, "lanterloo/1"), `prev` (the previous event's hash; 64 zeros for
-a session's first event), and the event as stored: `stream_id`, `version`, `type`,
+The canonical form is JSON with the keys sorted, no spaces, UTF-8: an object with `chain`
+(this format's name, "lanterloo/1"), `prev` (the previous event's hash; 64 zeros for a
+stream's first event), and the event as stored: `stream_id`, `version`, `type`,
 `schema_version`, `payload`, `recorded_at` (ISO 8601 in UTC, as `utc_iso` writes it),
 `actor`, `member_id`, `token_id`, `idempotency_key`. The global position is left out: it is
 the store's, and a copy of the log into another database may renumber it.
+
+The bytes are orjson's with sorted keys. Events hold strings, integers (the ledger's amounts
+are bounded well inside 64 bits: ledger/domain/money.py), booleans, null, lists and
+objects, and for those this is byte for byte what Python's `json.dumps(sort_keys=True,
+separators=(",", ":"), ensure_ascii=False)` writes, so a verifier in any language can
+recompute it. An integer past 64 bits cannot be written and is refused (NotHashable).
 
 Any change to a stored event (its payload, who appended it, when), a deletion, a reordering
 or an insertion breaks the chain at that event, and `verify` names the first broken link.
@@ -18,9 +24,8 @@ carries the head, so a printed statement pins the log as it was (docs/operations
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Iterable, Mapping
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -30,81 +35,69 @@ GENESIS = "0" * 64
 HASHED = ("stream_id", "version", "type", "schema_version", "payload", "recorded_at", "actor",
           "member_id", "token_id", "idempotency_key")
 
-
-def _utc_iso(moment: Any) -> Any:
-    from .eventstore import utc_iso
-
-    return utc_iso(moment) if isinstance(moment, datetime) else moment
+Record = tuple[str, int, dict[str, Any]]  # (type, schema_version, payload)
 
 
-# orjson writes what json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-# writes for strings, integers, booleans, null, lists and objects with string keys (the same
-# escapes, keys in code point order), ten times faster. Floats are where they part
-# (exponents: "1e+16" against "1e16"; NaN: refused against null): events hold none, and a
-# payload that does is written by json.dumps, the definition. So is a value orjson refuses
-# (an integer past 64 bits). tests/unit/test_chain_canonical.py holds the two to each other.
+class NotHashable(ValueError):
+    """An event holds a value the canonical form cannot write (an integer past 64 bits)."""
 
 
-def _reference(body: dict[str, Any]) -> bytes:
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+def utc_iso(moment: datetime) -> str:
+    """ISO 8601 in UTC; SQLite hands back the naive UTC value it was given."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
 
 
-def canonical(event: Mapping[Any, Any], prev: str, *, recorded_at: str | None = None) -> bytes:
-    """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`;
-    `recorded_at`, if given, is `utc_iso` of the event's (written once for a batch)."""
+def as_utc(moment: datetime) -> datetime:
+    """The moment in UTC; SQLite hands back the naive UTC value it was given."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def canonical(event: Mapping[Any, Any], prev: str) -> bytes:
+    """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`."""
     body = {name: event.get(name) for name in HASHED}
-    body["recorded_at"] = _utc_iso(body["recorded_at"]) if recorded_at is None else recorded_at
+    moment = body["recorded_at"]
+    if isinstance(moment, datetime):
+        body["recorded_at"] = utc_iso(moment)
     body["chain"], body["prev"] = CHAIN_FORMAT, prev
-    if _has_float(body["payload"]):
-        return _reference(body)
+    return _sorted_json(body)
+
+
+def _sorted_json(body: dict[str, Any]) -> bytes:
+    # A key that is a vocabulary member (a StrEnum) is written as its string, as the payload
+    # reads back from the store; keys are sorted as the strings they are written as.
     try:
-        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
-        return _reference(body)
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except TypeError as error:  # an integer past 64 bits
+        raise NotHashable(f"event {body['stream_id']}/{body['version']}: {error}") from None
 
 
-def _has_float(value: Any) -> bool:
-    """Whether a float is anywhere in `value` (in a dict's values, a list's or a tuple's
-    items, at any depth): what `_has_float_by_isinstance` says (tests/unit/test_chain_float.py),
-    the strings, integers, booleans and nulls a payload is made of passed by their exact type
-    without a call each."""
-    kind = type(value)
-    if kind is dict:
-        items: Iterable[Any] = value.values()
-    elif kind is list or kind is tuple:
-        items = value
-    else:  # a float, or a dict, list or tuple of a subclass, or anything else
-        return _has_float_by_isinstance(value)
-    for item in items:
-        kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
-            continue
-        if kind is float or _has_float(item):
-            return True
-    return False
+def link(event: Mapping[Any, Any], prev: str) -> str:
+    """The hash of `event` chained after `prev`."""
+    return hashlib.sha256(canonical(event, prev)).hexdigest()
 
 
-def _has_float_by_isinstance(value: Any) -> bool:
-    """The definition of `_has_float`."""
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        return any(_has_float_by_isinstance(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_has_float_by_isinstance(v) for v in value)
-    return False
-
-
-def link(event: Mapping[Any, Any], prev: str, *, recorded_at: str | None = None) -> str:
-    """The hash of `event` chained after `prev` (`recorded_at`: see `canonical`)."""
-    return hashlib.sha256(canonical(event, prev, recorded_at=recorded_at)).hexdigest()
+def chain_rows(stream_id: str, first_version: int, records: Sequence[Record], *, actor: str,
+               recorded_at: datetime, idempotency_key: str | None, member_id: str | None,
+               token_id: str | None, prev_hash: str) -> list[dict[str, Any]]:
+    """The rows of `records` as versions first_version.. of the stream, each with its hash
+    chained to the one before it (`prev_hash`: the hash of version first_version - 1)."""
+    rows = []
+    for i, (type_, schema_version, payload) in enumerate(records):
+        row = {"stream_id": stream_id, "version": first_version + i, "type": type_,
+               "schema_version": schema_version, "payload": payload,
+               "recorded_at": recorded_at, "actor": actor, "idempotency_key": idempotency_key,
+               "member_id": member_id, "token_id": token_id}
+        row["hash"] = prev_hash = link(row, prev_hash)
+        rows.append(row)
+    return rows
 
 
 def first_broken_link(rows: Iterable[Mapping[Any, Any]]) -> tuple[str, str | None]:
     """(the chain head recomputed, a description of the first broken link or None).
 
-    `rows` are a session's stored events in version order, each with its stored `hash`.
+    `rows` are a stream's stored events in version order, each with its stored `hash`.
     """
     prev = GENESIS
     expected_version = 1
@@ -113,7 +106,10 @@ def first_broken_link(rows: Iterable[Mapping[Any, Any]]) -> tuple[str, str | Non
             return prev, (f"version {expected_version} is missing: the event after version "
                           f"{expected_version - 1} is version {row['version']} "
                           f"(position {row['position']})")
-        computed = link(row, prev)
+        try:
+            computed = link(row, prev)
+        except NotHashable as error:
+            return prev, f"version {row['version']} (position {row['position']}): {error}"
         if row.get("hash") != computed:
             return prev, (f"version {row['version']} (position {row['position']}, "
                           f"{row['type']}): its stored hash does not match its content and "

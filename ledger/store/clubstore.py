@@ -7,7 +7,6 @@ simply not found.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from datetime import datetime
 from typing import Any
 
@@ -85,45 +84,10 @@ _AUTHENTICATION = (
     .where(tokens.c.id == bindparam("token_id")))
 
 
-_AuthenticationRow = namedtuple(  # type: ignore[misc]
-    "_AuthenticationRow", [str(column.key) for column in _AUTHENTICATION.selected_columns])
-_PSYCOPG_SQL: dict[Any, str] = {}
-
-
 def token_for_authentication(conn: Connection, token_id: str) -> Any:
     """Everything a request needs to know about its bearer: the token, its hash, its member
     and its club, in one query (read afresh each time: a revocation counts at once)."""
-    if conn.dialect.driver == "psycopg":
-        return _token_row_psycopg(conn, token_id)
     return conn.execute(_AUTHENTICATION, {"token_id": token_id}).first()
-
-
-def _token_row_psycopg(conn: Connection, token_id: str) -> Any:
-    """The same row on PostgreSQL, run on the connection's psycopg cursor: every request
-    runs it, and SQLAlchemy's execution (its context and result objects) cost twice the
-    query's own CPU. What SQLAlchemy's execution guarantees is kept: the engine's cursor
-    events run around it (the client-side deadline, ledger/store/db.py), and a driver's error
-    is handled as SQLAlchemy handles it (wrapped, the connection invalidated when it is a
-    disconnect, the handle_error events run). psycopg prepares the statement on the server
-    after a few runs on a connection; it returns the columns as SQLAlchemy would (PostgreSQL
-    types need no conversion), and tests/e2e/test_bearer_lookup.py checks the rows agree."""
-    sql = _PSYCOPG_SQL.get(conn.dialect)
-    if sql is None:
-        sql = _PSYCOPG_SQL[conn.dialect] = str(_AUTHENTICATION.compile(dialect=conn.dialect))
-    params = {"token_id": token_id}
-    cursor = None
-    try:
-        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        conn.dispatch.before_cursor_execute(conn, cursor, sql, params, None, False)
-        cursor.execute(sql, params)
-        found = cursor.fetchone()
-        conn.dispatch.after_cursor_execute(conn, cursor, sql, params, None, False)
-    except BaseException as error:  # as Connection._exec_single_context does
-        conn._handle_dbapi_exception(error, sql, params, cursor, None)
-    finally:
-        if cursor is not None:
-            cursor.close()
-    return None if found is None else _AuthenticationRow(*found)
 
 
 def list_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:

@@ -14,11 +14,12 @@ import os
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
@@ -264,10 +265,47 @@ WATCHDOG = _Watchdog()
 _WATCH_KEY = "lanterloo_watchdog"
 
 
+_DEADLINES: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
+_CONNECT_S: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def bounded(conn: Connection) -> Iterator[None]:
+    """The client-side deadline around work on the connection's driver itself (psycopg's
+    pipeline), which runs no cursor event of SQLAlchemy's to arm it."""
+    raw = conn.connection.driver_connection
+    with deadline_on(conn.engine, lambda: int(raw.pgconn.socket)):  # type: ignore[union-attr]
+        yield
+
+
+@contextmanager
+def deadline_on(engine: Engine, fileno: Callable[[], int],
+                seconds: float | None = None) -> Iterator[None]:
+    """The engine's client-side deadline (or `seconds`) around a wait on the socket
+    `fileno` gives."""
+    deadline = seconds if seconds is not None \
+        else _DEADLINES.get(getattr(engine, "_proxied", engine))
+    if deadline is None:
+        yield
+        return
+    token = WATCHDOG.arm(deadline, fileno)
+    try:
+        yield
+    finally:
+        WATCHDOG.disarm(token)
+
+
+def connect_timeout_s(engine: Engine) -> float:
+    """How long a connection of the engine's may take to be made (Limits.connect_s)."""
+    return _CONNECT_S.get(getattr(engine, "_proxied", engine), Limits.connect_s)
+
+
 def _install_client_deadline(engine: Engine, limits: Limits) -> None:
+    _CONNECT_S[engine] = max(limits.connect_s, 1)
     deadline = limits.client_deadline_s
     if deadline is None:
         return
+    _DEADLINES[engine] = deadline
     ping_deadline = float(max(limits.connect_s, 1))
 
     def fileno_of(dbapi_connection: Any) -> Callable[[], int]:
@@ -375,9 +413,12 @@ def writer(engine: Engine) -> Engine:
                    lambda: engine.execution_options(**{_BEGIN: "IMMEDIATE"}))
 
 
-def derived(engine: Engine, name: str, make: Callable[[], Engine]) -> Engine:
+T = TypeVar("T")
+
+
+def derived(engine: Engine, name: str, make: Callable[[], T]) -> T:
     """`make()`, made once per engine and kept on it under `name`."""
-    made: Engine | None = engine.__dict__.get(name)
+    made: T | None = engine.__dict__.get(name)
     if made is None:
         made = engine.__dict__[name] = make()
     return made

@@ -134,6 +134,10 @@ sessions = Table(
     Column("head_hash", String(64), nullable=True),  # the hash of the event at `version`
     Column("created_at", Timestamp, nullable=False),
     Column("updated_at", Timestamp, nullable=False),
+    # The form the projections of this session were written in (ledger/projections.py
+    # SHAPE); an older one is rebuilt by `lanterloo migrate`, or before the session is next
+    # read or written (migration 0009).
+    Column("shape", SmallInteger, nullable=False, server_default=text("0")),
 )
 
 deal_views = Table(
@@ -255,4 +259,29 @@ snapshots = Table(
     Column("version", Integer, nullable=False),
     Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
     PrimaryKeyConstraint("session_id", "version"),
+)
+
+# -- pairing a tablet (docs/tablet.md, "Signing a tablet in") ------------------------------
+# A short code the treasurer's screen shows for one session. Typed or scanned on a tablet, it
+# is exchanged once (POST /pairing) for a dealer token that lasts the evening. Only the code's
+# SHA-256 is kept; its first symbols (`lookup`) find the row, so a wrong guess at the rest is
+# counted against that code, which dies after a few. It expires in minutes and is used once
+# (`used_at`, and the token it gave). Not copied by `lanterloo copy`: nothing depends on it.
+pairing_codes = Table(
+    "pairing_codes",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("lookup", String(8), nullable=False, index=True),
+    Column("code_hash", String(64), nullable=False),  # sha256 hex of the whole code
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
+    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    # the member whose dealer token the tablet gets; `created_by` showed the code
+    Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=False),
+    Column("created_by", String(ID_LENGTH), ForeignKey("members.id"), nullable=False),
+    Column("label", String(100), nullable=False),  # the token's label: "Tablet 2"
+    Column("created_at", Timestamp, nullable=False),
+    Column("expires_at", Timestamp, nullable=False),
+    Column("failed_attempts", SmallInteger, nullable=False),
+    Column("used_at", Timestamp, nullable=True),
+    Column("token_id", String(TOKEN_ID_LENGTH), ForeignKey("tokens.id"), nullable=True),
 )

@@ -2,9 +2,11 @@
 
     LOO_TEST_TIER=all .venv/bin/python -m pytest tests/browser
 
-The app is served by werkzeug in a thread on 127.0.0.1 against a SQLite file; each test gets
-a club of its own (tests/clubs.py) and a fresh browser profile (--user-data-dir), so no
-localStorage, cache or service worker leaks from one test to the next. Chromium is Debian's
+One Chromium for the whole run; each test's tablets are fresh browser contexts in it (their
+own storage, cache and service workers, so nothing leaks from one tablet to the next), and a
+module may keep one context for all its tests where they only read (the layout matrix). The
+app is served by werkzeug in a thread on 127.0.0.1 against a SQLite file, one server per
+module; each test gets a club of its own (tests/clubs.py). Chromium is Debian's
 (`/usr/bin/chromium`, or LOO_CHROMIUM); never Playwright's download. Without it the tests are
 skipped, except under CI (CI=true), where they fail: .ci/run installs it.
 """
@@ -85,11 +87,22 @@ class _Quiet(WSGIRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def server(chromium: str) -> Iterator[Server]:
+def migrated(chromium: str) -> Iterator[Path]:
+    """A SQLite file migrated to head once for the run; each module's server gets a copy."""
+    folder = tempfile.mkdtemp(prefix="lanterloo-browser-template-")
+    path = Path(folder) / "template.db"
+    upgrade(f"sqlite:///{path}")
+    try:
+        yield path
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server(migrated: Path) -> Iterator[Server]:
     folder = tempfile.mkdtemp(prefix="lanterloo-browser-")
-    url = f"sqlite:///{folder}/lanterloo.db"
-    upgrade(url)
-    engine = make_engine(url)
+    shutil.copyfile(migrated, f"{folder}/lanterloo.db")
+    engine = make_engine(f"sqlite:///{folder}/lanterloo.db")
     app = create_app({"ENGINE": engine, "TESTING": True})
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Quiet)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -114,9 +127,21 @@ def playwright_driver(chromium: str) -> Iterator[Any]:
         driver.stop()
 
 
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Any, chromium: str) -> Iterator[Any]:
+    """The one Chromium of the run."""
+    launched = playwright_driver.chromium.launch(executable_path=chromium, headless=True,
+                                                 args=CHROMIUM_ARGS)
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
 @dataclass
 class Device:
-    """One tablet: a fresh browser profile and its page, counting the taps that log play."""
+    """One tablet: a browser context of its own and its page, counting the taps that log
+    play."""
 
     context: Any
     page: Any
@@ -125,33 +150,51 @@ class Device:
     console: list[str] = field(default_factory=list)
 
     def tap(self, locator: Any) -> None:
-        locator.tap()
+        """A touch at the centre of the control, as a finger does, without Playwright's wait
+        for it to hold still over two frames (test_layout.py proves nothing moves: the screen
+        may be drawn again meanwhile, the control is where it was)."""
+        box = locator.bounding_box()
+        if box is None:
+            locator.tap()
+        else:
+            self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         self.taps += 1
 
 
+def _device(browser: Any, base: str, viewport: dict[str, int] | None, dark: bool) -> Device:
+    context = browser.new_context(
+        viewport=viewport or PORTRAIT, has_touch=True, device_scale_factor=1,
+        color_scheme="dark" if dark else "light", service_workers="allow")
+    page = context.new_page()
+    device = Device(context, page, base)
+    page.on("console", lambda m: device.console.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: device.console.append(f"pageerror: {e}"))
+    return device
+
+
 @pytest.fixture
-def new_device(playwright_driver: Any, chromium: str, server: Server
-               ) -> Iterator[Any]:
-    """new_device(viewport=PORTRAIT, dark=False) -> a Device in a fresh profile."""
-    made: list[tuple[Any, str]] = []
+def new_device(browser: Any, server: Server) -> Iterator[Any]:
+    """new_device(viewport=PORTRAIT, dark=False) -> a Device in a fresh context."""
+    made: list[Device] = []
 
     def make(viewport: dict[str, int] | None = None, *, dark: bool = False) -> Device:
-        profile = tempfile.mkdtemp(prefix="lanterloo-chromium-")
-        context = playwright_driver.chromium.launch_persistent_context(
-            profile, executable_path=chromium, headless=True, args=CHROMIUM_ARGS,
-            viewport=viewport or PORTRAIT, has_touch=True, device_scale_factor=1,
-            color_scheme="dark" if dark else "light", service_workers="allow")
-        made.append((context, profile))
-        page = context.pages[0] if context.pages else context.new_page()
-        device = Device(context, page, server.url)
-        page.on("console", lambda m: device.console.append(f"{m.type}: {m.text}"))
-        page.on("pageerror", lambda e: device.console.append(f"pageerror: {e}"))
+        device = _device(browser, server.url, viewport, dark)
+        made.append(device)
         return device
 
     yield make
-    for context, profile in made:
-        context.close()
-        shutil.rmtree(profile, ignore_errors=True)
+    for device in made:
+        device.context.close()
+
+
+@pytest.fixture(scope="module")
+def module_device(browser: Any, server: Server) -> Iterator[Device]:
+    """One tablet kept for every test of a module (tests that only read may share it)."""
+    device = _device(browser, server.url, PORTRAIT, False)
+    try:
+        yield device
+    finally:
+        device.context.close()
 
 
 HERE = Path(__file__).parent

@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 from api.pages import render_club_page
 from ledger.clubs import Actor
+from ledger.writes import WriteRequest
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
 from .conftest import LANDSCAPE, PORTRAIT, Server
@@ -42,11 +43,11 @@ def played_session(server: Server, club: Any = None, seed: int = SEED) -> tuple[
     club = club or server.club()
     ledger = ledger_of(server, club)
     actor = Actor("treasurer", club.members["treasurer"])
-    sid = ledger.open_session(played.opening, actor=actor,
-                              guests=list(played.opening.players))["session_id"]
+    sid = ledger.open_session(played.opening, WriteRequest(actor),
+                              guests=list(played.opening.players)).body["session_id"]
     for step in played.steps[1:]:
         if step.accepted:
-            ledger.append(sid, [step.command], actor=actor)
+            ledger.append(sid, [step.command], WriteRequest(actor))
     return club, str(sid)
 
 
@@ -114,6 +115,14 @@ def test_the_statement_page_shows_the_ledgers_figures_and_prints_on_one_page(
             chart.locator("g.series[data-player]").all()] == players
     assert chart.locator("g.series[data-player] polyline").count() == len(players)
     assert chart.locator("g.legend text").all_text_contents() == players
+    # every player's link and every trail's summary is a 44 px touch target on a screen
+    small = page.evaluate("""() => Array.from(document.querySelectorAll(
+        'main.sheet a, main.sheet summary')).filter(e => e.offsetParent !== null)
+        .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([t, r]) => t + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
+    assert small == [], small
+    assert sheet.locator("th a").count() == len(players)
     assert serious_violations(page, axe_source) == []
     page.screenshot(path=str(shots / "statement-screen.png"), full_page=True)
 
@@ -227,7 +236,7 @@ def test_the_club_page_shows_the_books_standings_and_open_debts(new_device, serv
                                                                axe_source, shots):
     """/table/club fetches GET /standings?format=html with the device's token: the standings
     and the open debts of two real sessions and a payment, as the JSON reads have them."""
-    from ledger.books import Books
+    from ledger.treasury import Books
 
     club, _ = played_session(server)
     played_session(server, club, seed=SEED + 1)
@@ -235,7 +244,7 @@ def test_the_club_page_shows_the_books_standings_and_open_debts(new_device, serv
     first_debt = books.debts()["debts"][0]
     books.record_payment(payer=first_debt["member_id"], payee="club", amount_minor=1,
                          currency=first_debt["currency"], method="cash",
-                         actor=Actor("treasurer", club.members["treasurer"]))
+                         request=WriteRequest(Actor("treasurer", club.members["treasurer"])))
     standings, debts = books.standings(), books.debts()
     device = new_device(LANDSCAPE)
     page = device.page

@@ -1,20 +1,26 @@
-"""HTTP tests through Flask's test client, once on SQLite and once on PostgreSQL.
+"""HTTP tests through Flask's test client, on the backends their module allows
+(tests/conftest.py: `pytest.mark.backends`).
 
-The `engine` fixture (tests/conftest.py) is a fresh database of each kind, migrated to head.
+`engine` and `app` are the module's: one migrated database and one app per module and
+backend, made on first use; `client` is a treasurer of a fresh club, so each test sees only
+its own sessions. A test that asks for `database_url` (or `blank_database_url`), or is marked
+`@pytest.mark.isolated`, gets a database and an app of its own.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import Engine
 
 from api import create_app
 from tests.clubs import club_client
+from tests.conftest import isolated, shared_engine
+from tests.support.databases import SharedDatabases
 
 PROBLEM = "application/problem+json"
 PLAYERS = ["A", "B", "C", "D", "E"]
@@ -23,10 +29,24 @@ EXAMPLE_1 = {"type": "DealStarted", "trump_card": "7H",
              "face_up": {"A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2H"}}
 
 
+APP_CONFIG = {"MAX_BATCH_EVENTS": 50}
+
+
 @pytest.fixture
-def app(engine) -> Iterator[Flask]:
-    app = create_app({"ENGINE": engine, "TESTING": True, "MAX_BATCH_EVENTS": 50})
-    yield app
+def engine(request: pytest.FixtureRequest, backend: str, shared: SharedDatabases) -> Engine:
+    """The module's database of the backend, or one of the test's own (see above)."""
+    if isolated(request):
+        return request.getfixturevalue("fresh_engine")
+    return shared_engine(shared, backend)
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, engine: Engine, backend: str,
+        shared: SharedDatabases) -> Flask:
+    """The module's app on `engine`, or one of the test's own."""
+    if isolated(request):
+        return create_app({"ENGINE": engine, "TESTING": True, **APP_CONFIG})
+    return shared.app(backend, **APP_CONFIG)
 
 
 @pytest.fixture

@@ -20,15 +20,20 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
-from ledger.books import Books
 from ledger.clubs import Actor, Clubs
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
 from ledger.service import Ledger
 from ledger.store.tables import events, sessions, tokens
+from ledger.tablets import Tablets
+from ledger.treasury import Books
+from ledger.writes import WriteRequest
 from tests.clubs import Club, make_club
 
 from .conftest import PROBLEM
+
+# routes and roles: the answers are the API's, whatever the database
+pytestmark = pytest.mark.backends("sqlite")
 
 ROLES = ("admin", "treasurer", "dealer", "auditor")
 BAD_CREDENTIALS = ("none", "malformed", "wrong-secret", "basic", "revoked", "expired")
@@ -75,7 +80,15 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/payments"): allowed("treasurer", ok=201),
     ("post", "/write-offs"): allowed("treasurer", ok=201),
     ("post", "/sessions/{session_id}/cash"): allowed("treasurer", ok=201),
+    # the tablet's (api/tablets.py): a code is shown by a treasurer or an admin, and exchanged
+    # with no token at all (the code is the credential)
+    ("post", "/sessions/{session_id}/pairing-codes"): allowed("admin", "treasurer", ok=201),
+    ("post", "/pairing"): None,
+    ("get", "/club/sessions"): allowed(*ALL),
+    ("get", "/sessions/{session_id}/entries"): allowed(*ALL),
 }
+# A public route's status when it is not 200.
+PUBLIC_OK = {("post", "/pairing"): 201}
 # Served beside the document, not in it.
 PUBLIC_EXTRAS = [("get", "/openapi.json"), ("get", "/docs")]
 # Routes naming one object of the club: another club gets 404 there, never 403-then-200.
@@ -98,10 +111,10 @@ class World:
         ledger = Ledger(self.engine).for_club(self.ours.club_id)
         actor = Actor("treasurer", self.ours.members["treasurer"])
         sid = ledger.open_session(OpenSession(players=["treasurer", "dealer", "auditor"]),
-                                  actor=actor)["session_id"]
+                                  WriteRequest(actor)).body["session_id"]
         result = ledger.append(sid, [StartDeal(trump_card="7H", face_up={
-            "treasurer": "5C", "dealer": "9H", "auditor": "KS"})], actor=actor)
-        self.setup_version = result["version"]
+            "treasurer": "5C", "dealer": "9H", "auditor": "KS"})], WriteRequest(actor))
+        self.setup_version = result.body["version"]
         return sid
 
     def fresh_token(self) -> str:
@@ -147,18 +160,23 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
     if "{member_id}" in path:
         ids["member_id"] = MISSING_MEMBER if missing else world.ours.members["dealer"]
     if path.endswith("/cash") and not missing:  # the cash is counted once the session ends
+        treasurer = Actor("treasurer", world.ours.members["treasurer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
-            ids["session_id"], [EndSession(method="divide-pool")],
-            actor=Actor("treasurer", world.ours.members["treasurer"]))
+            ids["session_id"], [EndSession(method="divide-pool")], WriteRequest(treasurer))
     if path == "/write-offs":  # the club lends each club's dealer 1000: he owes it
         for club in (world.ours, world.theirs):
             Books(world.engine, club.club_id).record_payment(
-                payer="club", payee="dealer", amount_minor=1000, currency="GBP",
-                method="cash", actor=Actor("treasurer", club.members["treasurer"]))
+                payer="club", payee="dealer", amount_minor=1000, currency="GBP", method="cash",
+                request=WriteRequest(Actor("treasurer", club.members["treasurer"])))
+    pairing_code = None
+    if path == "/pairing":  # a fresh code for each exchange: it is good once
+        pairing_code = Tablets(world.engine).create_code(
+            world.ours.club_id, world.fresh_session(),
+            created_by=world.ours.members["treasurer"])["code"]
     if path.endswith("/undo") and not missing:  # the last entry, the dealer's own
+        dealer = Actor("dealer", world.ours.members["dealer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
-            ids["session_id"], [StartDeal(trump_card="3C")],
-            actor=Actor("dealer", world.ours.members["dealer"]))
+            ids["session_id"], [StartDeal(trump_card="3C")], WriteRequest(dealer))
     url = path.replace("{deal_no}", "1")
     for name, value in ids.items():
         url = url.replace("{" + name + "}", value)
@@ -176,6 +194,8 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/write-offs": {"member": "dealer", "amount_minor": 1, "currency": "GBP",
                             "reason": "walk"},
             "/sessions/{session_id}/cash": {"counted_minor": 0, "currency": "units"},
+            "/sessions/{session_id}/pairing-codes": {},
+            "/pairing": {"code": pairing_code},
         }[path]
     return url, body, ids
 
@@ -223,7 +243,7 @@ def test_each_role_gets_what_the_table_says_on_every_route(world, role):
     for (method, path), expected in sorted(EXPECT.items()):
         url, body, _ = request_for(world, method, path)
         response = call(world, method, url, body, f"Bearer {world.ours.tokens[role]}")
-        want = 200 if expected is None else expected[role]
+        want = PUBLIC_OK.get((method, path), 200) if expected is None else expected[role]
         assert response.status_code == want, (role, method, url, response.get_data(True))
         assert_common_headers(response, authenticated=True)
         if want == 403:
@@ -245,7 +265,7 @@ def test_no_valid_token_is_401_with_a_bearer_challenge_on_every_private_route(wo
         url, body, _ = request_for(world, method, path)
         response = call(world, method, url, body, world.bad[kind])
         if expected is None:
-            assert response.status_code == 200, (kind, url)
+            assert response.status_code == PUBLIC_OK.get((method, path), 200), (kind, url)
             continue
         assert response.status_code == 401, (kind, method, url, response.get_data(True))
         assert response.mimetype == PROBLEM
@@ -309,7 +329,7 @@ def test_a_dealer_logs_play_but_may_not_end_the_session(world):
 def test_sessions_without_a_club_are_reachable_by_no_token(world):
     """Sessions from before clubs (club_id NULL) are the command line's only."""
     sid = Ledger(world.engine).open_session(OpenSession(players=["A", "B", "C"]),
-                                            actor="cli")["session_id"]
+                                            WriteRequest("cli")).body["session_id"]
     for role in ROLES:
         response = call(world, "get", f"/sessions/{sid}", None,
                         f"Bearer {world.ours.tokens[role]}")

@@ -74,7 +74,7 @@ def test_a_new_token_is_shown_once_and_only_its_hash_is_stored(engine, http, clu
     assert hash_secret(secret) in stored
 
     me = http.get("/club", headers=bearer(token)).get_json()
-    assert me == {"club_id": club.club_id, "club": "Thursday Loo",
+    assert me == {"club_id": club.club_id, "club": club.name,
                   "member_id": club.members["dealer"], "member": "dealer", "role": "dealer",
                   "token_id": token_id, "token_label": "tablet 2"}
 
@@ -241,6 +241,7 @@ def test_an_append_key_is_the_senders_own(http, club):
 # ---------------------------------------------------------------- logs
 
 
+@pytest.mark.isolated  # changes its app
 def test_no_token_reaches_the_logs(app, http, club, caplog):
     caplog.set_level(logging.DEBUG)
     token = club.tokens["treasurer"]

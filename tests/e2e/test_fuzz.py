@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.schemas import EVENT_SCHEMAS
 
 from .conftest import Table, assert_problem
+
+# random input refused by the schemas and the domain, whatever the database
+pytestmark = pytest.mark.backends("sqlite")
 
 FUZZ = settings(max_examples=60, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,

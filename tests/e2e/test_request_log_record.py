@@ -7,7 +7,12 @@ from __future__ import annotations
 import json
 import logging
 
+import pytest
+
 from api import observability
+
+# the request's log line, whatever the database
+pytestmark = pytest.mark.backends("sqlite")
 
 
 class Keep(logging.Handler):

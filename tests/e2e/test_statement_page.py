@@ -1,5 +1,5 @@
-"""The statement as a printable page (GET /sessions/<id>/statement?format=html), on SQLite and
-PostgreSQL: the figures it shows are the JSON statement's, its chart has one line per player
+"""The statement as a printable page (GET /sessions/<id>/statement?format=html), on SQLite:
+the figures it shows are the JSON statement's, its chart has one line per player
 ending at each net, it runs no script and loads nothing, and its shell under /table is public."""
 
 from __future__ import annotations
@@ -7,15 +7,21 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from api.demo import demo_tokens, load_demo
 from api.pages import DOCUMENT_CSP, STYLE_HASH
 from ledger.clubs import Actor, Clubs
 from ledger.domain import OpenSession
 from ledger.service import Ledger
+from ledger.writes import WriteRequest
 from tests.clubs import make_club
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
 from .conftest import assert_problem
+
+# a page drawn from the statement, whatever the database
+pytestmark = pytest.mark.backends("sqlite")
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -87,9 +93,9 @@ def test_the_page_is_for_those_who_read_the_statement_and_only_in_their_club(eng
     ours, theirs = make_club(engine), make_club(engine)
     opening = OpenSession(players=["A", "B", "C"], preset="baxter-wray", first_dealer="A",
                           name="Three at the Bell", rules={})
+    treasurer = WriteRequest(Actor("treasurer", ours.members["treasurer"]))
     sid = Ledger(engine).for_club(ours.club_id).open_session(
-        opening, actor=Actor("treasurer", ours.members["treasurer"]),
-        guests=["A", "B", "C"])["session_id"]
+        opening, treasurer, guests=["A", "B", "C"]).body["session_id"]
     anonymous = app.test_client()
     url = f"/sessions/{sid}/statement?format=html"
     for role in ("admin", "treasurer", "auditor"):
@@ -107,11 +113,11 @@ def test_a_generated_sessions_series_ends_at_every_net(engine):
     club = make_club(engine)
     ledger = Ledger(engine).for_club(club.club_id)
     actor = Actor("treasurer", club.members["treasurer"])
-    sid = ledger.open_session(played.opening, actor=actor,
-                              guests=list(played.opening.players))["session_id"]
+    sid = ledger.open_session(played.opening, WriteRequest(actor),
+                              guests=list(played.opening.players)).body["session_id"]
     for step in played.steps[1:]:
         if step.accepted:
-            ledger.append(sid, [step.command], actor=actor)
+            ledger.append(sid, [step.command], WriteRequest(actor))
     nets = {p["player"]: p["net_units"] for p in ledger.statement(sid)["players"]}
     series = ledger.balance_series(sid)
     assert series["players"] == list(nets)

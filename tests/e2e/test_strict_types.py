@@ -19,6 +19,9 @@ from ledger.domain.rules import OVERRIDABLE
 
 from .conftest import PLAYERS, Table, assert_problem
 
+# request schemas, whatever the database
+pytestmark = pytest.mark.backends("sqlite")
+
 NOT_INTEGERS = [52.0, 3.5, "52", True, False, [52], {"n": 52}]
 NOT_BOOLEANS = [1, 0, 1.0, "true", "false", "yes", None, [True]]
 

@@ -8,6 +8,9 @@ import pytest
 
 from .conftest import EXAMPLE_1, PLAYERS, Table
 
+# the tablet's pages and polling, whatever the database
+pytestmark = pytest.mark.backends("sqlite")
+
 
 @pytest.fixture
 def table(client) -> Table:
@@ -66,6 +69,59 @@ def test_the_offences_list_the_preset_table_with_what_each_costs_now(table):
     penalty = next(e for e in charged["appended"] if e["type"] == "PenaltyImposed")["payload"]
     assert penalty["amount_units"] == rows["looked-at-miss"]["amount_units"]
     assert penalty["destination"] == rows["looked-at-miss"]["to"]
+
+
+def test_the_session_says_which_offences_it_accepts_for_whom_and_means_it(table):
+    """`expected`'s PenaltyImposed action over HTTP: `by_player` and `redeal`; one offered is
+    appended, one not offered is refused and nothing is appended."""
+    table.append(EXAMPLE_1)
+    table.send("DealStarted", trump_card="3C")
+    table.declare(("C", "play"))
+    action = next(a for a in table.view()["expected"]["actions"]
+                  if a["type"] == "PenaltyImposed")
+    assert "misdeal" in action["by_player"]["B"]  # B deals
+    assert all("misdeal" not in names for p, names in action["by_player"].items() if p != "B")
+    assert "revoke" in action["by_player"]["C"] and "revoke" not in action["by_player"]["D"]
+    assert action["redeal"]["D"] == ["interfering-with-deal"]
+    version = table.version()
+    refused = table.post({"type": "PenaltyImposed", "player": "D", "offence": "revoke"})
+    assert refused.status_code in (409, 422)
+    assert refused.get_json()["rule"] == "standing-player"
+    assert table.version() == version
+    table.send("PenaltyImposed", player="D", offence="interfering-with-deal", redeal=True)
+    assert table.view()["deal"]["phase"] == "redeal"
+
+
+def test_the_offences_at_five_card_loo_have_no_miss_and_are_open_when_expected_offers_one(
+        client):
+    """GET /offences takes its rows, its prices and `open` from the domain: the offences the
+    game can have (offences_for), the price penalty_event charges (penalty_cost), and `open`
+    exactly when `expected` offers a penalty for someone (penalty_offers)."""
+    sid = client.post("/sessions", json={"players": ["A", "B", "C", "D"],
+                                         "first_dealer": "A",
+                                         "rules": {"variant": "five-card"}}).get_json()[
+        "session_id"]
+    table = Table(client, sid)
+    body = client.get(f"{table.url}/offences").get_json()
+    names = [o["offence"] for o in body["offences"]]
+    # Baxter-Wray p. 27: "There is no miss"; Pam is in play at five-card loo
+    assert body["open"] is False and "looked-at-miss" not in names and "pam-be-civil" in names
+    table.send("DealStarted", trump_card="2S")
+    body = client.get(f"{table.url}/offences").get_json()
+    offer = next(a for a in table.view()["expected"]["actions"]
+                 if a["type"] == "PenaltyImposed")
+    assert body["open"] is True and [o["offence"] for o in body["offences"]] == offer["offences"]
+    rows = {o["offence"]: o for o in body["offences"]}
+    priced = next(name for name in offer["by_player"]["C"]
+                  if rows[name]["amount_units"] and rows[name]["stage"] == "pre-play")
+    charged = table.send("PenaltyImposed", player="C", offence=priced)
+    penalty = next(e for e in charged["appended"] if e["type"] == "PenaltyImposed")["payload"]
+    assert (penalty["amount_units"], penalty["destination"]) == (
+        rows[priced]["amount_units"], rows[priced]["to"])
+    # a misdeal: the same dealer deals again, and nothing can be charged until he has
+    table.send("PenaltyImposed", player="A", offence="misdeal")
+    assert table.view()["expected"]["phase"] == "redeal"
+    assert client.get(f"{table.url}/offences").get_json()["open"] is False
 
 
 def test_blenheim_offences_in_play_are_fixed_with_the_deal(client):

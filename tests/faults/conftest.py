@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -17,6 +19,8 @@ from sqlalchemy import Engine
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from tests.clubs import Club, make_club
+from tests.conftest import end_lines
+from tests.support.databases import Databases
 
 from .harness import EXERCISED, PrivateCluster, Server, why_no_cluster
 
@@ -35,10 +39,11 @@ def full_runs() -> bool:
     return os.environ.get("LOO_FAULTS", "").strip().lower() == "full"
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """What the crash runs went through (appends, batches, kills, restarts), as they report it."""
-    for line in EXERCISED:
-        terminalreporter.write_line(line)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """What the crash runs went through (appends, batches, kills, restarts), as they report
+    it: printed at the end of the run (tests/conftest.py)."""
+    if EXERCISED:
+        end_lines(session.config, EXERCISED)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -72,10 +77,11 @@ def pg_url(cluster: PrivateCluster) -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    url = f"sqlite:///{tmp_path / 'lanterloo.db'}"
-    upgrade(url)
-    return url
+def sqlite_url(tmp_path, databases: Databases) -> str:
+    """A migrated SQLite file of the test's own (a copy of the run's migrated template)."""
+    path = tmp_path / "lanterloo.db"
+    shutil.copyfile(databases.sqlite_template(), path)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -116,5 +122,9 @@ def serve() -> Iterator[Callable[..., Server]]:
         return server
 
     yield start
-    for server in started:
-        server.stop()
+    # Stopped side by side: each waits for its workers to finish (a second or two).
+    stopping = [threading.Thread(target=server.stop) for server in started]
+    for thread in stopping:
+        thread.start()
+    for thread in stopping:
+        thread.join()

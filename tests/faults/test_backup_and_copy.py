@@ -11,8 +11,9 @@ from sqlalchemy import func, select
 
 from api.cli import main
 from ledger.service import Ledger
-from ledger.store.copy import all_sessions
 from ledger.store.tables import events
+from ledger.writes import WriteRequest
+from tests.support.projected import all_sessions
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
 from .harness import PG_BIN, PrivateCluster, http
@@ -26,11 +27,11 @@ def fill(url: str, engine_for, sessions: int = 3) -> list[str]:
     made = []
     for seed in range(sessions):
         played = play_session(RandomChooser(seed), shape=SessionShape(max_deals=4))
-        opened = ledger.open_session(played.opening, actor="cli")
-        sid = opened["session_id"]
+        opened = ledger.open_session(played.opening, WriteRequest("cli"))
+        sid = opened.body["session_id"]
         for step in played.steps[1:]:
             if step.accepted:
-                ledger.append(sid, [step.command], actor="cli")
+                ledger.append(sid, [step.command], WriteRequest("cli"))
         made.append(sid)
     return made
 
@@ -63,8 +64,8 @@ def test_a_pg_dump_restored_into_a_fresh_database_verifies_session_by_session(
         before = conn.scalar(select(func.max(events.c.position)))
     ledger = Ledger(engine)
     played = play_session(RandomChooser(99), shape=SessionShape(max_deals=1))
-    opened = ledger.open_session(played.opening, actor="cli")
-    assert opened["appended"][0]["position"] > before
+    opened = ledger.open_session(played.opening, WriteRequest("cli"))
+    assert opened.body["appended"][0]["position"] > before
 
 
 def test_copy_from_sqlite_to_postgresql_verifies_and_keeps_every_token(

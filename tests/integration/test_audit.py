@@ -25,6 +25,7 @@ from ledger.domain import InvalidInput, LedgerError, event_from_record
 from ledger.domain.corrections import live_events
 from ledger.service import Ledger
 from ledger.store.tables import events, sessions
+from ledger.writes import WriteRequest
 from tests.clubs import Club, make_club
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 from tests.support.sessions import sessions as played_sessions
@@ -92,14 +93,14 @@ def build(engine: Engine, played: list[Any], *, seed: int, undos: bool = True) -
     rng = random.Random(seed)
     for p in played:
         opening = dataclasses.replace(p.opening, members={})
-        sid = ledger.open_session(opening, actor=treasurer,
-                                  guests=list(opening.players))["session_id"]
+        sid = ledger.open_session(opening, WriteRequest(treasurer),
+                                  guests=list(opening.players)).body["session_id"]
         world.session_ids.append(sid)
         for batch in batches(p.steps):
-            ledger.append(sid, [s.command for s in batch], actor=rng.choice(world.actors))
+            ledger.append(sid, [s.command for s in batch], WriteRequest(rng.choice(world.actors)))
             if undos and rng.random() < 0.15:
                 try:
-                    ledger.undo(sid, reason="mistyped", actor=treasurer)
+                    ledger.undo(sid, reason="mistyped", request=WriteRequest(treasurer))
                 except LedgerError:
                     pass  # nothing the rules let an undo void here
                 break  # the rest no longer follows the corrected log
@@ -267,16 +268,16 @@ def test_a_correction_shows_what_it_voided_what_replaced_it_and_what_changed(eng
     played = play_session(RandomChooser(3), shape=SessionShape(min_deals=3, max_deals=3,
                                                                p_illegal_try=0.0))
     opening = dataclasses.replace(played.opening, members={})
-    sid = ledger.open_session(opening, actor=treasurer,
-                              guests=list(opening.players))["session_id"]
+    sid = ledger.open_session(opening, WriteRequest(treasurer),
+                              guests=list(opening.players)).body["session_id"]
     for batch in batches(played.steps):
-        ledger.append(sid, [s.command for s in batch], actor=treasurer)
+        ledger.append(sid, [s.command for s in batch], WriteRequest(treasurer))
     before = accounts(ledger.session(sid))
-    undone = ledger.undo(sid, reason="the last card was C's", actor=treasurer)
+    undone = ledger.undo(sid, reason="the last card was C's", request=WriteRequest(treasurer))
     after = accounts(ledger.session(sid))
     page = Audit.of(ledger).corrections()
     [row] = page["corrections"]
-    marker = undone["appended"][0]
+    marker = undone.body["appended"][0]
     assert row["position"] == marker["position"] and row["session_id"] == sid
     assert row["reason"] == "the last card was C's" and row["authorised_by"] == "treasurer"
     assert row["voids"] == marker["payload"]["voids"] and row["replacements"] == []

@@ -11,20 +11,20 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from ledger.books import Books
 from ledger.clubs import Actor, Clubs
 from ledger.domain import LedgerError, OpenSession
-from ledger.domain.books import SessionResult
+from ledger.domain.accounts import SessionResult
 from ledger.domain.commands import EndSession, StartDeal
 from ledger.domain.events import DealSettled, PenaltyImposed
+from ledger.projections import result_rows
 from ledger.service import Ledger
-from ledger.store import books as store
-from ledger.store.copy import rebuild_projections
-from ledger.store.eventstore import insert_session
-from ledger.store.tables import book_entries, session_results
+from ledger.store import booklog as store
+from ledger.store.tables import book_entries, session_results, sessions
+from ledger.treasury import Books
+from ledger.writes import WriteRequest
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
 
@@ -43,10 +43,10 @@ def rows(engine, session_id):
 def single_then_end(ledger, actor, **money):
     """Deal 1, the turn-up single (Ann deals, Bob's 9H takes the pool of 3), then the end."""
     sid = ledger.open_session(OpenSession(players=["Ann", "Bob", "Cal"], **money),
-                              actor=actor)["session_id"]
+                              WriteRequest(actor)).body["session_id"]
     ledger.append(sid, [StartDeal(trump_card="7H", face_up={
-        "Ann": "5C", "Bob": "9H", "Cal": "KS"})], actor=actor)
-    ledger.append(sid, [EndSession(method="divide-pool")], actor=actor)
+        "Ann": "5C", "Bob": "9H", "Cal": "KS"})], WriteRequest(actor))
+    ledger.append(sid, [EndSession(method="divide-pool")], WriteRequest(actor))
     return sid
 
 
@@ -72,10 +72,10 @@ def test_a_correction_that_reopens_an_ended_session_removes_its_results(engine):
     ledger = Ledger(engine).for_club(club)
     sid = single_then_end(ledger, actor)
     assert len(rows(engine, sid)) == 3
-    ledger.undo(sid, reason="ended too soon", actor=actor)
+    ledger.undo(sid, reason="ended too soon", request=WriteRequest(actor))
     assert rows(engine, sid) == {}
     assert ledger.verify(sid) == []
-    ledger.append(sid, [EndSession(method="divide-pool")], actor=actor)
+    ledger.append(sid, [EndSession(method="divide-pool")], WriteRequest(actor))
     assert len(rows(engine, sid)) == 3 and ledger.verify(sid) == []
 
 
@@ -90,7 +90,7 @@ def test_verify_finds_a_session_result_that_differs_from_the_log_and_a_rebuild_m
     assert ledger.verify(sid) == ["session_results.Bob.net_units: stored 99, rebuilt 5"]
     with engine.begin() as conn:
         conn.execute(delete(session_results).where(session_results.c.session_id == sid))
-    rebuild_projections(engine, sid)
+    Ledger(engine).rebuild(sid)
     assert ledger.verify(sid) == [] and len(rows(engine, sid)) == 3
 
 
@@ -101,16 +101,16 @@ def test_a_generated_session_ended_through_the_ledger_has_the_results_the_domain
     club, actor, _ = new_club(engine)
     ledger = Ledger(engine).for_club(club)
     opening = played.opening
-    sid = ledger.open_session(opening, actor=actor,
-                              guests=list(opening.players))["session_id"]
+    sid = ledger.open_session(opening,
+                              WriteRequest(actor), guests=list(opening.players)).body["session_id"]
     for step in played.steps[1:]:
         if step.accepted:
-            ledger.append(sid, [step.command], actor=actor)
+            ledger.append(sid, [step.command], WriteRequest(actor))
         else:
             with pytest.raises(LedgerError):
-                ledger.append(sid, [step.command], actor=actor)
+                ledger.append(sid, [step.command], WriteRequest(actor))
     if played.state.status != "ended":
-        ledger.append(sid, [EndSession(method="divide-pool")], actor=actor)
+        ledger.append(sid, [EndSession(method="divide-pool")], WriteRequest(actor))
     state = ledger.session(sid)
     assert state["status"] == "ended"
     found = rows(engine, sid)
@@ -131,11 +131,13 @@ def test_the_book_log_is_append_only_in_the_database_and_chained(engine):
     club, actor, _ = new_club(engine, "Ann")
     books = Books(engine, club)
     first = books.record_payment(payer=CLUB_, payee="Ann", amount_minor=100, currency="GBP",
-                                 method="cash", actor=actor)
+                                 method="cash",
+                                 request=WriteRequest(actor))
     second = books.record_payment(payer="Ann", payee=CLUB_, amount_minor=60, currency="GBP",
-                                  method="transfer", actor=actor)
-    assert (first["seq"], second["seq"]) == (1, 2)
-    assert books.accounts()["log"]["chain_head"] == second["hash"]
+                                  method="transfer",
+                                  request=WriteRequest(actor))
+    assert (first.body["seq"], second.body["seq"]) == (1, 2)
+    assert books.accounts()["log"]["chain_head"] == second.body["hash"]
     for statement in (update(book_entries).values(actor="someone else"),
                       delete(book_entries)):
         with pytest.raises(DBAPIError), engine.begin() as conn:
@@ -152,7 +154,8 @@ def test_a_book_entry_changed_behind_the_ledgers_back_breaks_the_chain_and_verif
     books = Books(engine, club)
     for amount in (100, 40):
         books.record_payment(payer=CLUB_, payee="Ann", amount_minor=amount, currency="GBP",
-                             method="cash", actor=actor)
+                             method="cash",
+                             request=WriteRequest(actor))
     assert main(["verify", "--all", "--database-url", database_url]) == 0
     assert f"club {club}: the book log's hash chain is whole" in capsys.readouterr().out
     with engine.begin() as conn:  # a DBA with the append-only triggers out of the way
@@ -177,14 +180,15 @@ CLUB_ = "club"
 def test_a_write_off_may_not_exceed_the_debt_and_nothing_is_written(engine):
     club, actor, _ = new_club(engine, "Ann")
     books = Books(engine, club)
-    books.record_payment(payer=CLUB_, payee="Ann", amount_minor=100, currency="GBP",
-                         method="cash", actor=actor)
+    books.record_payment(payer=CLUB_, payee="Ann", amount_minor=100, currency="GBP", method="cash",
+                         request=WriteRequest(actor))
     with pytest.raises(LedgerError) as refused:
         books.write_off(member="Ann", amount_minor=101, currency="GBP", reason="gone",
-                        actor=actor)
+                        request=WriteRequest(actor))
     assert (refused.value.rule, refused.value.field) == ("write-off-exceeds-debt",
                                                          "amount_minor")
-    books.write_off(member="Ann", amount_minor=100, currency="GBP", reason="gone", actor=actor)
+    books.write_off(member="Ann", amount_minor=100, currency="GBP", reason="gone",
+                    request=WriteRequest(actor))
     assert books.accounts()["club"]["written_off"] == {"GBP": 100}
     with engine.connect() as conn:
         assert len(store.entries(conn, club)) == 2
@@ -198,7 +202,8 @@ def test_appends_to_one_clubs_books_are_numbered_without_a_gap(engine):
     def pay() -> None:
         for _ in range(5):
             books.record_payment(payer="Ann", payee=CLUB_, amount_minor=1, currency="GBP",
-                                 method="cash", actor=actor)
+                                 method="cash",
+                                 request=WriteRequest(actor))
 
     threads = [threading.Thread(target=pay) for _ in range(3)]
     for t in threads:
@@ -246,27 +251,29 @@ def test_payments_and_write_offs_keep_every_account_the_sum_of_its_entries(engin
         if kind == "session":
             sid = secrets.token_hex(8)
             with engine.begin() as conn:
-                insert_session(conn, sid, club_id=club, version=1, state={}, now=T0)
-                store.replace_results(conn, sid, club_id=club, version=1, results=[
+                conn.execute(insert(sessions).values(id=sid, club_id=club, version=1, state={},
+                                                     created_at=T0, updated_at=T0))
+                conn.execute(insert(session_results), result_rows([
                     SessionResult(session_id=sid, seat=m, member_id=ids[m], currency="GBP",
                                   net_units=net, net_minor=net, deals_dealt=1, loos=0,
                                   loo_units=0, penalties=0, penalty_units=0,
                                   ended_at=T0 + timedelta(minutes=n), session_name=f"s{n}")
-                    for m, net in what])
+                    for m, net in what], club, 1))
         elif kind == "payment":
             payer, payee, amount, method = what
-            books.record_payment(payer=payer, payee=payee, amount_minor=amount,
-                                 currency="GBP", method=method, actor=actor)
+            books.record_payment(payer=payer, payee=payee, amount_minor=amount, currency="GBP",
+                                 method=method,
+                                 request=WriteRequest(actor))
         else:
             member, amount = what
             owes = books.account(ids[member])["owes"].get("GBP", 0)
             if amount > owes:
                 with pytest.raises(LedgerError):
-                    books.write_off(member=member, amount_minor=amount, currency="GBP",
-                                    reason="r", actor=actor)
+                    books.write_off(member=member, amount_minor=amount, currency="GBP", reason="r",
+                                    request=WriteRequest(actor))
             else:
-                books.write_off(member=member, amount_minor=amount, currency="GBP",
-                                reason="r", actor=actor)
+                books.write_off(member=member, amount_minor=amount, currency="GBP", reason="r",
+                                request=WriteRequest(actor))
     accounts = books.accounts()
     assert accounts["check"]["zero_sum"] and accounts["log"]["chain_ok"]
     debts = books.debts()
@@ -312,7 +319,8 @@ def test_a_correction_that_changes_an_ended_session_rewrites_its_results(engine)
     assert rows(engine, sid)["Bob"].net_units == 5
     # The single was misread: Cal held the KH, which beats Bob's 9H (docs/rules.md §10.1).
     ledger.correct(sid, voids=[2], replacements=[StartDeal(trump_card="7H", face_up={
-        "Ann": "5C", "Bob": "9H", "Cal": "KH"})], reason="Cal's card misread", actor=actor)
+        "Ann": "5C", "Bob": "9H", "Cal": "KH"})], reason="Cal's card misread",
+        request=WriteRequest(actor))
     found = rows(engine, sid)
     assert ledger.session(sid)["status"] == "ended"
     assert {seat: r.net_units for seat, r in found.items()} == {

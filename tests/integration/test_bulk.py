@@ -1,7 +1,7 @@
 """Verify and rebuild of every session in one pass (ledger/bulk.py), on SQLite and PostgreSQL:
 it finds exactly what `Ledger.verify` finds session by session (a tampered state, a deleted
 event, a broken hash, a stale deal view, a projection ahead of its log), in one process and
-in several, and what it rebuilds is what `rebuild_projections` rebuilds."""
+in several, and what it rebuilds is what `Ledger.rebuild` rebuilds."""
 
 from __future__ import annotations
 
@@ -17,23 +17,25 @@ from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
 from ledger.service import Ledger
 from ledger.store.chain import GENESIS, link
-from ledger.store.copy import all_sessions, rebuild_projections
 from ledger.store.tables import deal_views, events, sessions
+from ledger.writes import WriteRequest
+from tests.support.projected import all_sessions
 
 
 def play(ledger: Ledger, *, undo: bool = False) -> str:
     sid = ledger.open_session(OpenSession(players=["A", "B", "C"], first_dealer="A"),
-                              actor="treasurer")["session_id"]
+                              WriteRequest("treasurer")).body["session_id"]
     ledger.append(sid, [cmd.StartDeal(trump_card="7H", face_up={"A": "5C", "B": "9H",
-                                                                "C": "KS"})], actor="dealer")
+                                                                "C": "KS"})],
+                  WriteRequest("dealer"))
     ledger.append(sid, [cmd.StartDeal(trump_card="2S"),
                         cmd.Declare(player="C", declaration="play"),
                         cmd.Declare(player="A", declaration="play"),
                         cmd.Declare(player="B", declaration="play"),
-                        *(cmd.RecordTrick(winner=w) for w in "CAC")], actor="dealer")
+                        *(cmd.RecordTrick(winner=w) for w in "CAC")], WriteRequest("dealer"))
     if undo:  # a correction: the fold keeps only the live events
-        ledger.undo(sid, reason="wrong winner", actor="treasurer")
-        ledger.append(sid, [cmd.RecordTrick(winner="B")], actor="dealer")
+        ledger.undo(sid, reason="wrong winner", request=WriteRequest("treasurer"))
+        ledger.append(sid, [cmd.RecordTrick(winner="B")], WriteRequest("dealer"))
     return sid
 
 
@@ -176,7 +178,7 @@ def test_bulk_rebuild_writes_what_the_session_by_session_rebuild_writes(
     spoil(engine, ids)
     assert all(bulk.verify_all(engine)[sid] for sid in ids[:4])
     for sid in ids:
-        rebuild_projections(engine, sid)
+        Ledger(engine).rebuild(sid)
     one_by_one = projections(engine)
 
     spoil(engine, ids)
@@ -240,7 +242,8 @@ def test_bulk_verify_checks_the_snapshots_and_the_session_results_as_verify_does
     ledger = Ledger(engine, snapshot_every=3)
     snap_tampered, result_tampered, whole = (play(ledger) for _ in range(3))
     for sid in (result_tampered, whole):
-        ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)], actor="treasurer")
+        ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)],
+                      WriteRequest("treasurer"))
     with engine.begin() as conn:
         version = conn.scalar(select(snapshots.c.version)
                               .where(snapshots.c.session_id == snap_tampered)
@@ -286,22 +289,21 @@ def kept_projections(engine: Engine) -> tuple[list[Any], list[Any]]:
 def test_bulk_rebuild_writes_the_snapshots_and_results_the_session_by_session_rebuild_writes(
         engine, small_chunks, workers, monkeypatch):
     """The snapshots the one fold keeps as it passes each multiple of the interval (and, for
-    a log with a correction, folds anew) are the states `rebuild_projections` writes; the
+    a log with a correction, folds anew) are the states `Ledger.rebuild` writes; the
     result rows of ended sessions are its rows too."""
-    from ledger import service
+    from ledger import projections
     from ledger.domain.vocabulary import EndMethod
     from ledger.store.tables import session_results, snapshots
 
     ledger = Ledger(engine, snapshot_every=4)
     ended = [play(ledger), play(ledger, undo=True)]
     for sid in ended:
-        ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)], actor="treasurer")
+        ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)],
+                      WriteRequest("treasurer"))
     ids = sorted([load_demo(ledger), play(ledger), play(ledger, undo=True), *ended])
-    monkeypatch.setattr(service, "SNAPSHOT_EVERY", 4)
-    # the per-session rebuild at the same interval
-    monkeypatch.setitem(service.Ledger.__init__.__kwdefaults__, "snapshot_every", 4)
+    monkeypatch.setattr(projections, "SNAPSHOT_EVERY", 4)  # what a rebuild keeps
     for sid in ids:
-        rebuild_projections(engine, sid)
+        Ledger(engine).rebuild(sid)
     one_by_one = kept_projections(engine)
     assert len(one_by_one[0]) > 8 and one_by_one[1]
 
@@ -322,16 +324,20 @@ def test_the_pass_leaves_the_garbage_collector_as_it_found_it(engine, enabled, m
     and after a pass that failed, the collector is on or off as it was before."""
     import gc
 
+    from ledger import projections
+
     ledger = Ledger(engine)
     play(ledger)
     during: list[bool] = []
-    chunk = bulk._chunk
 
-    def watched(*args, **kwargs):
-        during.append(gc.isenabled())
-        return chunk(*args, **kwargs)
+    def watched(run):
+        def chunk(*args, **kwargs):
+            during.append(gc.isenabled())
+            return run(*args, **kwargs)
+        return chunk
 
-    monkeypatch.setattr(bulk, "_chunk", watched)
+    monkeypatch.setattr(projections, "verify", watched(projections.verify))
+    monkeypatch.setattr(projections, "rebuild", watched(projections.rebuild))
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()

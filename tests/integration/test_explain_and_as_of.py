@@ -17,12 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete, func, select, update
 
+from ledger import history
 from ledger.domain import InvalidInput, session_view, statement
 from ledger.domain.corrections import live_events
-from ledger.service import DealNotFound, Ledger, _fold_with_views, _plain, _versioned
-from ledger.store.copy import rebuild_projections
-from ledger.store.eventstore import load_snapshots, utc_iso
+from ledger.service import DealNotFound, Ledger
+from ledger.store.chain import utc_iso
+from ledger.store.queries import load_snapshots
 from ledger.store.tables import snapshots
+from tests.support.projected import fold_with_views, plain
 from tests.support.sessions import (
     VARIANT_NAMES,
     DrawChooser,
@@ -38,12 +40,12 @@ SHAPE = SessionShape(min_deals=2, max_deals=8, variants=VARIANT_NAMES)
 
 
 def prefix_fold(log: list[Any], version: int, sid: str) -> tuple[Any, dict[int, Any]]:
-    return _fold_with_views(None, (e for _, e in live_events(log[:version])), sid)
+    return fold_with_views((e for _, e in live_events(log[:version])), sid)
 
 
 def check_session(ledger: Ledger, sid: str) -> None:
     rows = stored_log(ledger, sid)
-    log = _versioned(rows)
+    log = history.versioned(rows)
     # (a) every figure is the sum of its trail and is the statement's
     trail = ledger.explain(sid)
     stated = ledger.statement(sid)
@@ -73,22 +75,22 @@ def check_session(ledger: Ledger, sid: str) -> None:
     for version in sorted({*range(1, len(log) + 1, 10), len(log)}):
         state, views = prefix_fold(log, version, sid)
         with ledger.engine.connect() as conn:
-            assert _plain(ledger._state_at(conn, sid, version).to_dict()) == \
-                _plain(state.to_dict()), version
+            assert plain(history.state_at(conn, sid, version).to_dict()) == \
+                plain(state.to_dict()), version
         view = ledger.session(sid, as_of=version)
         assert view["as_of"] == {"version": version,
                                  "recorded_at": utc_iso(rows[version - 1].recorded_at)}
-        assert {**view, "as_of": None} == {**_plain(session_view(state)), "as_of": None}
+        assert {**view, "as_of": None} == {**plain(session_view(state)), "as_of": None}
         then = ledger.statement(sid, as_of=str(version))
         # the cash is counted after the close, outside the log: none as of a version
         assert {**then, "log": None, "as_of": None} == \
-            {**_plain(statement(state)), "log": None, "as_of": None, "cash": None}
+            {**plain(statement(state)), "log": None, "as_of": None, "cash": None}
         assert then["log"]["version"] == version
         assert then["log"]["chain_head"] == rows[version - 1].hash
         assert ledger.statement_csv(sid, as_of=version).startswith("player,")
         for deal_no, deal in views.items():
             assert {**ledger.deal(sid, deal_no, as_of=version), "as_of": None} == \
-                {**_plain(deal), "as_of": None}, (version, deal_no)
+                {**plain(deal), "as_of": None}, (version, deal_no)
         with pytest.raises(DealNotFound):
             ledger.deal(sid, state.deal_no + 1, as_of=version)
         explained = ledger.explain(sid, as_of=version)
@@ -148,7 +150,7 @@ def test_verify_finds_a_snapshot_that_differs_and_rebuild_puts_them_right(engine
                      .values(state={**kept, "version": first + 1}))
     assert ledger.verify(sid) == [f"snapshots.{first}.version: stored {first + 1}, "
                                   f"rebuilt {first}"]
-    rebuild_projections(engine, sid)
+    Ledger(engine).rebuild(sid)
     assert Ledger(engine).verify(sid) == []
     with engine.connect() as conn:
         kept = sorted(conn.execute(select(snapshots.c.version)

@@ -12,30 +12,31 @@ from sqlalchemy.exc import DatabaseError
 from ledger.clubs import Clubs
 from ledger.domain import ConcurrencyConflict, InvalidInput, LedgerError, SessionNotFound
 from ledger.domain.commands import Declare, EndSession, StartDeal
-from ledger.service import DealNotFound, IdempotencyKeyReused, Ledger
+from ledger.service import DealNotFound, Ledger
 from ledger.store.tables import deal_views, events, idempotency_keys, sessions
+from ledger.writes import AppendResult, IdempotencyKeyReused, WriteRequest
+from tests.support.projected import rebuilt
 
 from .helpers import PLAYERS, open_command, quick_deal, turn_up_single
 
 ACTOR = "dealer@club"
-ON_POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.postgres)
 
 
-def body(result: dict) -> dict:
-    """The response without the replay flag, as the API sends it."""
-    return {k: v for k, v in result.items() if k != "idempotent_replay"}
+def body(result: AppendResult) -> dict:
+    """The response as the API sends it."""
+    return result.body
 
 
 def open_session(ledger: Ledger, **kwargs) -> str:
-    return ledger.open_session(open_command(), actor=ACTOR, **kwargs)["session_id"]
+    return ledger.open_session(open_command(), WriteRequest(ACTOR), **kwargs).body["session_id"]
 
 
 def play_deals(ledger: Ledger, session_id: str, deals: int) -> None:
     """The turn-up single, then quick deals, one command per append."""
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
     for _ in range(deals - 1):
         for command in quick_deal(ledger.session(session_id)):
-            ledger.append(session_id, [command], actor=ACTOR)
+            ledger.append(session_id, [command], WriteRequest(ACTOR))
 
 
 def count(engine: Engine, table) -> int:
@@ -66,28 +67,28 @@ def run_together(*calls):
 # -- append and read back ------------------------------------------------------------------
 
 def test_opening_a_session_appends_session_opened_as_version_one(ledger):
-    result = ledger.open_session(open_command(), actor=ACTOR)
+    result = ledger.open_session(open_command(), WriteRequest(ACTOR))
 
-    assert result["idempotent_replay"] is False
-    assert result["version"] == 1
-    [event] = result["appended"]
+    assert result.replayed is False
+    assert result.body["version"] == 1
+    [event] = result.body["appended"]
     assert event["type"] == "SessionOpened"
     assert event["version"] == 1
     assert event["actor"] == ACTOR
     assert event["payload"]["players"] == PLAYERS
     assert datetime.fromisoformat(event["recorded_at"]).utcoffset().total_seconds() == 0
-    assert result["session"]["seats"] == PLAYERS
-    assert ledger.session(result["session_id"]) == result["session"]
-    assert ledger.session_exists(result["session_id"])
+    assert result.body["session"]["seats"] == PLAYERS
+    assert ledger.session(result.body["session_id"]) == result.body["session"]
+    assert ledger.session_exists(result.body["session_id"])
 
 
 def test_appended_events_read_back_in_order_with_versions_one_to_n(ledger):
-    opened = ledger.open_session(open_command(), actor=ACTOR)
-    session_id = opened["session_id"]
-    appended = list(opened["appended"])
-    appended += ledger.append(session_id, [turn_up_single()], actor=ACTOR)["appended"]
+    opened = ledger.open_session(open_command(), WriteRequest(ACTOR))
+    session_id = opened.body["session_id"]
+    appended = list(opened.body["appended"])
+    appended += ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR)).body["appended"]
     for command in quick_deal(ledger.session(session_id)):
-        appended += ledger.append(session_id, [command], actor=ACTOR)["appended"]
+        appended += ledger.append(session_id, [command], WriteRequest(ACTOR)).body["appended"]
 
     log = ledger.events(session_id, limit=1000)["events"]
 
@@ -102,25 +103,25 @@ def test_appended_events_read_back_in_order_with_versions_one_to_n(ledger):
 
 def test_a_batch_is_appended_with_consecutive_versions_in_one_response(ledger):
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
 
     result = ledger.append(session_id, quick_deal(ledger.session(session_id)),
-                           expected_version=3, actor=ACTOR)
+                           WriteRequest(ACTOR, expected_version=3))
 
-    versions = [e["version"] for e in result["appended"]]
+    versions = [e["version"] for e in result.body["appended"]]
     assert versions == list(range(4, 4 + len(versions)))
-    assert result["version"] == versions[-1] == result["session"]["version"]
-    assert result["appended"][-1]["type"] == "DealSettled"
+    assert result.body["version"] == versions[-1] == result.body["session"]["version"]
+    assert result.body["appended"][-1]["type"] == "DealSettled"
 
 
 def test_a_batch_that_ends_one_deal_and_starts_the_next_stores_both_deal_views(ledger):
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
     second = quick_deal(ledger.session(session_id))
     *most, last_trick = second
-    ledger.append(session_id, most, actor=ACTOR)
+    ledger.append(session_id, most, WriteRequest(ACTOR))
 
-    ledger.append(session_id, [last_trick, StartDeal(trump_card="2D")], actor=ACTOR)
+    ledger.append(session_id, [last_trick, StartDeal(trump_card="2D")], WriteRequest(ACTOR))
 
     assert ledger.deal(session_id, 2)["phase"] == "settled"
     assert ledger.deal(session_id, 3)["phase"] == "declaring"
@@ -133,22 +134,22 @@ def test_payloads_and_projections_keep_the_order_their_keys_were_written_in(ledg
     session_id = open_session(ledger)
     dealt = ["Ben", "Cat", "Dan", "Eve", "Ann"]  # from the dealer's left, the dealer last
 
-    appended = ledger.append(session_id, [turn_up_single()], actor=ACTOR)["appended"]
+    appended = ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR)).body["appended"]
 
     assert list(appended[0]["payload"]["face_up"]) == dealt
     assert list(ledger.events(session_id)["events"][1]["payload"]["face_up"]) == dealt
     assert list(ledger.deal(session_id, 1)["face_up"]) == dealt
-    assert list(ledger.rebuild(session_id)[0]["deal"]["face_up"]) == dealt
+    assert list(rebuilt(ledger.engine, session_id)[0]["deal"]["face_up"]) == dealt
 
 # -- refusals leave no trace ---------------------------------------------------------------
 
 def test_an_expected_version_behind_the_stream_is_a_conflict_naming_the_current_version(ledger):
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
 
     with pytest.raises(ConcurrencyConflict) as refused:
-        ledger.append(session_id, [StartDeal(trump_card="9S")], expected_version=1,
-                      actor=ACTOR)
+        ledger.append(session_id, [StartDeal(trump_card="9S")],
+                      WriteRequest(ACTOR, expected_version=1))
 
     assert refused.value.current_version == 3
     assert refused.value.expected_version == 1
@@ -159,13 +160,14 @@ def test_an_expected_version_behind_the_stream_is_a_conflict_naming_the_current_
 
 def test_a_batch_whose_later_command_is_refused_appends_nothing(ledger, engine):
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
     before = ledger.session(session_id)
     events_before = count(engine, events)
 
     with pytest.raises(LedgerError):
         ledger.append(session_id, [StartDeal(trump_card="9S"),
-                                   Declare(player="Nobody", declaration="play")], actor=ACTOR)
+                                   Declare(player="Nobody", declaration="play")],
+                      WriteRequest(ACTOR))
 
     assert count(engine, events) == events_before
     assert ledger.session(session_id) == before
@@ -177,7 +179,7 @@ def test_a_batch_whose_later_command_is_refused_appends_nothing(ledger, engine):
 def test_an_empty_batch_is_refused(ledger):
     session_id = open_session(ledger)
     with pytest.raises(InvalidInput):
-        ledger.append(session_id, [], actor=ACTOR)
+        ledger.append(session_id, [], WriteRequest(ACTOR))
 
 
 def test_an_unknown_session_is_not_found_for_every_call(ledger):
@@ -185,7 +187,7 @@ def test_an_unknown_session_is_not_found_for_every_call(ledger):
     for call in (lambda: ledger.session(missing), lambda: ledger.statement(missing),
                  lambda: ledger.statement_csv(missing), lambda: ledger.deal(missing, 1),
                  lambda: ledger.events(missing), lambda: ledger.rebuild(missing),
-                 lambda: ledger.append(missing, [turn_up_single()], actor=ACTOR)):
+                 lambda: ledger.append(missing, [turn_up_single()], WriteRequest(ACTOR))):
         with pytest.raises(SessionNotFound) as refused:
             call()
         assert refused.value.code == "not-found"
@@ -202,13 +204,13 @@ def test_a_deal_not_yet_dealt_is_not_found(ledger):
 # -- idempotency ---------------------------------------------------------------------------
 
 def test_a_repeated_key_on_open_returns_the_first_response_and_opens_nothing(ledger, engine):
-    first = ledger.open_session(open_command(), actor=ACTOR, idempotency_key="k-open",
-                                fingerprint="f1")
+    first = ledger.open_session(open_command(),
+                                WriteRequest(ACTOR, idempotency_key="k-open", fingerprint="f1"))
 
-    again = ledger.open_session(open_command(), actor=ACTOR, idempotency_key="k-open",
-                                fingerprint="f1")
+    again = ledger.open_session(open_command(),
+                                WriteRequest(ACTOR, idempotency_key="k-open", fingerprint="f1"))
 
-    assert again["idempotent_replay"] is True
+    assert again.replayed is True
     assert body(again) == body(first)
     assert count(engine, sessions) == 1
     assert count(engine, events) == 1
@@ -217,27 +219,27 @@ def test_a_repeated_key_on_open_returns_the_first_response_and_opens_nothing(led
 def test_a_repeated_key_on_append_returns_the_first_response_and_appends_nothing(ledger,
                                                                                engine):
     session_id = open_session(ledger)
-    first = ledger.append(session_id, [turn_up_single()], expected_version=1, actor=ACTOR,
-                          idempotency_key="k-1")
+    first = ledger.append(session_id, [turn_up_single()],
+                          WriteRequest(ACTOR, expected_version=1, idempotency_key="k-1"))
     events_after = count(engine, events)
 
     # The retry still names version 1: the stream moved on because of this very request.
-    again = ledger.append(session_id, [turn_up_single()], expected_version=1, actor=ACTOR,
-                          idempotency_key="k-1")
+    again = ledger.append(session_id, [turn_up_single()],
+                          WriteRequest(ACTOR, expected_version=1, idempotency_key="k-1"))
 
-    assert again["idempotent_replay"] is True
+    assert again.replayed is True
     assert body(again) == body(first)
     assert count(engine, events) == events_after
 
 
 def test_a_key_reused_for_a_different_request_is_refused(ledger):
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR, idempotency_key="k-2",
-                  fingerprint="deal one")
+    ledger.append(session_id, [turn_up_single()],
+                  WriteRequest(ACTOR, idempotency_key="k-2", fingerprint="deal one"))
 
     with pytest.raises(IdempotencyKeyReused) as refused:
-        ledger.append(session_id, [StartDeal(trump_card="9S")], actor=ACTOR,
-                      idempotency_key="k-2", fingerprint="deal two")
+        ledger.append(session_id, [StartDeal(trump_card="9S")],
+                      WriteRequest(ACTOR, idempotency_key="k-2", fingerprint="deal two"))
 
     assert refused.value.code == "idempotency-key-reuse"
     assert refused.value.rule == "idempotency-key-reuse"
@@ -246,34 +248,35 @@ def test_a_key_reused_for_a_different_request_is_refused(ledger):
 
 def test_without_a_fingerprint_the_commands_themselves_tell_requests_apart(ledger):
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR, idempotency_key="k-3")
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR, idempotency_key="k-3"))
     with pytest.raises(IdempotencyKeyReused):
-        ledger.append(session_id, [StartDeal(trump_card="9S")], actor=ACTOR,
-                      idempotency_key="k-3")
+        ledger.append(session_id, [StartDeal(trump_card="9S")],
+                      WriteRequest(ACTOR, idempotency_key="k-3"))
 
 
 def test_a_key_is_scoped_to_its_session(ledger):
     one, two = open_session(ledger), open_session(ledger)
-    ledger.append(one, [turn_up_single()], actor=ACTOR, idempotency_key="same", fingerprint="x")
+    ledger.append(one, [turn_up_single()],
+                  WriteRequest(ACTOR, idempotency_key="same", fingerprint="x"))
 
-    result = ledger.append(two, [turn_up_single()], actor=ACTOR, idempotency_key="same",
-                           fingerprint="x")
+    result = ledger.append(two, [turn_up_single()],
+                           WriteRequest(ACTOR, idempotency_key="same", fingerprint="x"))
 
-    assert result["idempotent_replay"] is False
-    assert result["session_id"] == two
+    assert result.replayed is False
+    assert result.body["session_id"] == two
 
 
 def test_a_refused_request_stores_nothing_under_its_key(ledger, engine):
     session_id = open_session(ledger)
     with pytest.raises(LedgerError):
-        ledger.append(session_id, [Declare(player="Ann", declaration="play")], actor=ACTOR,
-                      idempotency_key="k-4", fingerprint="early")
+        ledger.append(session_id, [Declare(player="Ann", declaration="play")],
+                      WriteRequest(ACTOR, idempotency_key="k-4", fingerprint="early"))
     assert count(engine, idempotency_keys) == 0
 
-    result = ledger.append(session_id, [turn_up_single()], actor=ACTOR,
-                           idempotency_key="k-4", fingerprint="fixed")
+    result = ledger.append(session_id, [turn_up_single()],
+                           WriteRequest(ACTOR, idempotency_key="k-4", fingerprint="fixed"))
 
-    assert result["idempotent_replay"] is False
+    assert result.replayed is False
 
 
 # -- the log is append-only ----------------------------------------------------------------
@@ -293,7 +296,7 @@ def test_the_events_table_refuses_delete(ledger, engine):
     assert count(engine, events) == 1
 
 
-@pytest.mark.parametrize("blank_database_url", [ON_POSTGRESQL], indirect=True)
+@pytest.mark.backends("postgresql")
 def test_the_events_table_refuses_truncate_on_postgresql(ledger, engine):
     open_session(ledger)
     with pytest.raises(DatabaseError, match="append-only"), engine.begin() as conn:
@@ -330,7 +333,7 @@ def test_a_page_after_the_last_event_is_empty(ledger):
 
 def test_paging_keeps_to_one_session(ledger):
     one, two = open_session(ledger), open_session(ledger)
-    ledger.append(two, [turn_up_single()], actor=ACTOR)
+    ledger.append(two, [turn_up_single()], WriteRequest(ACTOR))
     assert [e["type"] for e in ledger.events(one)["events"]] == ["SessionOpened"]
 
 
@@ -347,9 +350,9 @@ def test_a_page_limit_outside_one_to_a_thousand_is_refused(ledger, limit):
 def test_the_projections_after_many_appends_equal_a_rebuild_from_the_log(ledger):
     session_id = open_session(ledger)
     play_deals(ledger, session_id, 4)
-    ledger.append(session_id, [StartDeal(trump_card="QC")], actor=ACTOR)  # one left open
+    ledger.append(session_id, [StartDeal(trump_card="QC")], WriteRequest(ACTOR))  # one left open
 
-    state, views = ledger.rebuild(session_id)
+    state, views = rebuilt(ledger.engine, session_id)
 
     assert ledger.verify(session_id) == []
     assert sorted(views) == [1, 2, 3, 4, 5]
@@ -375,7 +378,7 @@ def test_verify_names_a_projection_that_drifted_from_the_log(ledger, engine):
 def test_the_statement_is_read_from_the_projection(ledger):
     session_id = open_session(ledger)
     play_deals(ledger, session_id, 3)
-    ledger.append(session_id, [EndSession(method="divide-pool")], actor=ACTOR)
+    ledger.append(session_id, [EndSession(method="divide-pool")], WriteRequest(ACTOR))
 
     statement = ledger.statement(session_id)
     csv_text = ledger.statement_csv(session_id)
@@ -390,15 +393,15 @@ def test_the_statement_is_read_from_the_projection(ledger):
 def test_two_writers_at_the_same_expected_version_one_wins_the_other_conflicts(engine):
     ledger = Ledger(engine)
     session_id = open_session(ledger)
-    ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+    ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
 
     def write(trump: str):
         return lambda: ledger.append(session_id, [StartDeal(trump_card=trump)],
-                                     expected_version=3, actor=ACTOR)
+                                     WriteRequest(ACTOR, expected_version=3))
 
     outcomes = run_together(write("9S"), write("2D"))
 
-    wins = [o for o in outcomes if isinstance(o, dict)]
+    wins = [o.body for o in outcomes if isinstance(o, AppendResult)]
     conflicts = [o for o in outcomes if isinstance(o, ConcurrencyConflict)]
     assert len(wins) == 1 and len(conflicts) == 1
     assert conflicts[0].current_version == wins[0]["version"] == 4
@@ -414,7 +417,7 @@ def test_a_version_taken_in_the_log_under_the_projection_becomes_a_conflict(ledg
             payload={"deals": 5}, recorded_at=datetime.now().astimezone(), actor="other"))
 
     with pytest.raises(ConcurrencyConflict) as refused:
-        ledger.append(session_id, [turn_up_single()], actor=ACTOR)
+        ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
 
     assert refused.value.current_version == 2
     assert refused.value.expected_version == 1
@@ -434,13 +437,13 @@ def club(ledger: Ledger, name: str) -> str:
 def test_a_clubs_ledger_sees_only_that_clubs_sessions(ledger):
     ours = ledger.for_club(club(ledger, "lanterloo-whist-and-loo"))
     theirs = ledger.for_club(club(ledger, "another-club"))
-    session_id = ours.open_session(open_command(), actor=ACTOR)["session_id"]
-    ours.append(session_id, [turn_up_single()], actor=ACTOR)
+    session_id = ours.open_session(open_command(), WriteRequest(ACTOR)).body["session_id"]
+    ours.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
 
     assert ours.session(session_id)["session_id"] == session_id
     assert not theirs.session_exists(session_id)
     with pytest.raises(SessionNotFound):
-        theirs.append(session_id, [turn_up_single()], actor=ACTOR)
+        theirs.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
     for read in (theirs.session, theirs.statement, theirs.statement_csv, theirs.events,
                  theirs.rebuild, theirs.verify, lambda s: theirs.deal(s, 1)):
         with pytest.raises(SessionNotFound):
@@ -450,26 +453,26 @@ def test_a_clubs_ledger_sees_only_that_clubs_sessions(ledger):
 
 def test_an_open_idempotency_key_is_scoped_to_the_club(ledger):
     ours, theirs = ledger.for_club(club(ledger, "a")), ledger.for_club(club(ledger, "b"))
-    first = ours.open_session(open_command(), actor=ACTOR, idempotency_key="k",
-                              fingerprint="x")
-    second = theirs.open_session(open_command(), actor=ACTOR, idempotency_key="k",
-                                 fingerprint="x")
-    assert second["idempotent_replay"] is False
-    assert second["session_id"] != first["session_id"]
+    first = ours.open_session(open_command(),
+                              WriteRequest(ACTOR, idempotency_key="k", fingerprint="x"))
+    second = theirs.open_session(open_command(),
+                                 WriteRequest(ACTOR, idempotency_key="k", fingerprint="x"))
+    assert second.replayed is False
+    assert second.body["session_id"] != first.body["session_id"]
 
 
 def test_the_same_key_sent_twice_at_once_opens_one_session(engine):
     ledger = Ledger(engine)
 
     def open_it():
-        return ledger.open_session(open_command(), actor=ACTOR, idempotency_key="k-race",
-                                   fingerprint="same")
+        return ledger.open_session(open_command(), WriteRequest(ACTOR, idempotency_key="k-race",
+                                                                fingerprint="same"))
 
     first, second = run_together(open_it, open_it)
 
-    assert isinstance(first, dict) and isinstance(second, dict), (first, second)
+    assert isinstance(first, AppendResult) and isinstance(second, AppendResult), (first, second)
     assert body(first) == body(second)
-    assert sorted([first["idempotent_replay"], second["idempotent_replay"]]) == [False, True]
+    assert sorted([first.replayed, second.replayed]) == [False, True]
     assert count(engine, sessions) == 1
 
 
@@ -478,11 +481,11 @@ def test_the_same_key_sent_twice_at_once_appends_once(engine):
     session_id = open_session(ledger)
 
     def deal():
-        return ledger.append(session_id, [turn_up_single()], expected_version=1, actor=ACTOR,
-                             idempotency_key="k-race", fingerprint="same")
+        return ledger.append(session_id, [turn_up_single()], WriteRequest(
+            ACTOR, expected_version=1, idempotency_key="k-race", fingerprint="same"))
 
     first, second = run_together(deal, deal)
 
-    assert isinstance(first, dict) and isinstance(second, dict), (first, second)
+    assert isinstance(first, AppendResult) and isinstance(second, AppendResult), (first, second)
     assert body(first) == body(second)
     assert ledger.session(session_id)["version"] == 3

@@ -14,18 +14,20 @@ from ledger.domain import commands as cmd
 from ledger.service import Ledger
 from ledger.store.chain import link
 from ledger.store.tables import events, sessions
+from ledger.writes import WriteRequest
 
 
 def play(ledger: Ledger) -> str:
     sid = ledger.open_session(OpenSession(players=["A", "B", "C"], first_dealer="A"),
-                              actor="treasurer")["session_id"]
+                              WriteRequest("treasurer")).body["session_id"]
     ledger.append(sid, [cmd.StartDeal(trump_card="7H", face_up={"A": "5C", "B": "9H",
-                                                                "C": "KS"})], actor="dealer")
+                                                                "C": "KS"})],
+                  WriteRequest("dealer"))
     ledger.append(sid, [cmd.StartDeal(trump_card="2S"),
                         cmd.Declare(player="C", declaration="play"),
                         cmd.Declare(player="A", declaration="play"),
                         cmd.Declare(player="B", declaration="play"),
-                        *(cmd.RecordTrick(winner=w) for w in "CAC")], actor="dealer")
+                        *(cmd.RecordTrick(winner=w) for w in "CAC")], WriteRequest("dealer"))
     assert ledger.verify(sid) == []
     return sid
 

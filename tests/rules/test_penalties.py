@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.domain.offence_tables import TABLES
+from ledger.domain.offence_tables import MISS, PAM, TABLES
 
 from .driver import Refused, one, postings
 from .helpers import BW_HAND, tricks
@@ -22,7 +22,9 @@ EXPECTED = {
         "looked-at-another-hand": ("loo", "pool", "none"),
         **{o: ("loo", "next_pool", "required") for o in (
             "lead-rule", "revoke", "not-heading", "not-trumping-to-head", "trump-after-trick",
-            "played-out-of-turn", "exposed-card-in-play", "named-card")},
+            "played-out-of-turn", "exposed-card-in-play", "named-card",
+            # five-card loo only (Baxter-Wray pp. 21, 28): played at five-card loo below
+            "pam-be-civil")},
     },
     "blenheim": {
         **{o: ("stake", "pool", "none") for o in (
@@ -59,10 +61,11 @@ def to_play(table):
 
 @pytest.mark.parametrize("preset, offence", ROWS)
 def test_each_penalty_row_charges_its_amount_to_its_pool(table, preset, offence):
-    open_five(table, preset)
+    spec = TABLES[preset][offence]
+    five_card = spec.needs == PAM  # an offence with Pam: at five-card loo, loo 10, pool 5
+    open_five(table, preset, **({"variant": "five-card"} if five_card else {}))
     table.send("DealStarted", trump_card="2S")
     amount, destination, replay = EXPECTED[preset][offence]
-    spec = TABLES[preset][offence]
     if spec.stage == "in-play":
         to_play(table)
     if spec.leaves_play:  # throwing up after the lead: once the first card is led
@@ -72,7 +75,7 @@ def test_each_penalty_row_charges_its_amount_to_its_pool(table, preset, offence)
     offender = "A" if spec.dealer_only else "B"
     events = table.send("PenaltyImposed", player=offender, offence=offence)
     penalty = one(events, "PenaltyImposed")
-    pool, loo = SETUP[preset]
+    pool, loo = (5, 10) if five_card else SETUP[preset]
     want = {"single": 3, "stake": 3, "loo": loo, None: None}[amount]
     assert (penalty["amount_units"], penalty["destination"], penalty["replay"]) == \
         (want, destination, replay)
@@ -231,3 +234,40 @@ def test_a_blenheim_fine_in_a_misdealt_hand_is_charged_at_the_redeal(table):
     to_play(table)
     result = one(tricks(table, ["B", "C", "C"]), "DealSettled")  # no review for a void hand
     assert result["shares"][0]["paid_to"] == "B"
+
+
+# ---------------------------------------------------------------- offences the game cannot have
+
+
+@pytest.mark.parametrize("preset", ["baxter-wray", "enquire-within", "cassell"])
+@pytest.mark.parametrize("variant", ["irish", "five-card"])
+def test_looking_at_the_miss_is_no_offence_where_there_is_no_miss(table, preset, variant):
+    # Baxter-Wray p. 27 (five-card loo): "There is no miss"; p. 28: Irish loo is "virtually the
+    # same"; Britannica: "There is no miss". docs/rules.md §9.2, §9.3.
+    assert TABLES[preset]["looked-at-miss"].needs == MISS
+    open_five(table, preset, variant=variant)
+    table.send("DealStarted", trump_card="2S")
+    penalty = next(a for a in table.session()["expected"]["actions"]
+                   if a["type"] == "PenaltyImposed")
+    assert "looked-at-miss" not in penalty["offences"]
+    assert "looked-at-own-cards" in penalty["offences"]
+    with pytest.raises(Refused) as refused:
+        table.send("PenaltyImposed", player="B", offence="looked-at-miss")
+    problem = refused.value.problem
+    assert (refused.value.status, problem["rule"], problem["field"]) == \
+        (422, "no-miss", "offence")
+    assert "There is no miss" in problem["detail"]
+    assert table.session()["version"] == 2  # nothing appended
+
+
+def test_pam_be_civil_is_no_offence_where_there_is_no_pam(table):
+    # Baxter-Wray p. 28: at Irish loo "Pam is unknown"; at three-card loo there is no Pam
+    open_five(table, "baxter-wray")
+    table.send("DealStarted", trump_card="2S")
+    to_play(table)
+    penalty = next(a for a in table.session()["expected"]["actions"]
+                   if a["type"] == "PenaltyImposed")
+    assert "pam-be-civil" not in penalty["offences"] and "looked-at-miss" in penalty["offences"]
+    with pytest.raises(Refused) as refused:
+        table.send("PenaltyImposed", player="B", offence="pam-be-civil")
+    assert (refused.value.status, refused.value.problem["rule"]) == (422, "no-pam")

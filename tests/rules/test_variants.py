@@ -91,7 +91,8 @@ def test_exchanges_once_after_declaring_from_the_top_of_the_pack(table):
         "exchange-after-declaring"
     declare(table, ("B", "play"))
     offer = [a for a in table.session()["expected"]["actions"] if a["type"] == "CardsExchanged"]
-    assert offer == [{"type": "CardsExchanged", "players": ["B"], "stock_left": 42}]
+    assert offer == [{"type": "CardsExchanged", "players": ["B"], "stock_left": 42,
+                      "exchange_at": "turn-to-declare"}]
     events = table.send("CardsExchanged", player="B", count=2, cards_out=["2C", "3D"],
                         cards_in=["KS", "QS"])
     assert one(events, "CardsExchanged")["stock_left"] == 40
@@ -113,8 +114,9 @@ def test_a_pack_that_runs_short_is_refused_with_the_reason(table):
     # Nine players at Irish loo with the 32-card pack: 27 cards dealt, one turned up, 4 left.
     open_variant(table, "irish", players=tuple("ABCDEFGHI"), pack=32)
     table.send("DealStarted", trump_card="7H")
-    declare(table, ("B", "play"), ("C", "play"))
+    declare(table, ("B", "play"))
     table.send("CardsExchanged", player="B", count=3)
+    declare(table, ("C", "play"))
     problem = refused(table, "CardsExchanged", player="C", count=2)
     assert problem["rule"] == "pack-short" and "1 card left" in problem["detail"]
     table.send("CardsExchanged", player="C", count=1)
@@ -154,8 +156,9 @@ def test_irish_loo_leads_a_trump_from_two_only_with_two_declared_players(table):
 def test_quick_entry_at_irish_loo(table):
     open_variant(table, "irish")
     table.send("DealStarted", trump_card="7H")
-    declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
+    declare(table, ("B", "play"), ("C", "play"))
     table.send("CardsExchanged", player="C", count=3)
+    declare(table, ("A", "play"))
     settled = one(tricks(table, ["B", "B", "C"]), "DealSettled")
     assert settled["looed"] == ["A"] and [s["amount_units"] for s in settled["shares"]] == \
         [1, 1, 1]
@@ -189,7 +192,8 @@ def test_pam_is_the_highest_trump_whatever_suit_is_turned_up(table):
     table.send("DealStarted", trump_card="2H")
     declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
     assert table.deal(1)["pam"] == "JC"
-    events = play(table, [("B", "AH"), ("C", "JC"), ("A", "KH"),
+    events = table.batch([{"type": "CardPlayed", "player": "B", "card": "AH", "call": "none"}])
+    events += play(table, [("C", "JC"), ("A", "KH"),
                           ("C", "7D"), ("A", "2C"), ("B", "3S"),
                           ("C", "8D"), ("A", "3C"), ("B", "4S"),
                           ("C", "9D"), ("A", "4C"), ("B", "5S"),
@@ -204,7 +208,8 @@ def test_the_knave_of_trumps_is_pam_by_agreement(table):
     table.send("DealStarted", trump_card="2S")
     declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
     assert table.deal(1)["pam"] == "JS"
-    events = play(table, [("B", "AS"), ("C", "JS"), ("A", "KS")])
+    events = table.batch([{"type": "CardPlayed", "player": "B", "card": "AS", "call": "none"}])
+    events += play(table, [("C", "JS"), ("A", "KS")])
     assert one(events, "TrickWon")["winner"] == "C"
 
 
@@ -224,13 +229,12 @@ def test_pam_counts_as_a_trump_when_trumping_to_head(table):
     assert (penalty["offence"], penalty["amount_units"]) == ("not-trumping-to-head", 10)
 
 
-def _civil_hand(table, call, c_first):
-    open_variant(table, "five-card")
+def _civil_hand(table, call, c_first, preset="baxter-wray"):
+    open_variant(table, "five-card", preset)
     table.send("DealStarted", trump_card="2H")
     declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
-    first = {"type": "CardPlayed", "player": "B", "card": "AH"}
-    if call:
-        first["call"] = "pam-be-civil"
+    first = {"type": "CardPlayed", "player": "B", "card": "AH",
+             "call": "pam-be-civil" if call else "none"}
     events = table.batch([first])
     c_second = "7H" if c_first == "JC" else "JC"
     events += play(table, [("C", c_first), ("A", "2C"),
@@ -251,16 +255,34 @@ def test_pam_be_civil_the_holder_of_pam_with_another_trump_passes_the_ace(table)
         "pam-be-civil"
 
 
-def test_pam_played_on_the_ace_with_the_call_is_a_breach_reported(table):
+def test_pam_played_on_the_ace_with_the_call_looes_him_at_baxter_wray(table):
+    # Baxter-Wray p. 28: "the holder of Pam must pass the trick"; p. 21: "A player infringing
+    # any of the rules, or playing in an irregular manner, is looed, and the amount of his
+    # winnings, if any, is left in the pool" (docs/rules.md §11.37): a loo of 10 to the next
+    # pool, and the hand is replayed as after any breach of the laws of play.
     events = _civil_hand(table, call=True, c_first="JC")
     assert breaches(events) == [("C", "pam-be-civil", 1)]
-    # docs/rules.md §11.37: the sources give the call as a custom; no table penalises it
+    penalty = one(events, "PenaltyImposed")
+    assert (penalty["player"], penalty["offence"], penalty["amount_units"],
+            penalty["destination"], penalty["forfeits_winnings"], penalty["replay"]) == \
+        ("C", "pam-be-civil", 10, "next_pool", True, "required")
+    assert penalty["detected"] is True and "p. 28" in penalty["law"]
+
+
+@pytest.mark.parametrize("preset", ["blenheim", "enquire-within", "cassell"])
+def test_pam_played_on_the_ace_with_the_call_is_reported_where_the_offences_are_closed(
+        table, preset):
+    # docs/rules.md §11.37: Britannica's laws and Enquire Within's list name no penalty for it
+    events = _civil_hand(table, call=True, c_first="JC", preset=preset)
+    assert breaches(events) == [("C", "pam-be-civil", 1)]
     assert not [e for e in events if e["type"] == "PenaltyImposed"]
 
 
 def test_without_the_call_pam_must_head_the_ace(table):
     events = _civil_hand(table, call=False, c_first="7H")
     assert breaches(events) == [("C", "not-heading", 1)]
+    # the answer is logged: the ace was led without the call
+    assert [e["payload"].get("call") for e in events if e["type"] == "CardPlayed"][0] == "none"
 
 
 def test_with_no_other_trump_pam_may_win_the_ace_after_the_call(table):
@@ -280,7 +302,7 @@ def test_the_call_is_refused_but_with_the_ace_of_trumps_led_at_five_card_loo(tab
     declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
     assert refused(table, "CardPlayed", player="B", card="KH",
                    call="pam-be-civil")["rule"] == "pam-be-civil"
-    table.send("CardPlayed", player="B", card="AH")
+    table.send("CardPlayed", player="B", card="AH", call="none")
     assert refused(table, "CardPlayed", player="C", card="AD",
                    call="pam-be-civil")["rule"] == "pam-be-civil"
 
@@ -395,3 +417,361 @@ def test_flushes_belong_to_five_card_loo(table):
     declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
     assert refused(table, "FlushShown",
                    flushes={"B": ["2H", "5H", "9H", "QH", "KH"]})["rule"] == "flush-variant"
+
+
+# ---------------------------------------------------------------- flush precedence by preset
+
+PLAIN_WITH_PAM = ["3D", "5D", "9D", "QD", "JC"]  # diamonds, four with Pam
+PLAIN_HEARTS = ["2H", "5H", "9H", "QH", "KH"]
+TRUMP_SPADES = ["3S", "5S", "9S", "QS", "KS"]
+
+
+@pytest.mark.parametrize(("preset", "order"), [
+    ("baxter-wray", "trumps-pam-elder"), ("blenheim", "trumps-elder"),
+    ("enquire-within", "trumps-pam-elder"), ("cassell", "trumps-pam-elder")])
+def test_each_preset_stores_its_flush_precedence(table, preset, order):
+    assert open_variant(table, "five-card", preset)["rules"]["flush_precedence"] == order
+
+
+@pytest.mark.parametrize(("preset", "winner"), [
+    # Baxter-Wray p. 28: "then the flush which includes Pam wins"
+    ("baxter-wray", "C"),
+    # Britannica: "As between two flushes which do not take precedence, the elder hand wins"
+    ("blenheim", "B"),
+    # Enquire Within §100 ii, "yields only to a superior flush, or the elder hand": read as
+    # Baxter-Wray spells it out (decision, docs/rules.md §9.3)
+    ("enquire-within", "C"),
+    ("cassell", "C"),  # Cassell has no five-card loo: Baxter-Wray's (decision)
+])
+def test_between_two_plain_flushes_pam_counts_only_where_the_source_says(table, preset, winner):
+    open_variant(table, "five-card", preset, players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "play"), ("A", "play"))
+    # B is the elder hand; C's flush holds Pam
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS, "C": PLAIN_WITH_PAM}),
+                "FlushShown")
+    assert shown["winner"] == winner
+    assert shown["beaten"] == [p for p in ("B", "C") if p != winner]
+
+
+@pytest.mark.parametrize("preset", ["baxter-wray", "blenheim", "enquire-within", "cassell"])
+def test_a_trump_flush_beats_the_elder_hand_and_pam_at_every_preset(table, preset):
+    # Baxter-Wray p. 28 and Britannica: "A trump flush takes precedence of flushes in other
+    # suits"
+    open_variant(table, "five-card", preset, players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "play"), ("A", "throw_up"))
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS, "C": PLAIN_WITH_PAM,
+                                                  "D": TRUMP_SPADES}), "FlushShown")
+    assert (shown["winner"], shown["beaten"]) == ("D", ["B", "C"])
+
+
+def test_blenheim_gives_the_pool_and_the_loos_to_the_elder_flush(table):
+    # The case that paid the wrong player: at blenheim the elder hand B wins over C's flush with
+    # Pam; C is exempt (another flush, and Pam), D and A pay B the loo (the pool, up to 35).
+    open_variant(table, "five-card", "blenheim", players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "play"), ("A", "play"))
+    events = table.send("FlushShown", flushes={"C": PLAIN_WITH_PAM, "B": PLAIN_HEARTS})
+    shown = one(events, "FlushShown")
+    assert (shown["winner"], shown["beaten"], shown["payers"], shown["pam_held_by"]) == \
+        ("B", ["C"], ["D", "A"], "C")
+    # the pool: the dealer's 10 and three antes of 5
+    assert postings(events, "pool_taken") == [("pool", "B", 25)]
+    assert sorted(postings(events, "flush")) == [("A", "B", 25), ("D", "B", 25)]
+
+
+@pytest.mark.parametrize(("rules", "field"), [
+    ({"variant": "five-card", "flush_precedence": "pam-first"}, "rules.flush_precedence"),
+    ({"variant": "irish", "flush_precedence": "trumps-elder"}, "rules.flush_precedence"),
+    ({"flush_precedence": "trumps-elder"}, "rules.flush_precedence"),
+    ({"exchange_at": "before-play"}, "rules.exchange_at"),  # three-card: the miss instead
+    ({"variant": "irish", "exchange_at": "whenever"}, "rules.exchange_at"),
+])
+def test_the_new_variant_parameters_out_of_place_are_refused(table, rules, field):
+    with pytest.raises(Refused) as err:
+        table.open(["A", "B", "C"], rules=rules)
+    assert err.value.status == 422 and err.value.problem["field"] == field
+
+
+def test_a_club_may_choose_the_other_flush_precedence(table):
+    rules = open_variant(table, "five-card", "baxter-wray", players=FOUR,
+                         flush_precedence="trumps-elder")["rules"]
+    assert rules["flush_precedence"] == "trumps-elder"
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "play"), ("A", "play"))
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS, "C": PLAIN_WITH_PAM}),
+                "FlushShown")
+    assert shown["winner"] == "B"
+
+
+# ---------------------------------------------------------------- Enquire Within's pool
+
+
+def test_enquire_within_five_card_pool_is_the_dealers_stake_alone(table):
+    # Enquire Within §100 i: "the dealer (having paid his own stake into the pool) gives five
+    # cards"; ii: "if every one at dealing stakes half-a-crown, the tricks are entitled to
+    # sixpence a-piece, and whoever is looed must put down half-a-crown": a pool of one stake,
+    # a fifth of it to each trick, a loo of one stake (docs/rules.md §11.35).
+    rules = open_variant(table, "five-card", "enquire-within", players=FOUR)["rules"]
+    assert (rules["ante"], rules["fresh_deal_price"], rules["loo_amount"]) == (0, 5, 5)
+    started = table.send("DealStarted", trump_card="7H")
+    assert postings(started) == [("A", "pool", 5)]
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    settled = one(tricks(table, ["B", "C", "B", "B", "C"]), "DealSettled")
+    assert [s["amount_units"] for s in settled["shares"]] == [1, 1, 1, 1, 1]
+    assert (settled["looed"], settled["loo_units"]) == (["A"], 5)
+    assert table.session()["balances"] == {"A": -10, "B": 3, "C": 2, "D": 0}
+
+
+# ---------------------------------------------------------------- the exchange's turn
+
+
+@pytest.mark.parametrize(("preset", "at"), [
+    ("baxter-wray", "turn-to-declare"), ("blenheim", "before-play"),
+    ("enquire-within", "turn-to-declare"), ("cassell", "turn-to-declare")])
+@pytest.mark.parametrize("variant", ["irish", "five-card"])
+def test_each_preset_stores_when_cards_are_exchanged(table, preset, at, variant):
+    assert open_variant(table, variant, preset)["rules"]["exchange_at"] == at
+
+
+@pytest.mark.parametrize("variant", ["irish", "five-card"])
+def test_at_baxter_wray_an_exchange_after_the_next_declaration_is_refused(table, variant):
+    # Baxter-Wray p. 27: "the player, whose turn it is to declare, places the cards he wishes
+    # exchanged, face downwards, on the table, and the dealer gives him a like number"
+    open_variant(table, variant, players=FOUR)
+    table.send("DealStarted", trump_card="7H")
+    declare(table, ("B", "play"))
+    offer = next(a for a in table.session()["expected"]["actions"]
+                 if a["type"] == "CardsExchanged")
+    assert (offer["players"], offer["exchange_at"]) == (["B"], "turn-to-declare")
+    declare(table, ("C", "play"))
+    # B's turn has passed: only C may exchange now
+    offer = next(a for a in table.session()["expected"]["actions"]
+                 if a["type"] == "CardsExchanged")
+    assert offer["players"] == ["C"]
+    with pytest.raises(Refused) as err:
+        table.send("CardsExchanged", player="B", count=2)
+    assert (err.value.status, err.value.problem["rule"]) == (409, "exchange-turn")
+    assert "whose turn it is to declare" in err.value.problem["detail"]
+    table.send("CardsExchanged", player="C", count=2)
+    declare(table, ("D", "throw_up"), ("A", "play"))
+    # the dealer declares last: his turn lasts until the first card
+    assert [a["players"] for a in table.session()["expected"]["actions"]
+            if a["type"] == "CardsExchanged"] == [["A"]]
+    table.send("CardsExchanged", player="A", count=1)
+
+
+def test_at_blenheim_declared_players_exchange_until_the_first_card(table):
+    # Britannica: Irish loo "is played by allowing declared players to exchange"
+    open_variant(table, "five-card", "blenheim", players=FOUR)
+    table.send("DealStarted", trump_card="7H")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    offer = next(a for a in table.session()["expected"]["actions"]
+                 if a["type"] == "CardsExchanged")
+    assert (offer["players"], offer["exchange_at"]) == (["B", "C", "A"], "before-play")
+    table.send("CardsExchanged", player="B", count=2)
+    table.send("CardsExchanged", player="C", count=1)
+
+
+def test_where_all_must_stand_the_exchanges_go_in_turn(table):
+    # Club law: nobody declares, so a player's turn passes when a player after him exchanges
+    # (docs/rules.md §11.40)
+    open_variant(table, "five-card", players=FOUR, club_law=True)
+    table.send("DealStarted", trump_card="7C")
+    table.send("CardsExchanged", player="C", count=1)
+    with pytest.raises(Refused) as err:
+        table.send("CardsExchanged", player="B", count=1)
+    assert err.value.problem["rule"] == "exchange-turn"
+    table.send("CardsExchanged", player="D", count=1)
+
+
+def test_a_club_may_keep_the_later_exchange_at_baxter_wray(table):
+    open_variant(table, "irish", exchange_at="before-play")
+    table.send("DealStarted", trump_card="7H")
+    declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
+    table.send("CardsExchanged", player="B", count=1)
+
+
+# ---------------------------------------------------------------- who holds Pam
+
+
+def _blenheim_flush_deal(table, **rules):
+    open_variant(table, "five-card", "blenheim", players=FOUR, **rules)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+
+
+def test_the_holder_of_pam_is_asked_where_it_exempts_him_and_no_card_tells(table):
+    _blenheim_flush_deal(table)
+    flush = next(a for a in table.session()["expected"]["actions"] if a["type"] == "FlushShown")
+    assert flush == {"type": "FlushShown", "players": ["B", "C", "A"], "pam": "JC",
+                     "needs": ["flushes", "pam_held_by"],
+                     "pam_candidates": ["B", "C", "D", "A"]}
+    with pytest.raises(Refused) as err:
+        table.send("FlushShown", flushes={"B": PLAIN_HEARTS})
+    problem = err.value.problem
+    assert (err.value.status, problem["rule"], problem["field"]) == \
+        (422, "pam-held-by", "pam_held_by")
+    assert problem["candidates"] == ["C", "D", "A"]  # B's five cards are shown
+    assert table.session()["version"] == 6  # nothing appended
+
+
+def test_null_says_nobody_holds_pam_and_everyone_else_pays(table):
+    _blenheim_flush_deal(table)
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS}, pam_held_by=None),
+                "FlushShown")
+    assert (shown["pam_held_by"], shown["payers"]) == (None, ["C", "D", "A"])
+
+
+def test_a_flush_shown_with_pam_answers_the_question(table):
+    _blenheim_flush_deal(table)
+    shown = one(table.send("FlushShown", flushes={"C": PLAIN_WITH_PAM}), "FlushShown")
+    assert (shown["pam_held_by"], shown["payers"]) == ("C", ["B", "D", "A"])
+
+
+def test_the_logged_cards_tell_who_holds_pam_and_the_table_is_not_asked(table):
+    # C drew Pam in an exchange logged with its cards: the ledger knows he holds it.
+    open_variant(table, "five-card", "blenheim", players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    table.send("CardsExchanged", player="C", count=1, cards_out=["4D"], cards_in=["JC"])
+    flush = next(a for a in table.session()["expected"]["actions"] if a["type"] == "FlushShown")
+    assert (flush["needs"], flush["pam_held_by"]) == (["flushes"], "C")
+    assert "pam_candidates" not in flush
+    # never the table's word over the logged cards
+    for claim in ("D", None):
+        with pytest.raises(Refused) as err:
+            table.send("FlushShown", flushes={"B": PLAIN_HEARTS}, pam_held_by=claim)
+        assert (err.value.problem["rule"], err.value.problem["field"]) == \
+            ("pam-holder", "pam_held_by")
+        assert "C drew Pam (JC) in his exchange" in err.value.problem["detail"]
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS}), "FlushShown")
+    assert (shown["pam_held_by"], shown["payers"]) == ("C", ["D", "A"])
+
+
+def test_pam_turned_up_or_put_out_is_held_by_nobody(table):
+    open_variant(table, "five-card", "blenheim", players=FOUR)
+    table.send("DealStarted", trump_card="JC")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    flush = next(a for a in table.session()["expected"]["actions"] if a["type"] == "FlushShown")
+    assert (flush["needs"], flush["pam_held_by"]) == (["flushes"], None)
+    with pytest.raises(Refused) as err:
+        table.send("FlushShown", flushes={"B": PLAIN_HEARTS}, pam_held_by="C")
+    assert "Pam (JC) is the card turned up" in err.value.problem["detail"]
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS}), "FlushShown")
+    assert (shown["pam_held_by"], shown["payers"]) == (None, ["C", "D", "A"])
+
+
+def test_pam_put_out_in_a_logged_exchange_is_held_by_nobody(table):
+    open_variant(table, "five-card", "blenheim", players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    table.send("CardsExchanged", player="C", count=1, cards_out=["JC"], cards_in=["4D"])
+    flush = next(a for a in table.session()["expected"]["actions"] if a["type"] == "FlushShown")
+    assert (flush["needs"], flush["pam_held_by"]) == (["flushes"], None)
+    with pytest.raises(Refused) as err:
+        table.send("FlushShown", flushes={"B": PLAIN_HEARTS}, pam_held_by="C")
+    assert "C put Pam (JC) out in his exchange" in err.value.problem["detail"]
+
+
+def test_a_player_whose_flush_is_shown_without_pam_cannot_hold_it(table):
+    _blenheim_flush_deal(table)
+    with pytest.raises(Refused) as err:
+        table.send("FlushShown", flushes={"B": PLAIN_HEARTS}, pam_held_by="B")
+    assert (err.value.problem["rule"], err.value.problem["field"]) == \
+        ("pam-holder", "pam_held_by")
+
+
+def test_enquire_within_asks_only_among_the_players_who_stood(table):
+    # Enquire Within §100 iii: the flush "looes all the players who stand in the game"; ii:
+    # "except a player holding pam": only a standing player's holding matters
+    open_variant(table, "five-card", "enquire-within", players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    flush = next(a for a in table.session()["expected"]["actions"] if a["type"] == "FlushShown")
+    assert flush["pam_candidates"] == ["B", "C", "A"]
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS}, pam_held_by="A"),
+                "FlushShown")
+    assert shown["payers"] == ["C"]
+
+
+def test_baxter_wray_does_not_ask_who_holds_pam(table):
+    # Baxter-Wray p. 28: every player pays "whether they stood or not", Pam or no Pam
+    open_variant(table, "five-card", players=FOUR)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, ("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play"))
+    flush = next(a for a in table.session()["expected"]["actions"] if a["type"] == "FlushShown")
+    assert flush["needs"] == ["flushes"] and "pam_held_by" not in flush
+    shown = one(table.send("FlushShown", flushes={"B": PLAIN_HEARTS}), "FlushShown")
+    assert shown["payers"] == ["C", "D", "A"]
+
+
+# ---------------------------------------------------------------- the call, asked
+
+
+def test_the_lead_asks_whether_pam_be_civil_was_called_while_pam_is_out(table):
+    open_variant(table, "five-card")
+    table.send("DealStarted", trump_card="2H")
+    declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
+    card = next(a for a in table.session()["expected"]["actions"] if a["type"] == "CardPlayed")
+    assert card == {"type": "CardPlayed", "player": "B", "trick": 1,
+                    "calls": ["pam-be-civil"],
+                    "pam_call": {"card": "AH", "choices": ["pam-be-civil", "none"]}}
+    with pytest.raises(Refused) as err:
+        table.send("CardPlayed", player="B", card="AH")
+    problem = err.value.problem
+    assert (err.value.status, problem["rule"], problem["field"]) == (422, "pam-call", "call")
+    # any other card needs no answer; "none" on it is no call and is not logged
+    played = one(table.send("CardPlayed", player="B", card="3D", call="none"), "CardPlayed")
+    assert "call" not in played
+
+
+def test_the_call_is_not_asked_once_pam_is_gone(table):
+    open_variant(table, "five-card")
+    table.send("DealStarted", trump_card="JC")  # Pam turned up: out of play
+    declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
+    card = next(a for a in table.session()["expected"]["actions"] if a["type"] == "CardPlayed")
+    assert "pam_call" not in card
+    played = one(table.send("CardPlayed", player="B", card="AC"), "CardPlayed")
+    assert "call" not in played
+
+
+def test_after_pam_is_played_the_ace_led_later_needs_no_answer(table):
+    open_variant(table, "five-card")
+    table.send("DealStarted", trump_card="2H")
+    declare(table, ("B", "play"), ("C", "play"), ("A", "play"))
+    play(table, [("B", "3D"), ("C", "JC"), ("A", "4D")])  # C trumps with Pam
+    card = next(a for a in table.session()["expected"]["actions"] if a["type"] == "CardPlayed")
+    assert card["player"] == "C" and "pam_call" not in card
+    played = one(table.send("CardPlayed", player="C", card="AH"), "CardPlayed")
+    assert "call" not in played
+
+
+# ---------------------------------------------------------------- ten players, one card
+
+
+def test_ten_players_at_five_card_loo_are_warned_of_a_stock_of_one_card(table):
+    # 10 hands of five and the trump card leave 1 card of 52; Baxter-Wray p. 27: five-card loo
+    # "is not suitable for more than six players"
+    view = open_variant(table, "five-card", players=tuple("ABCDEFGHIJ"))
+    assert [w["rule"] for w in view["warnings"]] == ["five-card-players", "short-stock"]
+    short = view["warnings"][1]
+    assert short["stock_left"] == 1 and "1 card in the pack" in short["detail"]
+    assert "not suitable for more than six players" in view["warnings"][0]["detail"]
+    assert table.session()["warnings"] == view["warnings"]
+    table.send("DealStarted", trump_card="7H")
+    declare(table, ("B", "play"))
+    table.send("CardsExchanged", player="B", count=1)
+    declare(table, ("C", "play"))
+    with pytest.raises(Refused) as err:
+        table.send("CardsExchanged", player="C", count=1)
+    assert err.value.problem["rule"] == "pack-short"
+
+
+def test_six_players_at_five_card_loo_and_three_card_tables_have_no_warning(table):
+    assert "warnings" not in open_variant(table, "five-card", players=tuple("ABCDEF"))
+
+
+def test_a_large_three_card_table_has_no_warning(table):
+    assert "warnings" not in table.open(list("ABCDEFGHIJ"), first_dealer="A")

@@ -1,8 +1,11 @@
-"""docs/rules.md §10: the worked examples (baxter-wray, stake 3, loo 6, single loo 3)."""
+"""docs/rules.md §10: the worked examples (baxter-wray, stake 3, loo 6, single loo 3; five-card
+loo in §10.6-§10.9)."""
 
 from __future__ import annotations
 
-from .driver import one, postings
+import pytest
+
+from .driver import Refused, one, postings
 
 EX1_FACE_UP = {"B": "9H", "C": "KS", "D": "QH", "E": "2H", "A": "5C"}
 
@@ -120,3 +123,124 @@ def test_worked_session_statement_nets_and_pools_sum_to_zero(table):
     assert nets == {"A": -6, "B": -6, "C": 7, "D": 8, "E": -9}
     assert statement["pool"]["next_pool_units"] == 6
     assert statement["check"] == {"nets_plus_pools_units": 0, "zero_sum": True}
+
+
+# ---------------------------------------------------------------- five-card loo (§10.6-§10.9)
+
+HEARTS = ["2H", "5H", "9H", "QH", "KH"]  # B's flush, the elder hand
+DIAMONDS_WITH_PAM = ["3D", "5D", "9D", "QD", "JC"]  # C's flush, four with Pam
+
+
+def open_five_card(table, preset, players="ABCD"):
+    return table.open(list(players), preset=preset, rules={"variant": "five-card"},
+                      first_dealer="A")
+
+
+@pytest.mark.parametrize(("preset", "winner", "pool", "loo"), [
+    ("baxter-wray", "C", 5, 10),     # Pam before the elder hand (p. 28); the dealer's 5
+    ("blenheim", "B", 25, 25),       # the elder hand (Britannica); 10 + 3 antes, loo = pool
+    ("enquire-within", "C", 5, 5),   # as Baxter-Wray (decision); the dealer's stake alone
+    ("cassell", "C", 20, 5),         # as Baxter-Wray (decision); 5 + 3 antes, loo 5
+])
+def test_example_6_two_plain_flushes_under_each_preset(table, preset, winner, pool, loo):
+    open_five_card(table, preset)
+    table.send("DealStarted", trump_card="2S")
+    declare(table, [("B", "play"), ("C", "play"), ("D", "play"), ("A", "play")])
+    events = table.send("FlushShown", flushes={"B": HEARTS, "C": DIAMONDS_WITH_PAM})
+    shown = one(events, "FlushShown")
+    beaten = "C" if winner == "B" else "B"
+    assert (shown["winner"], shown["beaten"], shown["payers"]) == (winner, [beaten], ["D", "A"])
+    assert postings(events, "pool_taken") == [("pool", winner, pool)]
+    assert sorted(postings(events, "flush")) == [("A", winner, loo), ("D", winner, loo)]
+    balances = table.session()["balances"]
+    assert balances[winner] == pool + 2 * loo - (5 if preset in ("blenheim", "cassell") else 0)
+    assert balances[beaten] == (-5 if preset in ("blenheim", "cassell") else 0)
+
+
+def test_example_6_a_trump_flush_beats_both_at_every_preset(table):
+    open_five_card(table, "blenheim")
+    table.send("DealStarted", trump_card="2S")
+    declare(table, [("B", "play"), ("C", "play"), ("D", "play"), ("A", "play")])
+    shown = one(table.send("FlushShown", flushes={
+        "B": HEARTS, "C": DIAMONDS_WITH_PAM, "D": ["3S", "5S", "9S", "QS", "KS"]}),
+        "FlushShown")
+    assert (shown["winner"], shown["beaten"], shown["payers"]) == ("D", ["B", "C"], ["A"])
+
+
+def test_example_7_enquire_withins_pool_is_the_dealers_stake_a_fifth_to_each_trick(table):
+    open_five_card(table, "enquire-within")
+    started = table.send("DealStarted", trump_card="7H")
+    assert postings(started) == [("A", "pool", 5)]
+    declare(table, [("B", "play"), ("C", "play"), ("D", "throw_up"), ("A", "play")])
+    events = []
+    for winner in ("B", "C", "B", "B", "C"):
+        events += table.send("TrickWon", winner=winner)
+    settled = one(events, "DealSettled")
+    assert [s["amount_units"] for s in settled["shares"]] == [1, 1, 1, 1, 1]
+    assert postings(events, "loo") == [("A", "next_pool", 5)]
+    assert table.session()["balances"] == {"A": -10, "B": 3, "C": 2, "D": 0}
+    table.send("DealStarted", trump_card="9D")  # B deals: A's loo and B's price
+    assert table.session()["pool_units"] == 10
+
+
+# The hand of example 8: B leads the ace of trumps with the call; C holds Pam and the seven.
+EXAMPLE_8 = [("B", "AH"), ("C", "JC"), ("A", "2C"),   # C plays Pam on the call: a breach
+             ("C", "7H"), ("A", "3C"), ("B", "3H"),
+             ("C", "7D"), ("A", "4C"), ("B", "3S"),
+             ("C", "8D"), ("A", "5C"), ("B", "4S"),
+             ("C", "9D"), ("A", "6C"), ("B", "5S")]
+REPLAY_8 = [("B", "AH"), ("C", "7H"), ("A", "2C"),    # C passes the ace, as he must
+            ("B", "3H"), ("C", "JC"), ("A", "3C"),
+            ("C", "7D"), ("A", "4C"), ("B", "3S"),
+            ("C", "8D"), ("A", "5C"), ("B", "4S"),
+            ("C", "9D"), ("A", "6C"), ("B", "5S")]
+
+
+def play_civil(table, cards):
+    events = []
+    for player, card in cards:
+        extra = {"call": "pam-be-civil"} if card == "AH" else {}
+        events += table.send("CardPlayed", player=player, card=card, **extra)
+    return events
+
+
+def test_example_8_pam_be_civil_ignored_at_baxter_wray_looes_him(table):
+    open_five_card(table, "baxter-wray", players="ABC")
+    table.send("DealStarted", trump_card="2H")
+    declare(table, [("B", "play"), ("C", "play"), ("A", "play")])
+    events = play_civil(table, EXAMPLE_8)
+    penalty = one(events, "PenaltyImposed")
+    assert (penalty["player"], penalty["offence"], penalty["amount_units"],
+            penalty["destination"]) == ("C", "pam-be-civil", 10, "next_pool")
+    assert one(events, "ReplayStarted")["asked_by"] is None
+    events = play_civil(table, REPLAY_8)
+    assert not [e for e in events if e["type"] == "BreachDetected"]
+    settled = one(events, "DealSettled")
+    assert [t["winner"] for t in table.deal(1)["tricks"]] == ["B", "C", "C", "C", "C"]
+    assert [(s["paid_to"], s["stays_in_pool"]) for s in settled["shares"]] == \
+        [("B", None)] + [(None, "forfeited")] * 4
+    assert (settled["looed"], settled["carried_units"]) == (["A"], 4)
+    session = table.session()
+    assert session["balances"] == {"A": -15, "B": 1, "C": -10}
+    assert session["next_pool_units"] == 24
+
+
+def test_example_9_an_exchange_after_the_next_declaration_is_refused(table):
+    open_five_card(table, "baxter-wray")
+    table.send("DealStarted", trump_card="7H")
+    declare(table, [("B", "play"), ("C", "play")])
+    with pytest.raises(Refused) as refused:
+        table.send("CardsExchanged", player="B", count=2)
+    assert (refused.value.status, refused.value.problem["rule"]) == (409, "exchange-turn")
+    table.send("CardsExchanged", player="C", count=2)
+    declare(table, [("D", "throw_up"), ("A", "play")])
+    table.send("CardsExchanged", player="A", count=1)
+    exchanges = table.deal(1)["exchanges"]
+    assert {p: e["count"] for p, e in exchanges.items()} == {"C": 2, "A": 1}
+
+
+def test_example_9_at_blenheim_the_later_exchange_stands(table):
+    open_five_card(table, "blenheim")
+    table.send("DealStarted", trump_card="7H")
+    declare(table, [("B", "play"), ("C", "play")])
+    table.send("CardsExchanged", player="B", count=2)

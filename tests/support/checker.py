@@ -317,6 +317,17 @@ class LedgerChecker:
         r = state.rules
         left = r.pack - len(deal.dealt) * r.cards_each - 1 - sum(self.exchanges.values())
         assert 1 <= e.count <= min(r.cards_each, left) and e.stock_left == left - e.count
+        if r.exchange_at == "turn-to-declare":
+            # Baxter-Wray p. 27: "the player, whose turn it is to declare": nobody after him has
+            # declared (but a throw-up forced by a penalty), or, all standing, exchanged
+            after = deal.dealt[deal.dealt.index(e.player) + 1:]
+            forced_out = {p["player"] for p in deal.penalties
+                          if p["throw_up"] and p.get("hand", 0) == deal.redeals}
+            if deal.forced:
+                assert not set(after) & set(self.exchanges), "an exchange after his turn"
+            else:
+                assert not [p for p in after if p in deal.declarations and p not in forced_out], \
+                    f"{e.player} exchanged after his turn to declare"
         assert len(e.cards_out) in (0, e.count) and len(e.cards_in) in (0, e.count)
         self.exchanges[e.player] = e.count
 
@@ -332,8 +343,11 @@ class LedgerChecker:
             suits[p] = flush_of(cards, pam)
             assert suits[p] is not None, f"{p}'s {cards} is no flush"
             assert deal.hand_of(p) is not None, "a flush shown by a player who did not stand"
-        # a flush in trumps, then one with Pam, then the elder hand (Baxter-Wray p. 28)
-        best = sorted(e.flushes, key=lambda p: (suits[p] != trump, pam not in e.flushes[p],
+        # a flush in trumps, then one with Pam, then the elder hand (Baxter-Wray p. 28); at
+        # Britannica's order Pam gives no precedence: trumps, then the elder hand
+        pam_counts = r.flush_precedence != "trumps-elder"
+        best = sorted(e.flushes, key=lambda p: (suits[p] != trump,
+                                                pam_counts and pam not in e.flushes[p],
                                                 deal.dealt.index(p)))
         assert e.winner == best[0] and sorted(e.beaten) == sorted(best[1:])
         exempt = {e.winner, *e.beaten}

@@ -35,7 +35,7 @@ from ledger.domain import CLIENT_TYPES, PRESETS, LedgerError, execute, expected
 from ledger.domain import commands as cmd
 from ledger.domain.cards import RANK_VALUE, SUITS, ranks_for
 from ledger.domain.events import BreachDetected, DealSettled, DealStarted, Event, PenaltyImposed
-from ledger.domain.offence_tables import TABLES
+from ledger.domain.offence_tables import offences_for
 from ledger.domain.state import SessionState
 
 T = TypeVar("T")
@@ -181,7 +181,9 @@ class PlayedSession:
 
 def to_wire(command: cmd.Command) -> dict[str, Any]:
     """The JSON a client sends for `command` (POST /sessions, or an event for a session)."""
-    data = {k: v for k, v in asdict(command).items() if v is not None}
+    data = {k: v for k, v in asdict(command).items() if v is not None and v is not cmd.UNSAID}
+    if isinstance(command, cmd.ShowFlush) and command.pam_held_by is None:
+        data["pam_held_by"] = None  # null says nobody holds Pam; left out, it is not said
     if isinstance(command, cmd.OpenSession):
         data.pop("members", None)  # the service fills them in from the club's members
         return data
@@ -388,6 +390,8 @@ class _Player:
                 self.seen(f"outcome:{e.outcome}")
             if isinstance(e, BreachDetected):
                 self.seen(f"breach:{e.rule}")
+            if isinstance(e, PenaltyImposed) and e.detected:
+                self.seen(f"detected:{e.offence}")
         if self.observer is not None:
             self.observer(step, state)
         return events
@@ -616,10 +620,12 @@ class _Player:
         trump_card, rest = cards[0], cards[1:]
         face_up = None
         each = s.rules.cards_each
-        if kind == "hand" and self.variant == "five-card" \
-                and self.c.chance(self.shape.p_stacked_flush):
+        flush = kind == "hand" and self.variant == "five-card" \
+            and self.c.chance(self.shape.p_stacked_flush)
+        if flush:
             rest = self.stack_flush(rest, trump_card, len(dealt))
-        if kind == "hand" and self.variant == "five-card" and len(dealt) >= 2 \
+        # (not over a stacked flush: the ace and Pam would be swapped into its hand)
+        if kind == "hand" and self.variant == "five-card" and len(dealt) >= 2 and not flush \
                 and self.c.chance(self.shape.p_stacked_civil):
             rest = self.stack_civil(rest, trump_card, len(dealt))
         if kind == "single":
@@ -652,8 +658,10 @@ class _Player:
         with the knave of clubs (a flush from a shuffled pack is too rare for a session to
         meet one)."""
         rest = list(rest)
+        stacked: set[int] = set()  # the hands given a flush
         for _ in range(self.c.choice((1, 1, 2))):
             i = self.c.integer(0, hands - 1)
+            stacked.add(i)
             colour = self.c.choice(SUITS)
             wanted = [x for x in rest if suit(x) == colour][:5]
             if colour != "C" and "JC" in rest and self.c.chance(0.3):
@@ -661,6 +669,13 @@ class _Player:
             for slot, card in zip(range(5 * i, 5 * i + 5), wanted, strict=False):
                 j = rest.index(card)
                 rest[slot], rest[j] = rest[j], rest[slot]
+        assert self.state is not None
+        pam = pam_of(self.state.rules.pam, trump_card)
+        if pam in rest and rest.index(pam) < 5 * hands \
+                and rest.index(pam) // 5 not in stacked and self.c.chance(0.5):
+            # Pam left in the pack, so that nobody holds it (it is dealt in about half the deals)
+            j, k = rest.index(pam), len(rest) - 1
+            rest[j], rest[k] = rest[k], rest[j]
         assert trump_card not in rest
         return rest
 
@@ -694,10 +709,12 @@ class _Player:
         s = self.state
         assert s is not None and s.deal is not None
         pam = pam_of(s.rules.pam, s.deal.trump_card)
-        if pam is not None and {pam, "A" + suit(s.deal.trump_card)} & set(
-                self.hands.get(offer["player"], [])) and "play" in offer["choices"] \
+        hand = self.hands.get(offer["player"], [])
+        if pam is not None and ({pam, "A" + suit(s.deal.trump_card)} & set(hand)
+                                or flush_of(hand, pam)) and "play" in offer["choices"] \
                 and self.c.chance(0.9):
-            choice = "play"  # Britannica: "play on an honour in trumps"
+            # Britannica: "play on an honour in trumps"; a flush stands to show itself
+            choice = "play"
         else:
             choice = self.c.weighted([(x, weights[x]) for x in offer["choices"]])
         self.seen(f"declare:{choice}")
@@ -710,8 +727,13 @@ class _Player:
         if offer is None or not self.c.chance(self.shape.p_exchange):
             return False
         assert offer["stock_left"] == len(self.stock), "the ledger miscounts the pack"
+        s = self.state
+        assert s is not None and s.deal is not None
+        pam = pam_of(s.rules.pam, s.deal.trump_card)
         player = self.c.choice(offer["players"])
         hand = self.hands[player]
+        if self.variant == "five-card" and flush_of(hand, pam) and self.c.chance(0.8):
+            return False  # a flush is kept to be shown
         most = min(len(hand), len(self.stock))
         if most == 0:
             self.attempt(cmd.ExchangeCards(player=player, count=1), "exchange-from-empty-pack")
@@ -719,7 +741,11 @@ class _Player:
         count = self.c.integer(1, most)
         if self.c.chance(0.1) and count < len(hand) and count + 1 > len(self.stock):
             self.attempt(cmd.ExchangeCards(player=player, count=count + 1), "pack-short")
-        out = self.c.permutation(hand)[:count]
+        order = self.c.permutation(hand)
+        honours = {"A" + suit(s.deal.trump_card), pam}
+        if self.c.chance(0.8):  # the ace of trumps and Pam are kept, mostly
+            order = [x for x in order if x not in honours] + [x for x in order if x in honours]
+        out = order[:count]
         drawn, self.stock = self.stock[:count], self.stock[count:]
         self.hands[player] = [x for x in hand if x not in out] + drawn
         known = self.c.chance(0.5)
@@ -733,10 +759,12 @@ class _Player:
 
     def maybe_flush(self) -> bool:
         """Five-card loo, before the first card: every standing player holding a flush shows it
-        (and, where it exempts him, the holder of Pam says so)."""
+        and, where the ledger asks (`needs`), the table says who holds Pam: the player, or None
+        for nobody; elsewhere now and then the holder, or nothing (docs/rules.md §11.38)."""
         s = self.state
         assert s is not None and s.deal is not None
-        if self.action("FlushShown") is None:
+        offer = self.action("FlushShown")
+        if offer is None:
             return False
         deal = s.deal
         pam = pam_of(s.rules.pam, deal.trump_card)
@@ -749,13 +777,26 @@ class _Player:
                 return True
             return False
         holder = next((p for p in deal.dealt if pam in self.hands.get(p, [])), None)
-        named = holder if holder is not None and self.c.chance(0.7) else None
+        named: str | None | cmd.Unsaid
+        shown = {p: [self.spell(x) for x in cards] for p, cards in flushes.items()}
+        if "pam_held_by" in offer["needs"]:
+            assert offer["pam_candidates"], "the holder of Pam asked among nobody"
+            named = holder  # the truth: the holder, or None for nobody
+            self.seen("pam-held-by:asked" + ("" if holder is not None else ":nobody"))
+            concerned = [p for p in offer["pam_candidates"] if p not in flushes]
+            if pam not in {x for cards in flushes.values() for x in cards} and concerned \
+                    and self.c.chance(0.3):
+                self.attempt(cmd.ShowFlush(flushes=shown), "flush-without-pam-held-by")
+        else:
+            named = holder if holder is not None and self.c.chance(0.7) else cmd.UNSAID
+        plain = [p for p, cards in flushes.items() if pam not in cards]
+        if plain and self.c.chance(0.1):
+            # his five cards are shown without Pam: he cannot be its holder
+            self.attempt(cmd.ShowFlush(flushes=shown, pam_held_by=plain[0]), "pam-holder")
         self.seen("flush" + (":several" if len(flushes) > 1 else ""))
         if any(pam in cards for cards in flushes.values()):
             self.seen("flush:with-pam")
-        self.send(cmd.ShowFlush(flushes={p: [self.spell(x) for x in cards]
-                                         for p, cards in flushes.items()},
-                                pam_held_by=named))
+        self.send(cmd.ShowFlush(flushes=shown, pam_held_by=named))
         return True
 
     def maybe_penalty(self, in_play: bool = False) -> bool:
@@ -768,7 +809,9 @@ class _Player:
             else self.shape.p_penalty
         if not self.c.chance(p):
             return False
-        table = TABLES[s.rules.penalties]
+        # the preset's table less what the game cannot have (no miss at Irish and five-card
+        # loo, no Pam but at five-card loo)
+        table = offences_for(s.rules)
         offer = self.action("PenaltyImposed")
         assert offer is not None and sorted(offer["offences"]) == sorted(table)
         standing = [p for p in deal.dealt
@@ -882,6 +925,7 @@ class _Player:
         if card not in legal:
             self.seen("card:illegal")
         call = None
+        asked = card_offer.get("pam_call")
         if pam is not None and not deal.current_trick and card == "A" + suit(deal.trump_card) \
                 and self.c.chance(0.8):
             call = "pam-be-civil"  # Baxter-Wray p. 28
@@ -889,6 +933,12 @@ class _Player:
             self.seen("call:pam-be-civil")
             if any(pam in self.hand_of(p) for p in deal.standing_names() if p != player):
                 self.seen("call:pam-out")
+        elif asked is not None and card == asked["card"]:
+            call = "none"  # asked while Pam is out: no call, said (docs/rules.md §9.3)
+            self.seen("call:none")
+        if asked is not None and card == asked["card"] and self.c.chance(0.3):
+            # the ace of trumps led while Pam is out, without saying whether it was called
+            self.attempt(cmd.PlayCard(player=player, card=card), "ace-led-unsaid")
         if pam is not None and card == pam:
             self.seen("card:pam")
         self.played.setdefault(player, []).append(card)
@@ -993,7 +1043,7 @@ class _Player:
             if sitting:
                 if deal.entry != "cards":
                     tries.append(("trick-to-a-sitter", cmd.RecordTrick(winner=c.choice(sitting))))
-                table = TABLES[s.rules.penalties]
+                table = offences_for(s.rules)
                 in_play = [n for n, spec in table.items()
                            if spec.stage == "in-play" and not spec.anyone]
                 not_playing = [p for p in sitting if p in deal.dealt]
@@ -1001,6 +1051,8 @@ class _Player:
                     tries.append(("in-play-offence-by-a-sitter",
                                   cmd.ImposePenalty(player=c.choice(not_playing),
                                                     offence=c.choice(in_play))))
+        if deal is not None and s.rules.exchanges and phase in ("declaring", "playing"):
+            tries += self.variant_tries(deal)
         if phase in ("playing", "replaying", "review") and deal is not None \
                 and not before_any_card(deal):
             tries.append(("misdeal-after-play-began",
@@ -1011,6 +1063,26 @@ class _Player:
                 tries.append(("replay-asked-by-offender", cmd.AskReplay(by=c.choice(offenders))))
         why, command = c.choice(tries)
         self.attempt(command, why)
+
+    def variant_tries(self, deal: Any) -> list[tuple[str, cmd.Command]]:
+        """Irish and five-card loo: what the variants forbid (docs/rules.md §9.2, §9.3)."""
+        s = self.state
+        assert s is not None
+        tries: list[tuple[str, cmd.Command]] = []
+        dealt = [p for p in deal.dealt if p != deal.dealer] or deal.dealt
+        # "There is no miss" (Baxter-Wray p. 27)
+        tries.append(("looked-at-missing-miss",
+                      cmd.ImposePenalty(player=dealt[0], offence="looked-at-miss")))
+        offer = self.action("CardsExchanged")
+        if before_any_card(deal) and s.rules.exchange_turn == "turn-to-declare":
+            # Baxter-Wray p. 27: "the player, whose turn it is to declare": a turn passed
+            may = offer["players"] if offer is not None else []
+            passed = [p for p in deal.standing_names() if p not in deal.exchanges
+                      and p not in may]
+            if passed:
+                tries.append(("exchange-out-of-turn",
+                              cmd.ExchangeCards(player=passed[0], count=1)))
+        return tries
 
     def after_the_end(self) -> None:
         s = self.state

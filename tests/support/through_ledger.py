@@ -17,7 +17,8 @@ from ledger.domain.corrections import CorrectionRefused, client_command, live_ev
 from ledger.domain.evolve import evolve
 from ledger.domain.state import SessionState
 from ledger.service import Ledger
-from ledger.store import eventstore as store
+from ledger.store import queries as store
+from ledger.writes import WriteRequest
 from tests.support.sessions import Chooser, PlayedSession
 
 ACTOR = Actor("Tess")
@@ -27,26 +28,27 @@ def drive(ledger: Ledger, played: PlayedSession, chooser: Chooser, *,
           p_undo: float = 0.08, p_correct: float = 0.05) -> str:
     """Open the session and send every accepted entry, in batches of one to four; return the
     session's id."""
-    opened = ledger.open_session(played.opening, actor=ACTOR)
-    sid = opened["session_id"]
+    opened = ledger.open_session(played.opening, WriteRequest(ACTOR))
+    sid = opened.body["session_id"]
     accepted = [s.command for s in played.steps[1:] if s.accepted]
     i = 0
     while i < len(accepted):
         size = chooser.integer(1, 4)
         batch = accepted[i:i + size]
-        ledger.append(sid, batch, actor=ACTOR)
+        ledger.append(sid, batch, WriteRequest(ACTOR))
         i += len(batch)
         if chooser.chance(p_undo):
             # void the last entry, then enter it again
-            ledger.undo(sid, reason="entered in haste", actor=ACTOR)
-            ledger.append(sid, [batch[-1]], actor=ACTOR)
+            ledger.undo(sid, reason="entered in haste", request=WriteRequest(ACTOR))
+            ledger.append(sid, [batch[-1]], WriteRequest(ACTOR))
         elif chooser.chance(p_correct):
             entries = live_entries(ledger, sid)
             if len(entries) > 1:
                 version, command = entries[chooser.integer(1, len(entries) - 1)]
                 try:
                     ledger.correct(sid, voids=[version], replacements=[command],
-                                   reason="the same entry, confirmed", actor=ACTOR)
+                                   reason="the same entry, confirmed",
+                                   request=WriteRequest(ACTOR))
                 except CorrectionRefused:
                     pass  # refused whole: nothing was appended
     return str(sid)

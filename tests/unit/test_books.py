@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.domain import InvalidInput
-from ledger.domain.books import (
+from ledger.domain.accounts import (
     CLUB,
     CLUB_BANK,
     CLUB_CASH,

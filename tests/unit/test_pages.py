@@ -14,7 +14,7 @@ from api.charts import balance_chart, nice_ticks
 from api.pages import money, render_club_page, render_statement, signed
 from ledger.domain.events import NEXT_POOL, POOL
 from ledger.domain.series import balance_series
-from ledger.service import _fold_with_views
+from tests.support.projected import fold_with_views
 from tests.support.sessions import sessions
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -67,7 +67,7 @@ def test_a_posting_outside_any_deal_ends_the_series_at_the_nets():
 def test_every_sessions_series_starts_at_zero_and_ends_at_the_nets(played):
     """Whatever happened (penalties, aftercomers, withdrawals, the end's division), the chart
     runs from 0 to each player's net, one point per deal; the deal views' postings balance."""
-    state, views = _fold_with_views(None, played.events, "s")
+    state, views = fold_with_views(played.events, "s")
     assert state is not None
     series = balance_series(state.seats, views, state.balances)
     nets = {p: state.balances[p] for p in state.seats}

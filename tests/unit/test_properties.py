@@ -50,6 +50,7 @@ def test_every_command_of_a_random_session_keeps_the_books_balanced_explained_an
     check_session(DrawChooser(data.draw), SHORT, fold_every_command=True, label=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), deals=st.integers(100, 300))
 @example(seed=1891, deals=300)  # always one session of three hundred deals
@@ -131,6 +132,29 @@ def test_the_generator_reaches_every_preset_of_both_variants_and_their_rules():
         "flush:with-pam", "call:pam-be-civil", "call:pam-out", "breach:pam-be-civil", "card:pam",
         "card:illegal",
         "entry:cards", "entry:quick", "BreachDetected", "forced:club-law",
+        "refused:exchange-out-of-turn", "refused:looked-at-missing-miss",
+    ]
+    missing = [w for w in wanted if not seen[w]]
+    assert not missing, f"never generated: {missing}"
+
+
+def test_the_generator_reaches_the_five_card_rules_the_sources_corrected():
+    """Five-card loo at every preset, dealt for flushes and for "Pam be civil" more often:
+    the holder of Pam asked and named (or nobody), a claim against the cards refused, the ace
+    of trumps led with the call answered either way and refused unanswered, Pam played against
+    the call and looed at baxter-wray (docs/rules.md §9.3, §11.37, §11.38, §11.40)."""
+    seen: Counter[str] = Counter()
+    for seed in range(16):
+        shape = SessionShape(min_deals=8, max_deals=12, p_overrides=0.3,
+                             preset=PRESET_NAMES[seed % 4], variants=("five-card",),
+                             p_stacked_flush=0.4, p_stacked_civil=0.6)
+        played = check_session(RandomChooser(1000 + seed), shape, fold_every_command=False)
+        seen.update(played.features)
+    wanted = [
+        "detected:pam-be-civil", "call:none", "call:pam-be-civil", "pam-held-by:asked",
+        "pam-held-by:asked:nobody", "refused:ace-led-unsaid", "refused:exchange-out-of-turn",
+        "refused:flush-without-pam-held-by", "refused:pam-holder", "flush:several",
+        "outcome:flush",
     ]
     missing = [w for w in wanted if not seen[w]]
     assert not missing, f"never generated: {missing}"

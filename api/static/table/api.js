@@ -64,6 +64,13 @@ export function sessionFromAddress() {
   return match ? decodeURIComponent(match[1]) : null;
 }
 
+/** A pairing code in the page's address (#pair=<code>, the treasurer's QR code): only ever in
+ * the fragment, which the browser does not send to any server. */
+export function pairingFromAddress() {
+  const match = /[#&]pair=([^&]+)/.exec(window.location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -71,6 +78,8 @@ export function h(tag, attrs = {}, ...children) {
     if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
     else if (name === "class") el.className = value;
     else if (name === "dataset") Object.assign(el.dataset, value);
+    // custom properties through the CSSOM: the pages' CSP allows no style attribute
+    else if (name === "style") for (const [k, v] of Object.entries(value)) el.style.setProperty(k, v);
     else el.setAttribute(name, value === true ? "" : value);
   }
   for (const child of children.flat(Infinity)) {

@@ -11,6 +11,9 @@ export const suitOf = (card) => card.slice(-1);
 export const rankOf = (card) => card.slice(0, -1);
 export const label = (card) => (card ? rankOf(card) + SUIT_SYMBOL[suitOf(card)] : "");
 export const isRed = (card) => ["D", "H"].includes(suitOf(card));
+/** The class that colours a card by its suit: red and black, or in the four-colour pack
+ * (the app's `four-colour` setting) spades black, hearts red, diamonds blue, clubs green. */
+export const suitClass = (card) => `suit-${suitOf(card)}`;
 
 // At five-card loo Pam (the deal view's `pam`) is the highest trump, of no suit of its own.
 const suitIn = (card, trump, pam) => (card === pam ? trump : suitOf(card));

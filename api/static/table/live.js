@@ -4,9 +4,11 @@
 
 import { Failure, h, registerServiceWorker, request, saved, sessionFromAddress, token } from "./api.js";
 import { label } from "./cards.js";
+import { moneyText, unitsText } from "./words.js";
 
 const POLL_MS = 1000;
-const state = { sid: null, session: null, lastDeal: null, error: null, updated: null };
+const state = { sid: null, session: null, lastDeal: null, error: null, updated: null,
+  pairing: null, pairingError: null };
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -38,6 +40,46 @@ async function poll() {
   }
   render();
   setTimeout(poll, POLL_MS);
+}
+
+/** A code (and its QR code) that signs a tablet in to this session: POST .../pairing-codes. */
+async function pairTablet() {
+  state.pairingError = null;
+  try {
+    const made = await request("POST", `/sessions/${encodeURIComponent(state.sid)}/pairing-codes`,
+      { body: {} });
+    state.pairing = { ...made.body, until: Date.now() + made.body.expires_in_seconds * 1000 };
+  } catch (failure) {
+    state.pairing = null;
+    state.pairingError = failure.status === 403
+      ? "Pairing a tablet needs a treasurer's (or admin's) token."
+      : (failure.problem && failure.problem.detail) || failure.message;
+  }
+  render();
+}
+
+function pairingPanel() {
+  const p = state.pairing;
+  const left = p ? Math.max(0, Math.round((p.until - Date.now()) / 1000)) : 0;
+  const items = [h("h2", {}, "Pair a tablet")];
+  if (state.pairingError) items.push(h("p", { class: "alert-text", role: "alert" }, state.pairingError));
+  if (p && left > 0) {
+    items.push(
+      h("p", {}, "On the tablet, open the table page and type this code, or scan the QR code:"),
+      h("p", { class: "pairing-code", "data-testid": "pairing-code" }, p.code),
+      h("img", { class: "qr", src: p.qr_svg, alt: `QR code to sign a tablet in with ${p.code}`,
+        "data-testid": "pairing-qr" }),
+      h("p", { class: "muted" }, `Good once, for ${Math.floor(left / 60)} min ${left % 60} s more: `
+        + `the tablet signs in as a dealer (${p.member}) for this evening.`));
+  } else if (p) {
+    items.push(h("p", { class: "muted" }, "That code has expired."));
+  } else {
+    items.push(h("p", { class: "muted" }, "A short code signs a dealer's tablet in to this "
+      + "session: no token to copy."));
+  }
+  items.push(h("button", { type: "button", class: "btn", onclick: pairTablet,
+    "data-testid": "pair-tablet" }, p ? "A new code" : "Show a pairing code"));
+  return h("section", { class: "panel", "aria-label": "Pair a tablet" }, items);
 }
 
 async function download(format) {
@@ -101,14 +143,19 @@ function render() {
       h("h2", {}, state.error || "Loading…"))));
     return;
   }
+  const units = (n) => unitsText(n, s);
   const owed = {};
   for (const loo of s.loos_owed) owed[loo.player] = (owed[loo.player] || 0) + loo.amount_units;
   const rows = s.seats.map((p) => h("tr", {}, h("th", { scope: "row" }, p),
     h("td", { class: "num" }, signed(s.balances[p] || 0)),
-    h("td", { class: "num" }, owed[p] ? String(owed[p]) : "—")));
+    s.currency && s.money_per_unit_minor ? h("td", { class: "num" },
+      moneyText((s.balances[p] || 0) * s.money_per_unit_minor, s.currency)) : null,
+    h("td", { class: "num" }, owed[p] ? units(owed[p]) : "—")));
   const pool = h("section", { class: "panel", "aria-label": "Pool" }, h("h2", {}, "Pool"),
     h("p", { class: "big-number", "data-testid": "pool" }, String(s.pool_units)),
-    h("p", {}, `Owed to the next deal: ${s.next_pool_units}`),
+    s.currency && s.money_per_unit_minor ? h("p", { class: "big-text", "data-testid": "pool-money" },
+      moneyText(s.pool_units * s.money_per_unit_minor, s.currency)) : null,
+    h("p", {}, `Owed to the next deal: ${units(s.next_pool_units)}`),
     h("p", { class: "muted" }, `Deal ${s.deal_no} · ${s.status}`
       + `${s.next_dealer ? ` · next dealer ${s.next_dealer}` : ""}`));
   const balances = h("section", { class: "panel balances", "aria-label": "Balances" },
@@ -116,6 +163,8 @@ function render() {
     h("table", { "data-testid": "balances" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"),
         h("th", { scope: "col", class: "num" }, "Net"),
+        s.currency && s.money_per_unit_minor ? h("th", { scope: "col", class: "num" }, s.currency)
+          : null,
         h("th", { scope: "col", class: "num" }, "Loo owed"))),
       h("tbody", {}, rows)));
   const last = h("section", { class: "panel", "aria-label": "The last deal" },
@@ -130,9 +179,13 @@ function render() {
         "Statement to print")),
     h("p", { class: "muted", "data-testid": "updated" },
       state.updated ? `Updated ${state.updated.toLocaleTimeString()}` : ""));
+  // what the sources advise against in this game (docs/rules.md §11.42), for as long as it holds
+  const warnings = (s.warnings || []).map((w) => h("p", { class: "notice info",
+    "data-testid": "warning" }, w.detail));
   app.append(header, h("main", { class: "main single" },
     state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
-    h("div", { class: "grid" }, pool, balances, last, links)));
+    warnings.length ? h("div", { class: "notices" }, warnings) : null,
+    h("div", { class: "grid" }, pool, balances, pairingPanel(), last, links)));
 }
 
 window.addEventListener("DOMContentLoaded", () => {

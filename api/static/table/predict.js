@@ -43,6 +43,7 @@ export function fromServer(session, deal) {
       settlement: deal.settlement, replay: deal.replay, firstPlay: deal.first_play,
       poolAtPlay: deal.pool_at_play_units, pam: deal.pam || null,
       exchanges: clone(deal.exchanges || {}), flush: deal.flush || null,
+      redeals: deal.redeals || 0,
     } : null,
     predicted: false,
     guesses: [],
@@ -68,18 +69,70 @@ function stockLeft(rules, deal) {
   return (rules.pack || 52) - handSize(rules) * deal.dealt.length - 1 - drawn;
 }
 
-/** Before the first card: who may still exchange, and whether a flush may be shown. */
+/** When the exchanges are made (docs/rules.md §11.40); a session opened before the rule
+ * existed keeps `before-play`. */
+const exchangeAt = (rules) => rules.exchange_at || "before-play";
+
+/** `turn-to-declare`: a player's turn has passed once a player after him in the order dealt
+ * has declared (not a throw-up a penalty forced on him), or, where nobody declares, once a
+ * player after him has exchanged (ledger/domain/exchanging.py, exchange_turn_passed). */
+function exchangeTurnPassed(deal, player) {
+  const later = deal.dealt.slice(deal.dealt.indexOf(player) + 1);
+  if (deal.forced) return later.some((p) => p in deal.exchanges);
+  const forcedOut = new Set(deal.penalties.filter((p) => p.throw_up
+    && (p.hand || 0) === (deal.redeals || 0)).map((p) => p.player));
+  return later.some((p) => p in deal.declarations && !forcedOut.has(p));
+}
+
+/** docs/rules.md §9.3: whether the holder of Pam is exempt from paying a flush. */
+const pamExempts = (rules) => Boolean(rules.flush_payers)
+  && rules.flush_payers !== "all-but-beaten-flushes";
+
+/** Whether the logged cards show where Pam is: turned up, or in an exchange's cards. */
+function pamPlaceKnown(deal) {
+  if (!deal.pam || deal.pam === deal.trump) return true;
+  return Object.values(deal.exchanges).some((x) => (x.cards_out || []).includes(deal.pam)
+    || (x.cards_in || []).includes(deal.pam));
+}
+
+/** Before the first card: who may still exchange, and whether a flush may be shown (and
+ * whether the ledger must be told who holds Pam), as the ledger's `expected` says them. */
 function variantActions(model, deal) {
-  if (!isVariant(model.rules) || deal.tricks.length || deal.current.length) return [];
+  if (!isVariant(model.rules) || deal.tricks.length || deal.current.length
+    || !["declaring", "playing"].includes(deal.phase)) return [];
   const out = [];
-  const players = standingNames(deal).filter((p) => !(p in (deal.exchanges || {})));
+  const atTurn = exchangeAt(model.rules) === "turn-to-declare";
+  const players = standingNames(deal).filter((p) => !(p in (deal.exchanges || {}))
+    && !(atTurn && exchangeTurnPassed(deal, p)));
   if (players.length) {
-    out.push({ type: "CardsExchanged", players, stock_left: stockLeft(model.rules, deal) });
+    out.push({ type: "CardsExchanged", players, stock_left: stockLeft(model.rules, deal),
+      exchange_at: exchangeAt(model.rules) });
   }
   if (model.rules.variant === "five-card" && deal.phase === "playing") {
-    out.push({ type: "FlushShown", players: standingNames(deal) });
+    const flush = { type: "FlushShown", players: standingNames(deal), pam: deal.pam,
+      needs: ["flushes"] };
+    if (pamExempts(model.rules) && !pamPlaceKnown(deal)) {
+      // the ledger asks who holds Pam: those whose payment it changes (exchanging.flush_base)
+      flush.needs.push("pam_held_by");
+      flush.pam_candidates = model.rules.flush_payers === "stood-but-pam-and-flushes"
+        ? standingNames(deal) : deal.dealt.slice();
+    }
+    out.push(flush);
   }
   return out;
+}
+
+/** Five-card loo, a lead: the ace of trumps while Pam is out, which must say whether "Pam, be
+ * civil" was called (playing.pam_call_card), else null. */
+function pamCallCard(deal) {
+  if (!deal.pam || deal.current.length) return null;
+  const ace = `A${suitOf(deal.trump)}`;
+  const gone = new Set([deal.trump]);
+  for (const t of deal.tricks) for (const [, card] of t.cards || []) gone.add(card);
+  for (const x of Object.values(deal.exchanges)) {
+    for (const card of x.cards_out || []) gone.add(card);
+  }
+  return gone.has(ace) || gone.has(deal.pam) ? null : ace;
 }
 
 /** docs/rules.md §9.3: a flush in trumps, then one holding Pam, then the elder hand. */
@@ -199,6 +252,9 @@ export function apply(model, body) {
         deal.declarations = {};
         deal.standing = [];
         deal.phase = "declaring";
+        deal.redeals = (deal.redeals || 0) + 1;
+        deal.exchanges = {};
+        deal.flush = null;
         break;
       }
       const next = m.nextDeal || { dealer: m.nextDealer, kind: "hand" };
@@ -293,7 +349,9 @@ export function apply(model, body) {
         (p) => p.player === body.player && p.stage === "in-play");
       deal.penalties.push({
         player: body.player, offence: body.offence, stage: offence.stage, kind: offence.kind,
-        replay: offence.replay, covered, predicted: true,
+        replay: offence.replay, covered, predicted: true, hand: deal.redeals || 0,
+        throw_up: Boolean(offence.throw_up) && deal.phase === "declaring"
+          && !(body.player in deal.declarations),
       });
       if (offence.throw_up && deal.phase === "declaring" && !(body.player in deal.declarations)) {
         deal.declarations[body.player] = "throw_up";
@@ -341,7 +399,11 @@ export function expected(model) {
     if (deal.entry !== "quick") {
       const order = trickOrder(deal, model.rules);
       const card = { type: "CardPlayed", player: order[deal.current.length], trick };
-      if (model.rules.pam && !deal.current.length) card.calls = ["pam-be-civil"];
+      if (model.rules.pam && !deal.current.length) {
+        card.calls = ["pam-be-civil"];
+        const ace = pamCallCard(deal);
+        if (ace) card.pam_call = { card: ace, choices: ["pam-be-civil", "none"] };
+      }
       actions.push(card);
     }
     if (deal.entry !== "cards") {

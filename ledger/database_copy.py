@@ -1,5 +1,4 @@
-"""Copy a whole ledger from one database to another (SQLite -> PostgreSQL, or any pair), and
-rebuild projections in place.
+"""Copy a whole ledger from one database to another (SQLite -> PostgreSQL, or any pair).
 
     lanterloo copy --from sqlite:///instance/lanterloo.db \\
                    --to postgresql+psycopg://lanterloo@db/lanterloo
@@ -8,9 +7,10 @@ rebuild projections in place.
 copies the log (every event with its position, hash and who appended it) and the clubs,
 members, tokens (their hashes: every token keeps working) and idempotency keys (a client's
 retry after the move is still answered with its first response), then rebuilds every
-session's projections on the target from the copied log, never copying them, and verifies
-the copy: each session's hash chain and projections on the target (Ledger.verify), and the
-rebuilt state equal to the source's. A difference fails the copy (CopyFailed) and names it.
+session's projections on the target from the copied log, never copying them
+(ledger/projections.py), and verifies the copy: each session's hash chain and projections
+on the target, and the rebuilt states and deal views equal to the source's. A difference
+fails the copy (CopyFailed) and names it.
 
 The copy reads the source in one transaction (a consistent snapshot on PostgreSQL; on SQLite
 stop the writers, or copy from a backup file) and writes the target in one transaction, so
@@ -23,16 +23,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, func, insert, select, text
 
-from ledger.domain import SessionState, event_from_record
-from ledger.domain.corrections import live_events
-
-from . import eventstore as store
-from .books import replace_results, results_from_log
-from .db import writer
-from .migrate import current, upgrade
-from .tables import (
+from ledger.bulk import rebuild_all, verify_all
+from ledger.store.db import writer
+from ledger.store.migrate import alembic_config, current, upgrade
+from ledger.store.tables import (
     book_entries,
     clubs,
     deal_views,
@@ -64,8 +60,6 @@ class CopyReport:
 
 def _head() -> str | None:
     from alembic.script import ScriptDirectory
-
-    from .migrate import alembic_config
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
@@ -115,21 +109,22 @@ def copy_database(source: Engine, target: Engine, *,
         for row in src.execute(select(deal_views.c.session_id, deal_views.c.deal_no,
                                       deal_views.c.view)):
             source_views[(row.session_id, row.deal_no)] = row.view
-    session_ids = sorted(source_states)
-    report.sessions = len(session_ids)
-    from ledger.service import Ledger
-
-    ledger = Ledger(target)
-    for session_id in session_ids:
-        state, views = rebuild_projections(target, session_id)
-        if state != source_states[session_id]:
+    report.sessions = len(source_states)
+    rebuild_all(target, workers=1)
+    with target.connect() as conn:
+        states = {row.id: row.state for row in conn.execute(
+            select(sessions.c.id, sessions.c.state))}
+        views = {(row.session_id, row.deal_no): row.view for row in conn.execute(
+            select(deal_views.c.session_id, deal_views.c.deal_no, deal_views.c.view))}
+    for session_id in sorted(source_states):
+        if states.get(session_id) != source_states[session_id]:
             report.problems.append(f"session {session_id}: the state rebuilt on the target "
                                    "differs from the source's")
-        theirs = {n: v for (s, n), v in source_views.items() if s == session_id}
-        if {int(k): v for k, v in views.items()} != theirs:
+        if {n: v for (s, n), v in views.items() if s == session_id} != \
+                {n: v for (s, n), v in source_views.items() if s == session_id}:
             report.problems.append(f"session {session_id}: the deal views rebuilt on the "
                                    "target differ from the source's")
-        found = ledger.verify(session_id)
+    for session_id, found in verify_all(target, workers=1).items():
         report.problems += [f"session {session_id}: {line}" for line in found]
         if not found:
             report.verified += 1
@@ -137,42 +132,6 @@ def copy_database(source: Engine, target: Engine, *,
     if report.problems:
         raise CopyFailed("the copy does not verify:\n  " + "\n  ".join(report.problems))
     return report
-
-
-def rebuild_projections(engine: Engine, session_id: str
-                        ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
-    """Fold the session's log again and replace its stored projections (the `sessions` row's
-    state, every deal view and the as-of snapshots) with the result, under the session's
-    write lock. Returns (state, views) as written."""
-    from ledger.service import Ledger
-
-    with writer(engine).begin() as conn:
-        row = store.load_session(conn, session_id, for_update=True)
-        if row is None:
-            raise CopyFailed(f"no session {session_id}")
-        state, views = Ledger(engine).rebuild(session_id)
-        log = [(r.version, event_from_record(r.type, r.schema_version, r.payload))
-               for r in store.stream(conn, session_id)]
-        last_of_deal: dict[int, int] = {}
-        for version, event in live_events(log):
-            deal_no = getattr(event, "deal_no", None)
-            if isinstance(deal_no, int):
-                last_of_deal[deal_no] = version
-        conn.execute(update(sessions).where(sessions.c.id == session_id)
-                     .values(state=state, version=store.stream_version(conn, session_id)))
-        conn.execute(delete(deal_views).where(deal_views.c.session_id == session_id))
-        if views:
-            conn.execute(insert(deal_views), [
-                {"session_id": session_id, "deal_no": int(n),
-                 "version": last_of_deal.get(int(n), row.version), "view": view}
-                for n, view in sorted(views.items())])
-        replace_results(conn, session_id, club_id=row.club_id,
-                        version=store.stream_version(conn, session_id),
-                        results=results_from_log(conn, session_id,
-                                                 SessionState.from_dict(state)))
-        # the as-of snapshots, at every multiple of the ledger's interval (docs/explain.md)
-        store.replace_snapshots(conn, session_id, Ledger(engine).rebuild_snapshots(session_id))
-    return state, views
 
 
 def all_sessions(engine: Engine) -> list[str]:

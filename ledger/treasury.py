@@ -3,33 +3,30 @@ member's account, the club's accounts, the open debts and the season's standings
 
     books = Books(make_engine(), club_id)
     books.record_payment(payer="Bob", payee="club", amount_minor=500, currency="GBP",
-                         method="cash", actor=Actor("Tess", member_id, token_id))
+                         method="cash", request=WriteRequest(Actor("Tess", member_id)))
     books.account(member_id)        # every line, a running balance, FIFO open items
 
-Book entries are appended to the club's book log (`book_entries`, hash-chained, append-only),
-one club at a time: its row is locked on PostgreSQL, and on SQLite the writers queue as the
-ledger's do (`Ledger._write`). Session results come from the `session_results` projection,
-which the ledger writes as a session ends (ledger/store/books.py `project_results`). The
-rules and the shapes are docs/books.md's.
+Book entries are appended to the club's book log (`book_entries`, hash-chained, append-only)
+under the write protocol of every write (ledger/writes.py): the club's log is held for the
+transaction (`Tx.book_head`), a stored answer to an Idempotency-Key is replayed. Session
+results come from the `session_results` projection, which the ledger writes with the
+session's events as it ends (ledger/service.py). The rules and the shapes are
+docs/books.md's.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Engine
 
-from ledger.clubs import Actor, NotFound, name_key
+from ledger.clubs import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
-from ledger.domain import books as bk
-from ledger.domain.books import (
+from ledger.domain import accounts as bk
+from ledger.domain.accounts import (
     CLUB,
     CashCounted,
     DebtWrittenOff,
@@ -38,13 +35,12 @@ from ledger.domain.books import (
     PaymentRecorded,
 )
 from ledger.domain.vocabulary import Status
-from ledger.store import books as store
-from ledger.store import clubstore
-from ledger.store import eventstore as events_store
-from ledger.store.db import writer
-from ledger.store.tables import sessions
+from ledger.store import booklog as store
+from ledger.store import clubstore, open_store, queries
+from ledger.store.base import Head, Tx
+from ledger.store.chain import as_utc, link
+from ledger.writes import AppendResult, WriteRequest, perform
 
-CREATED = 201
 MAX_PAGE_LIMIT = 1000
 
 
@@ -57,22 +53,14 @@ class Books:
 
     def __init__(self, engine: Engine, club_id: str):
         self.engine = engine
+        self.store = open_store(engine)
         self.club_id = club_id
-        self._writer = writer(engine)
-
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        from ledger.service import _sqlite_writers
-
-        with _sqlite_writers(self.engine), self._writer.begin() as conn:
-            yield conn
 
     # -- writes ---------------------------------------------------------------------------
 
     def record_payment(self, *, payer: str, payee: str, amount_minor: Any, currency: Any,
                        method: Any, session_id: str | None = None, note: str | None = None,
-                       actor: Actor, idempotency_key: str | None = None,
-                       fingerprint: str | None = None) -> dict[str, Any]:
+                       request: WriteRequest) -> AppendResult:
         """Record that `payer` paid `payee` (each a member's id or name, or "club")."""
 
         def build(conn: Connection) -> bk.BookEntry:
@@ -92,14 +80,11 @@ class Books:
                                    method=PaymentMethod(method), session_id=session_id,
                                    note=note)
 
-        return self._append(build, actor=actor, key=idempotency_key,
-                            fingerprint=fingerprint or _fingerprint(
-                                "payment", payer, payee, amount_minor, currency, method,
-                                session_id, note))
+        return self._append(build, request, "payment", payer, payee, amount_minor, currency,
+                            method, session_id, note)
 
     def write_off(self, *, member: str, amount_minor: Any, currency: Any, reason: Any,
-                  actor: Actor, idempotency_key: str | None = None,
-                  fingerprint: str | None = None) -> dict[str, Any]:
+                  request: WriteRequest) -> AppendResult:
         """Write off what `member` owes, up to all of it in that currency; `reason` required."""
 
         def build(conn: Connection) -> bk.BookEntry:
@@ -115,13 +100,10 @@ class Books:
                     field="amount_minor", owes_minor=max(owes, 0))
             return entry
 
-        return self._append(build, actor=actor, key=idempotency_key,
-                            fingerprint=fingerprint or _fingerprint(
-                                "write-off", member, amount_minor, currency, reason))
+        return self._append(build, request, "write-off", member, amount_minor, currency, reason)
 
     def count_cash(self, session_id: str, *, counted_minor: Any, currency: Any,
-                   note: str | None = None, actor: Actor, idempotency_key: str | None = None,
-                   fingerprint: str | None = None) -> dict[str, Any]:
+                   note: str | None = None, request: WriteRequest) -> AppendResult:
         """Record the cash counted on the table at the (ended) session's close."""
 
         def build(conn: Connection) -> bk.BookEntry:
@@ -134,43 +116,40 @@ class Books:
             _same_currency(state, currency)
             return entry
 
-        return self._append(build, actor=actor, key=idempotency_key,
-                            fingerprint=fingerprint or _fingerprint(
-                                "cash", session_id, counted_minor, currency, note))
+        return self._append(build, request, "cash", session_id, counted_minor, currency, note)
 
-    def _append(self, build: Callable[[Connection], bk.BookEntry], *, actor: Actor,
-                key: str | None, fingerprint: str) -> dict[str, Any]:
+    def _append(self, build: Callable[[Connection], bk.BookEntry], request: WriteRequest,
+                *what: object) -> AppendResult:
+        """Append the entry `build` makes as the next of the club's book log."""
+        actor = request.actor
         scope = f"books:{self.club_id}:{actor.member_id or ''}"[:80]
+        request = request.fingerprinted(scope, *what)
 
-        def work() -> dict[str, Any]:
-            with self._write() as conn:
-                if not store.lock_club(conn, self.club_id):
-                    raise NotFound(f"no club {self.club_id}", rule="club-exists", field="club")
-                if key and (stored := events_store.find_idempotency(conn, scope, key)):
-                    return _replay(stored, fingerprint, key)
-                entry = build(conn)
-                seq, prev = store.head(conn, self.club_id)
-                now = datetime.now(UTC)
-                response = store.append_entry(
-                    conn, self.club_id, seq=seq + 1, prev_hash=prev, type_=entry.type,
-                    schema_version=entry.schema_version, payload=entry.to_payload(),
-                    recorded_at=now, actor=actor.name, member_id=actor.member_id,
-                    token_id=actor.token_id, idempotency_key=key)
-                if key:
-                    events_store.save_idempotency(conn, scope, key, fingerprint=fingerprint,
-                                                  status_code=CREATED, response=response,
-                                                  now=now)
-                return {**response, "idempotent_replay": False}
+        def find(tx: Tx) -> Head:
+            key = request.idempotency_key
+            head = tx.book_head(self.club_id, reply_to=(scope, key) if key else None)
+            if head is None:
+                raise NotFound(f"no club {self.club_id}", rule="club-exists", field="club")
+            return head
 
-        try:
-            return work()
-        except IntegrityError as error:
-            if key and events_store.violated_table(error) == "idempotency_keys":
-                with self.engine.connect() as conn:
-                    stored = events_store.find_idempotency(conn, scope, key)
-                if stored is not None:
-                    return _replay(stored, fingerprint, key)
-            raise
+        def write(tx: Tx, head: Head) -> dict[str, Any]:
+            entry = build(tx.conn)
+            row: dict[str, Any] = {
+                "club_id": self.club_id, "seq": head.version + 1, "type": entry.type,
+                "schema_version": entry.schema_version, "payload": entry.to_payload(),
+                "recorded_at": datetime.now(UTC), "actor": actor.name,
+                "member_id": actor.member_id, "token_id": actor.token_id,
+                "idempotency_key": request.idempotency_key}
+            row["hash"] = link(store.hashed_row(row), head.head_hash)
+            row["position"] = tx.append_book_entry(row)
+            return store.entry_dict(row)
+
+        def current_version() -> int:
+            with self.store.reading() as conn:
+                return len(store.entries(conn, self.club_id))
+
+        return perform(self.store, request, scope=scope, find=find, write=write,
+                       current_version=current_version)
 
     def _party(self, conn: Connection, value: Any, field: str, *, club: bool = True) -> str:
         """"club", or the id of the club's member named by id or display name."""
@@ -186,7 +165,7 @@ class Books:
         return str(row.id)
 
     def _session(self, conn: Connection, session_id: str) -> SessionState:
-        row = events_store.load_session(conn, session_id, club_id=self.club_id)
+        row = queries.load_session(conn, session_id, club_id=self.club_id)
         if row is None:
             raise SessionNotFound(f"no session {session_id}", rule="session-exists",
                                   field="session_id")
@@ -201,11 +180,11 @@ class Books:
             session_id=r.session_id, session_name=r.session_name, seat=r.seat,
             member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
             net_minor=None if r.net_minor is None else int(r.net_minor),
-            ended_at=store.as_utc(r.ended_at))
+            ended_at=as_utc(r.ended_at))
             for r in store.load_results(conn, club_id=self.club_id, member_id=member_id)]
         names = {line.session_id or "": line.session_name or "" for line in results}
         entries = [bk.entry_line(bk.entry_from_record(r.type, r.schema_version, r.payload),
-                                 seq=r.seq, at=store.as_utc(r.recorded_at),
+                                 seq=r.seq, at=as_utc(r.recorded_at),
                                  session_names=names)
                    for r in store.entries(conn, self.club_id)
                    if r.type != CashCounted.type and (member_id is None or member_id in (
@@ -317,11 +296,11 @@ class Books:
                 session_id=r.session_id, session_name=r.session_name, seat=r.seat,
                 member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
                 net_minor=None if r.net_minor is None else int(r.net_minor),
-                ended_at=store.as_utc(r.ended_at))
+                ended_at=as_utc(r.ended_at))
                 for r in store.load_results(conn, club_id=self.club_id, debits_only=True)]
         names = {line.session_id or "": line.session_name or "" for line in debits}
         debits += [bk.entry_line(bk.entry_from_record(r.type, r.schema_version, r.payload),
-                                 seq=r.seq, at=store.as_utc(r.recorded_at),
+                                 seq=r.seq, at=as_utc(r.recorded_at),
                                  session_names=names)
                    for r in rows if r.type == PaymentRecorded.type]
         out = []
@@ -377,7 +356,7 @@ class Books:
     # -- the statement's cash section ---------------------------------------------------
 
     def cash(self, conn: Connection, state: SessionState) -> dict[str, Any] | None:
-        """The cash check of one session (ledger.domain.books.cash_check)."""
+        """The cash check of one session (ledger.domain.accounts.cash_check)."""
         def of_session(type_: str) -> list[Any]:
             return [row for row in store.entries(conn, self.club_id, types=(type_,))
                     if row.payload.get("session_id") == state.session_id]
@@ -387,7 +366,7 @@ class Books:
         for row in of_session(CashCounted.type):
             entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
             assert isinstance(entry, CashCounted)
-            counts.append((store.as_utc(row.recorded_at), entry))
+            counts.append((as_utc(row.recorded_at), entry))
         if not counts:
             return None
         payments: list[PaymentRecorded] = []
@@ -409,8 +388,6 @@ def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[st
         return Books(engine, club_id).cash(conn, state)
 
 
-def session_club(conn: Connection, session_id: str) -> str | None:
-    return conn.scalar(select(sessions.c.club_id).where(sessions.c.id == session_id))
 
 
 def _same_currency(state: SessionState, currency: Any) -> None:
@@ -429,16 +406,3 @@ def _check_page(after: Any, limit: Any) -> None:
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
         raise InvalidInput("after must be an entry number >= 0", rule="page-after",
                            field="after")
-
-
-def _fingerprint(*body: object) -> str:
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _replay(stored: Any, fingerprint: str, key: str) -> dict[str, Any]:
-    from ledger.service import IdempotencyKeyReused
-
-    if stored.fingerprint != fingerprint:
-        raise IdempotencyKeyReused(key)
-    return {**stored.response, "idempotent_replay": True}

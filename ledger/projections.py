@@ -1,0 +1,406 @@
+"""What a session's log makes, and the checks that it still does.
+
+Beside each session's log the store keeps its projections: the folded state (`sessions`),
+each deal's view as it last stood (`deal_views`), the state at every SNAPSHOT_EVERY-th
+version (`snapshots`, for reads as of a version) and, once the session has ended, each
+seat's result (`session_results`, for the club's books). This module is the one place that
+says what they are:
+
+- `Folding`: evolve, keeping each deal's view as it stood when it was last the current deal.
+  The live append folds its new events through it (`execute(..., fold=...)`), and so does
+  every rebuild: the views an append writes are the views a rebuild writes.
+- `fold_log(rows)`: a session's stored rows checked (versions 1..N, positions in order, the
+  hash chain: ledger/store/chain.py) and folded, live events only (docs/rules.md §12), with
+  the views, the snapshots and the results they make.
+- `verify(store, first, last)` and `rebuild(store, first, last)`: every session whose id is
+  in [first, last] folded from its log, compared with (or written over) what is stored. One
+  session is the range [id, id]; `lanterloo verify --all` and `rebuild --all` run the same
+  code over chunks of sessions in parallel (ledger/bulk.py), and `copy` rebuilds with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, Text, cast, select
+
+from ledger.domain import Event, SessionState, asof, deal_view, event_from_record
+from ledger.domain.accounts import RESULT_EVENT_TYPES, SessionResult, session_results
+from ledger.domain.corrections import live_events
+from ledger.domain.errors import InvariantBroken
+from ledger.domain.events import EntryCorrected
+from ledger.domain.evolve import evolve
+from ledger.domain.state import to_json
+from ledger.domain.vocabulary import Status
+from ledger.store.base import EventRow, Rebuilt, Store, Tx
+from ledger.store.chain import GENESIS, as_utc, first_broken_link, utc_iso
+from ledger.store.tables import deal_views, sessions, snapshots
+from ledger.store.tables import session_results as results_table
+
+# An append that crosses a multiple of this version keeps the state as a snapshot, so a read
+# as of any version folds at most about this many events (docs/explain.md).
+SNAPSHOT_EVERY = 100
+
+# The form the projections are written in, stored with each session (`sessions.shape`).
+# Raise it with any change to what a projection holds: sessions of an older form are then
+# rebuilt from their logs by `lanterloo migrate` (`rebuild_stale`), or before they are next
+# read or written (ledger/service.py). 0: written before forms were recorded.
+SHAPE = 1
+
+
+def deal_view_json(state: SessionState) -> str:
+    view = deal_view(state)
+    if view is None:
+        raise InvariantBroken("no deal to view")
+    return to_json(view)
+
+
+class Folding:
+    """`evolve`, keeping each deal's view as it stood when it was last the current deal: a
+    deal's view is taken just before the first event of another deal is folded, and the
+    current deal's by `finish`. Only deals this folding moved get a view."""
+
+    def __init__(self, session_id: str):
+        self.session_id = session_id
+        self.views: dict[int, str] = {}
+        self.view_versions: dict[int, int] = {}  # deal_no -> the version of its last event
+        self._moved: int | None = None  # the deal this folding last moved
+
+    def __call__(self, state: SessionState | None, event: Event) -> SessionState:
+        deal = state.deal if state is not None else None
+        if state is not None and deal is not None and self._moved == deal.deal_no \
+                and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
+            self.views[deal.deal_no] = deal_view_json(state)
+        state = evolve(state, event, session_id=self.session_id)
+        if state.deal is not None:
+            self._moved = state.deal.deal_no
+            deal_no = getattr(event, "deal_no", None)
+            if isinstance(deal_no, int):
+                self.view_versions[deal_no] = state.version
+        return state
+
+    def finish(self, state: SessionState) -> dict[int, str]:
+        """The views, the current deal's as it stands now."""
+        if state.deal is not None and self._moved == state.deal.deal_no:
+            self.views[state.deal.deal_no] = deal_view_json(state)
+        return self.views
+
+
+def fold_events(session_id: str, events: Iterable[tuple[int, Event]]
+                ) -> tuple[SessionState, Folding]:
+    """The live events of a log folded from nothing, with every deal's view."""
+    folding = Folding(session_id)
+    state: SessionState | None = None
+    for _, event in events:
+        state = folding(state, event)
+    if state is None:
+        raise InvariantBroken(f"session {session_id} has no events")
+    folding.finish(state)
+    return state, folding
+
+
+# -- a session's log, checked and folded --------------------------------------------------
+
+@dataclass
+class Folded:
+    """One session as its log makes it."""
+
+    session_id: str
+    version: int  # the log's last version
+    head: str  # the chain's head recomputed from the log
+    problems: list[str]  # what is wrong with the log itself (a gap, a broken link)
+    chain_broken: bool = False
+    state: SessionState | None = None  # None: the log does not fold
+    error: str | None = None  # why it does not
+    views: dict[int, str] = field(default_factory=dict)
+    view_versions: dict[int, int] = field(default_factory=dict)
+    log: list[tuple[int, Event]] = field(default_factory=list)  # every event, voided too
+    timed: list[tuple[int, Event, datetime]] = field(default_factory=list)  # for results
+    states_at: dict[int, str] = field(default_factory=dict)  # asked versions -> state JSON
+
+    @property
+    def state_json(self) -> str:
+        return to_json(self.state)
+
+
+def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[int] = ()
+             ) -> Folded:
+    """The session folded from its stored rows (in version order), each row checked; the
+    state at each version in `states_at` kept as JSON (the snapshots)."""
+    out = Folded(session_id, len(rows), GENESIS, _log_problems(rows))
+    out.head, broken = first_broken_link(row._asdict() for row in rows)
+    if broken:
+        out.problems.append(f"chain: {broken}")
+        out.chain_broken = True
+    try:
+        out.log = [(row.version, _event(row)) for row in rows]
+        out.timed = [(row.version, event, _moment(row.recorded_at))
+                     for row, (_, event) in zip(rows, out.log, strict=True)
+                     if event.type in RESULT_EVENT_TYPES]
+        _fold(out, states_at)
+    except Exception as error:  # noqa: BLE001 - the finding is that it does not fold
+        out.state, out.error = None, f"{type(error).__name__}: {error}"
+    return out
+
+
+def _event(row: EventRow) -> Event:
+    return event_from_record(row.type, row.schema_version, row.payload)
+
+
+def _fold(out: Folded, states_at: Collection[int]) -> None:
+    if not out.log:
+        raise InvariantBroken("no events")
+    wanted = set(states_at)
+    if any(isinstance(e, EntryCorrected) for _, e in out.log):
+        state, folding = fold_events(out.session_id, live_events(out.log))
+        out.states_at = snapshot_states(out.session_id, out.log, wanted)
+    else:
+        folding = Folding(out.session_id)
+        state_or_none: SessionState | None = None
+        for version, event in out.log:
+            state_or_none = folding(state_or_none, event)
+            if version in wanted:
+                out.states_at[version] = to_json(state_or_none)
+        assert state_or_none is not None
+        state = state_or_none
+        folding.finish(state)
+    out.state, out.views, out.view_versions = state, folding.views, folding.view_versions
+
+
+def snapshot_states(session_id: str, log: Sequence[tuple[int, Event]], versions: Iterable[int]
+                    ) -> dict[int, str]:
+    """The state at each of `versions` of the log (1..N), as JSON: the fold of its live
+    events up to there, each folded from the one before it (domain/asof.py)."""
+    found: dict[int, dict[str, Any]] = {}
+    texts: dict[int, str] = {}
+    for version in sorted(versions):
+        if not 1 <= version <= len(log):
+            continue
+        snapshot, events, last_correction = asof.in_memory(log, found)
+        state = asof.state_at(version, snapshot=snapshot, events=events,
+                              last_correction=last_correction, session_id=session_id)
+        texts[version] = to_json(state)
+        found[version] = orjson.loads(texts[version])
+    return texts
+
+
+def _log_problems(rows: Sequence[EventRow]) -> list[str]:
+    """The first break in the rows' versions (1..N) or positions (increasing with them)."""
+    expected, last_position = 1, None
+    for row in rows:
+        if row.version != expected:
+            missing = (f"version {expected} is missing" if row.version == expected + 1 else
+                       f"versions {expected} to {row.version - 1} are missing")
+            return [f"events: {missing} (the log goes from version {expected - 1} to "
+                    f"{row.version}; {len(rows)} events for versions 1..{rows[-1].version})"]
+        if last_position is not None and row.position <= last_position:
+            return [f"events: version {row.version} is at position {row.position}, not after "
+                    f"version {row.version - 1}'s position {last_position}"]
+        expected, last_position = row.version + 1, row.position
+    return []
+
+
+def _moment(iso: str) -> datetime:
+    return datetime.fromisoformat(iso).astimezone(UTC)
+
+
+# -- session results -----------------------------------------------------------------------
+
+def result_rows(results: Iterable[SessionResult], club_id: str | None,
+                version: int) -> list[dict[str, Any]]:
+    """Rows of `session_results`."""
+    return [{"session_id": r.session_id, "seat": r.seat, "session_name": r.session_name,
+             "club_id": club_id, "member_id": r.member_id, "currency": r.currency,
+             "net_units": r.net_units, "net_minor": r.net_minor,
+             "deals_dealt": r.deals_dealt, "loos": r.loos, "loo_units": r.loo_units,
+             "penalties": r.penalties, "penalty_units": r.penalty_units,
+             "ended_at": r.ended_at, "version": version} for r in results]
+
+
+def results_of(state: SessionState, timed: Iterable[tuple[int, Event, datetime]],
+               club_id: str | None) -> list[dict[str, Any]]:
+    """The session's rows of `session_results` (none while it is open)."""
+    if state.status != Status.ENDED:
+        return []
+    return result_rows(session_results(state, timed), club_id, state.version)
+
+
+def compared_result(row: Any) -> dict[str, Any]:
+    """A row of `session_results` as verify compares it: every column but the version."""
+    r = dict(row) if isinstance(row, dict) else dict(row._mapping)
+    return {"session_id": r["session_id"], "seat": r["seat"],
+            "session_name": r["session_name"], "club_id": r["club_id"],
+            "member_id": r["member_id"], "currency": r["currency"],
+            "net_units": int(r["net_units"]),
+            "net_minor": None if r["net_minor"] is None else int(r["net_minor"]),
+            "deals_dealt": r["deals_dealt"], "loos": r["loos"],
+            "loo_units": int(r["loo_units"]), "penalties": r["penalties"],
+            "penalty_units": int(r["penalty_units"]),
+            "ended_at": utc_iso(as_utc(r["ended_at"]))}
+
+
+# -- what is stored ------------------------------------------------------------------------
+
+@dataclass
+class Stored:
+    """A session's projections as stored."""
+
+    version: int
+    head_hash: str | None
+    state: str
+    club_id: str | None
+    shape: int
+    views: dict[int, str] = field(default_factory=dict)
+    snapshots: dict[int, str] = field(default_factory=dict)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
+    """The stored projections of the sessions whose ids are in [first, last]."""
+    between = (sessions.c.id >= first, sessions.c.id <= last)
+    found = {sid: Stored(int(version), head, state, club, int(shape))
+             for sid, version, state, head, club, shape in conn.execute(
+                 select(sessions.c.id, sessions.c.version, cast(sessions.c.state, Text),
+                        sessions.c.head_hash, sessions.c.club_id, sessions.c.shape)
+                 .where(*between))}
+    for sid, deal_no, view in conn.execute(
+            select(deal_views.c.session_id, deal_views.c.deal_no, cast(deal_views.c.view, Text))
+            .where(deal_views.c.session_id >= first, deal_views.c.session_id <= last)):
+        if sid in found:
+            found[sid].views[int(deal_no)] = view
+    for sid, version, state in conn.execute(
+            select(snapshots.c.session_id, snapshots.c.version, cast(snapshots.c.state, Text))
+            .where(snapshots.c.session_id >= first, snapshots.c.session_id <= last)):
+        if sid in found:
+            found[sid].snapshots[int(version)] = state
+    for row in conn.execute(select(results_table).where(results_table.c.session_id >= first,
+                                                        results_table.c.session_id <= last)):
+        if row.session_id in found:
+            found[row.session_id].results[row.seat] = compared_result(row)
+    return found
+
+
+def differences(stored: Stored, folded: Folded) -> list[str]:
+    """What `verify` reports for a session: its log's problems, then every projection that
+    differs from the fold of its log, in the order they are stored."""
+    out = list(folded.problems)
+    if stored.shape != SHAPE:
+        out.append(f"projections: written in form {stored.shape}, this code's is {SHAPE}: "
+                   "`lanterloo migrate` rebuilds them from the log")
+    if not folded.chain_broken and (stored.head_hash not in (None, folded.head)
+                                    or (stored.head_hash is None and folded.head != GENESIS)):
+        out.append(f"chain head: sessions.head_hash is {stored.head_hash}, the log's is "
+                   f"{folded.head}")
+    if folded.state is None:
+        return [*out, f"rebuild: the log does not fold ({folded.error})"]
+    if stored.version != folded.version:
+        out.append(f"sessions.version: stored {stored.version}, log {folded.version}")
+    out += _json_diff("state", stored.state, folded.state_json)
+    for deal_no in sorted(set(stored.views) | set(folded.views)):
+        path = f"deal_views.{deal_no}"
+        if deal_no not in folded.views:
+            out.append(f"{path}: stored only")
+        elif deal_no not in stored.views:
+            out.append(f"{path}: rebuilt only")
+        else:
+            out += _json_diff(path, stored.views[deal_no], folded.views[deal_no])
+    rebuilt = {r["seat"]: compared_result(r)
+               for r in results_of(folded.state, folded.timed, stored.club_id)}
+    out += diff("session_results", stored.results, rebuilt)
+    for version in sorted(stored.snapshots):
+        if version not in folded.states_at:
+            out.append(f"snapshots.{version}: beyond the log's {folded.version} versions")
+        else:
+            out += _json_diff(f"snapshots.{version}", stored.snapshots[version],
+                              folded.states_at[version])
+    return out
+
+
+def _json_diff(path: str, stored: str, rebuilt: str) -> list[str]:
+    """The differences between two JSON texts, as values (equal texts are equal values)."""
+    if stored == rebuilt:
+        return []
+    return diff(path, orjson.loads(stored), orjson.loads(rebuilt))
+
+
+def diff(path: str, stored: Any, rebuilt: Any) -> list[str]:
+    """Where two values differ, by path: `state.balances.A: stored 3, rebuilt 4`."""
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        out = []
+        for key in sorted(set(stored) | set(rebuilt), key=str):
+            if key not in rebuilt:
+                out.append(f"{path}.{key}: stored only")
+            elif key not in stored:
+                out.append(f"{path}.{key}: rebuilt only")
+            else:
+                out += diff(f"{path}.{key}", stored[key], rebuilt[key])
+        return out
+    if stored != rebuilt:
+        return [f"{path}: stored {stored!r}, rebuilt {rebuilt!r}"]
+    return []
+
+
+# -- verify and rebuild --------------------------------------------------------------------
+
+@dataclass
+class Pass:
+    """What a verify or a rebuild of some sessions found."""
+
+    problems: dict[str, list[str]] = field(default_factory=dict)  # every session: [] if right
+    events: int = 0
+
+    def add(self, other: Pass) -> None:
+        self.problems.update(other.problems)
+        self.events += other.events
+
+
+def verify(store: Store, first: str, last: str) -> Pass:
+    """Every session in [first, last] against the fold of its log, in one read of a
+    consistent snapshot of both."""
+    out = Pass()
+    with store.consistent() as conn:
+        stored = load_stored(conn, first, last)
+        for sid, rows in store.event_rows(conn, first, last):
+            out.events += len(rows)
+            if sid in stored:
+                wanted = stored[sid].snapshots
+                out.problems[sid] = differences(stored[sid], fold_log(sid, rows, wanted))
+    for sid in stored:
+        if sid not in out.problems:
+            out.problems[sid] = ["events: the session has no events"]
+    return out
+
+
+def rebuild(store: Store, first: str, last: str) -> Pass:
+    """Write every projection of the sessions in [first, last] anew from their logs (the
+    chain head stays: it is the log's pin). A log that does not fold is refused whole."""
+    with store.transaction() as tx:
+        return rebuild_in(store, tx, first, last)
+
+
+def rebuild_in(store: Store, tx: Tx, first: str, last: str) -> Pass:
+    """`rebuild`, in the write transaction `tx`."""
+    out = Pass()
+    stored = tx.sessions_in(first, last)
+    written: list[Rebuilt] = []
+    for sid, rows in store.event_rows(tx.conn, first, last):
+        out.events += len(rows)
+        if sid not in stored:
+            continue
+        every = range(SNAPSHOT_EVERY, len(rows) + 1, SNAPSHOT_EVERY)
+        folded = fold_log(sid, rows, every)
+        if folded.state is None:
+            raise InvariantBroken(f"session {sid}: the log does not fold ({folded.error})")
+        written.append(Rebuilt(
+            sid, folded.version, folded.state_json,
+            {n: (folded.view_versions.get(n, folded.version), view)
+             for n, view in folded.views.items()},
+            {v: folded.states_at[v] for v in every},
+            results_of(folded.state, folded.timed, stored[sid]), SHAPE))
+        out.problems[sid] = folded.problems
+    tx.replace_projections(written)
+    return out

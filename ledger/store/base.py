@@ -1,0 +1,281 @@
+"""The store: one interface for writing the log and its projections, two implementations.
+
+    store = open_store(engine)            # SqliteStore or PostgresStore, chosen once
+    with store.transaction() as tx:       # one write transaction, serialised per stream
+        head = tx.session_head(session_id, club_id=club, reply_to=(scope, key))
+        positions = tx.write_session(SessionWrite(...))
+        tx.keep_reply(scope, key, fingerprint=..., status_code=201, body=..., now=...)
+
+Every write of the ledger goes through `Tx`: a session's events with its projections
+(`write_session`), an entry of a club's book log (`append_book_entry`), the stored answer
+to an Idempotency-Key (`keep_reply`), and a rebuild's projections (`replace_projections`).
+What differs between the databases is how a writer waits for the stream it writes (a row
+lock on PostgreSQL, the database's one write lock on SQLite) and how many round trips the
+write takes; the rest is shared here. Reads need no transaction: `store.reading()`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import orjson
+from sqlalchemy import Connection, Engine, Text, cast, delete, insert, select, type_coerce
+from sqlalchemy.exc import IntegrityError
+
+from .chain import GENESIS, utc_iso
+from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
+
+
+class EventRow(NamedTuple):
+    """A stored event as the checks read it (`Store.event_rows`)."""
+
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    payload: Any  # decoded
+    recorded_at: str  # as the chain hashes it (chain.utc_iso)
+    actor: str
+    member_id: str | None
+    token_id: str | None
+    idempotency_key: str | None
+    hash: str | None
+
+
+class VersionMoved(Exception):
+    """The stream was not at the version the write was decided against; nothing was
+    written."""
+
+
+@dataclass(frozen=True)
+class StoredReply:
+    """The first answer to a request with an Idempotency-Key."""
+
+    fingerprint: str
+    status_code: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stream as a write finds it, locked for the write's transaction."""
+
+    version: int  # the stream's last version (0: empty)
+    head_hash: str  # the chain hash at `version` (GENESIS when empty)
+    state_json: str | bytes | None = None  # a session's folded state at `version`
+    club_id: str | None = None
+    reply: StoredReply | None = None  # the stored answer to the write's key, if any
+    shape: int = 0  # the form its projections were written in (ledger/projections.py)
+
+
+@dataclass
+class SessionWrite:
+    """Everything one write of a session changes: new events and the projections after them.
+
+    `old_version` None opens the session (its row is created). Deal views are written at
+    `version`; with `keep_views_to` set (a correction), views of later deals are dropped.
+    `results` None leaves the session's results as they are; a list replaces them.
+    `club_id` is the session's club after the write: its own, or the club a session from
+    before clubs is attached to (ledger/service.py `attach`).
+    With `last`, the store may send the COMMIT with the write (no answer is kept after it).
+    """
+
+    session_id: str
+    club_id: str | None
+    old_version: int | None
+    version: int
+    rows: list[dict[str, Any]]  # the chained events (chain.chain_rows)
+    state_json: str
+    views: dict[int, str] = field(default_factory=dict)  # deal_no -> view as JSON
+    keep_views_to: int | None = None
+    snapshot: bool = False  # keep state_json as the snapshot at `version`
+    results: list[dict[str, Any]] | None = None  # rows of session_results
+    last: bool = False  # nothing follows in the transaction: the store may commit with it
+    shape: int = 0  # the form the projections are written in (ledger/projections.py SHAPE)
+
+    @property
+    def head_hash(self) -> str:
+        return str(self.rows[-1]["hash"])
+
+
+@dataclass
+class Rebuilt:
+    """A session's projections as a rebuild writes them (ledger/projections.py)."""
+
+    session_id: str
+    version: int
+    state_json: str
+    views: dict[int, tuple[int, str]]  # deal_no -> (version written at, view as JSON)
+    snapshots: dict[int, str]  # version -> state as JSON
+    results: list[dict[str, Any]]
+    shape: int
+
+
+class Tx(ABC):
+    """One write transaction (see the module's docstring)."""
+
+    def __init__(self, conn: Connection):
+        self.conn = conn
+        self.after_commit: list[Callable[[], None]] = []  # run once it has committed
+
+    @abstractmethod
+    def session_head(self, session_id: str, *, club_id: str | None,
+                     reply_to: tuple[str, str] | None) -> Head | None:
+        """The session's row, locked for this transaction (None: no such session in
+        `club_id`, or at all when `club_id` is None), with the stored answer to `reply_to`
+        (scope, key)."""
+
+    @abstractmethod
+    def write_session(self, write: SessionWrite) -> list[int]:
+        """Insert the events and move every projection to `write.version`; the events'
+        positions, in order. Raises VersionMoved, writing nothing, when the session's row
+        is not at `write.old_version`."""
+
+    @abstractmethod
+    def _lock_club(self, club_id: str) -> bool:
+        """Hold the club's book log for this transaction; False when there is no club."""
+
+    @abstractmethod
+    def replace_projections(self, rebuilt: Sequence[Rebuilt]) -> None:
+        """Write the sessions' projections anew, as a rebuild made them."""
+
+    def stored_reply(self, scope: str, key: str) -> StoredReply | None:
+        return stored_reply(self.conn, scope, key)
+
+    def keep_reply(self, scope: str, key: str, *, fingerprint: str, status_code: int,
+                   body: dict[str, Any], now: datetime) -> None:
+        """Keep the first answer to `key` (a concurrent twin of the request then fails on
+        the key's primary key, and is answered with this)."""
+        self.conn.execute(insert(idempotency_keys).values(
+            scope=scope, key=key, fingerprint=fingerprint, status_code=status_code,
+            response=body, created_at=now))
+
+    def book_head(self, club_id: str, *, reply_to: tuple[str, str] | None) -> Head | None:
+        """The club's book log, held for this transaction (None: no such club)."""
+        if not self._lock_club(club_id):
+            return None
+        row = self.conn.execute(select(book_entries.c.seq, book_entries.c.hash)
+                                .where(book_entries.c.club_id == club_id)
+                                .order_by(book_entries.c.seq.desc()).limit(1)).first()
+        reply = self.stored_reply(*reply_to) if reply_to is not None else None
+        if row is None:
+            return Head(0, GENESIS, club_id=club_id, reply=reply)
+        return Head(int(row.seq), str(row.hash), club_id=club_id, reply=reply)
+
+    def append_book_entry(self, row: dict[str, Any]) -> int:
+        """Insert a chained book entry (its `seq` the optimistic lock); its position."""
+        return int(self.conn.execute(insert(book_entries).returning(book_entries.c.position),
+                                     row).scalar_one())
+
+    def sessions_in(self, first: str, last: str) -> dict[str, str | None]:
+        """{id: club id} of the sessions whose ids are in [first, last], their rows locked
+        for this transaction."""
+        rows = self.conn.execute(select(sessions.c.id, sessions.c.club_id)
+                                 .where(sessions.c.id >= first, sessions.c.id <= last)
+                                 .with_for_update())
+        return {sid: club for sid, club in rows}
+
+    def replace_results(self, session_id: str, rows: Sequence[dict[str, Any]]) -> None:
+        self.conn.execute(delete(session_results)
+                          .where(session_results.c.session_id == session_id))
+        if rows:
+            self.conn.execute(insert(session_results), list(rows))
+
+
+class Store(ABC):
+    """The log and its projections in one database."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    @abstractmethod
+    def transaction(self) -> Any:
+        """A context manager: one write transaction, as a `Tx`; committed on a clean exit."""
+
+    @abstractmethod
+    def violated_table(self, error: IntegrityError) -> str | None:
+        """The table whose unique or primary key `error` violated, else None."""
+
+    @abstractmethod
+    def token_epoch(self) -> Any:
+        """A value that changes, for every process of every host, whenever a write of
+        tokens, members or clubs commits (`tokens_changed`); None when this process cannot
+        tell, and must read such rows afresh every time. A database that cannot be reached
+        raises, as a statement would."""
+
+    @abstractmethod
+    def tokens_changed(self, tx: Tx) -> None:
+        """Mark, in `tx`, that it changes tokens, members or clubs (the epoch moves when it
+        commits)."""
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection for reads of one statement each (no transaction held open)."""
+        with self.engine.connect() as conn:
+            yield conn
+
+    def event_rows(self, conn: Connection, first: str, last: str
+                   ) -> Iterator[tuple[str, list[EventRow]]]:
+        """(session id, its events in version order) for every stream whose id is in
+        [first, last], in id order, read in pages."""
+        query = (select(events.c.stream_id, events.c.version, events.c.position, events.c.type,
+                        events.c.schema_version, cast(events.c.payload, Text),
+                        events.c.recorded_at, events.c.actor, events.c.member_id,
+                        events.c.token_id, events.c.idempotency_key, events.c.hash)
+                 .where(events.c.stream_id >= first, events.c.stream_id <= last)
+                 .order_by(events.c.stream_id, events.c.version)
+                 .execution_options(stream_results=True, yield_per=PAGE))
+        rows = (EventRow(sid, version, position, type_, schema_version, orjson.loads(payload),
+                         utc_iso(at), *rest)
+                for sid, version, position, type_, schema_version, payload, at, *rest
+                in conn.execute(query))
+        return by_stream(rows)
+
+    @contextmanager
+    def consistent(self) -> Iterator[Connection]:
+        """A read-only transaction that sees the log and the projections as of one moment."""
+        with self.engine.connect() as conn, conn.begin() as tx:
+            yield conn
+            tx.rollback()
+
+
+PAGE = 10_000  # rows per fetch when reading the log in bulk
+
+
+def by_stream(rows: Iterable[EventRow]) -> Iterator[tuple[str, list[EventRow]]]:
+    current: str | None = None
+    batch: list[EventRow] = []
+    for row in rows:
+        if row.stream_id != current:
+            if current is not None:
+                yield current, batch
+            current, batch = row.stream_id, []
+        batch.append(row)
+    if current is not None:
+        yield current, batch
+
+
+def stored_reply(conn: Connection, scope: str, key: str) -> StoredReply | None:
+    row = conn.execute(
+        select(idempotency_keys.c.fingerprint, idempotency_keys.c.status_code,
+               idempotency_keys.c.response)
+        .where(idempotency_keys.c.scope == scope, idempotency_keys.c.key == key)).first()
+    return None if row is None else StoredReply(row[0], int(row[1]), row[2])
+
+
+def club_exists(conn: Connection, club_id: str, *, lock: bool) -> bool:
+    query = select(clubs.c.id).where(clubs.c.id == club_id)
+    if lock:
+        query = query.with_for_update()
+    return conn.execute(query).first() is not None
+
+
+def json_text(text: str) -> Any:
+    """JSON already written, bound as text for a JSON column (not encoded a second time)."""
+    return type_coerce(text, Text())

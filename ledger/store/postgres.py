@@ -1,0 +1,336 @@
+"""The store on PostgreSQL: writers to one session queue on its row's lock.
+
+A write locks the stream's row (`SELECT ... FOR UPDATE`): a second writer to the same
+session waits there (up to the role's lock_timeout, ledger/store/db.py), then finds the row
+as the first left it. Writers to different sessions never wait for each other. A session's
+write is then one statement: the row moved from the version the write was decided on, the
+events inserted and the deal views upserted only where it moved (`WRITE_SESSION`).
+
+A write is two round trips: psycopg's pipeline sends the BEGIN with the locking statement
+(and the stored answer's lookup), and the write with its COMMIT when nothing follows it.
+The pipeline is run under the engine's client-side deadline (`db.bounded`), and its errors
+are handled as SQLAlchemy handles a statement's (`_driver`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, event, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from .base import (
+    PAGE,
+    EventRow,
+    Head,
+    Rebuilt,
+    SessionWrite,
+    Store,
+    StoredReply,
+    Tx,
+    VersionMoved,
+    by_stream,
+    club_exists,
+)
+from .chain import GENESIS
+from .db import bounded, connect_timeout_s, deadline_on, derived
+
+_HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
+                 "WHERE id = %s FOR UPDATE")
+_HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
+             "WHERE id = %s AND club_id = %s FOR UPDATE")
+_REPLY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
+              "WHERE scope = %s AND key = %s")
+
+# The session's row moves from the version the write was decided on (`moved`), or is
+# created (`created`, a new session); the events and the deal views are written only where
+# it did. No row comes back when it did not: VersionMoved. The events and the views go as
+# one JSON document each (json_to_recordset); a `json` column keeps the text it is given.
+_WRITE = (
+    "WITH {row}, "
+    "viewed AS (INSERT INTO deal_views (session_id, deal_no, version, view) "
+    "SELECT %(id)s, w.d, %(version)s, w.w FROM json_to_recordset(%(views)s::json) "
+    "AS w(d int, w json) WHERE EXISTS (SELECT 1 FROM {row_name}) "
+    "ON CONFLICT (session_id, deal_no) "
+    "DO UPDATE SET version = excluded.version, view = excluded.view), "
+    "inserted AS (INSERT INTO events (stream_id, version, type, schema_version, payload, "
+    "recorded_at, actor, idempotency_key, member_id, token_id, hash) "
+    "SELECT %(id)s, e.v, e.t, e.sv, e.p, %(now)s, %(actor)s, %(key)s, %(member)s, "
+    "%(token)s, e.h FROM json_to_recordset(%(events)s::json) "
+    "AS e(v int, t text, sv smallint, p json, h text) "
+    "WHERE EXISTS (SELECT 1 FROM {row_name}) ORDER BY e.v RETURNING position, version) "
+    "SELECT position FROM inserted ORDER BY version")
+_MOVED = ("moved AS (UPDATE sessions SET club_id = %(club)s, version = %(version)s, "
+          "state = %(state)s::json, head_hash = %(head)s, updated_at = %(now)s, "
+          "shape = %(shape)s WHERE id = %(id)s AND version = %(old)s RETURNING 1)")
+_CREATED = ("created AS (INSERT INTO sessions (id, club_id, version, state, head_hash, "
+            "created_at, updated_at, shape) VALUES (%(id)s, %(club)s, %(version)s, "
+            "%(state)s::json, %(head)s, %(now)s, %(now)s, %(shape)s) RETURNING 1)")
+WRITE_SESSION = _WRITE.format(row=_MOVED, row_name="moved")
+OPEN_SESSION = _WRITE.format(row=_CREATED, row_name="created")
+# chain.utc_iso's time, less its offset and with ".000000" where it leaves microseconds out
+_EVENT_ROWS = ("SELECT stream_id, version, position, type, schema_version, payload::text, "
+               "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
+               "actor, member_id, token_id, idempotency_key, hash FROM events "
+               "WHERE stream_id >= %s AND stream_id <= %s ORDER BY stream_id, version")
+_KEEP_SNAPSHOT = text("INSERT INTO snapshots (session_id, version, state) "
+                      "VALUES (:id, :version, CAST(:state AS json))")
+_DROP_VIEWS = text("DELETE FROM deal_views WHERE session_id = :id AND deal_no > :deal_no")
+
+
+class PostgresTx(Tx):
+    def session_head(self, session_id: str, *, club_id: str | None,
+                     reply_to: tuple[str, str] | None) -> Head | None:
+        params: tuple[str, ...] = (session_id,) if club_id is None else (session_id, club_id)
+        with self._driver(_HEAD_SQL) as pg, pg.pipeline():
+            head = pg.cursor()
+            head.execute(_HEAD_ANY_SQL if club_id is None else _HEAD_SQL, params)
+            # Read after the lock, in a statement of its own: under READ COMMITTED it sees
+            # a twin request's answer committed while this one waited for the row.
+            reply = pg.cursor() if reply_to is not None else None
+            if reply is not None:
+                reply.execute(_REPLY_SQL, reply_to)
+        row = head.fetchone()
+        if row is None:
+            return None
+        found = reply.fetchone() if reply is not None else None
+        stored = None if found is None else StoredReply(found[0], int(found[1]),
+                                                        orjson.loads(found[2]))
+        return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]))
+
+    @contextmanager
+    def _driver(self, statement: str) -> Iterator[Any]:
+        """psycopg's own connection, under the deadline; its errors raised as SQLAlchemy
+        raises a statement's (the connection dropped when it is lost)."""
+        import psycopg
+
+        pg = self.conn.connection.driver_connection
+        try:
+            with bounded(self.conn):
+                yield pg
+        except psycopg.Error as error:
+            self.conn._handle_dbapi_exception(error, statement, None, None, None)
+
+    def write_session(self, write: SessionWrite) -> list[int]:
+        first = write.rows[0]
+        events = orjson.dumps([{"v": r["version"], "t": r["type"], "sv": r["schema_version"],
+                                "p": r["payload"], "h": r["hash"]} for r in write.rows],
+                              option=orjson.OPT_NON_STR_KEYS).decode()
+        views = "[" + ",".join(f'{{"d":{deal_no},"w":{view}}}'
+                               for deal_no, view in sorted(write.views.items())) + "]"
+        params = {"id": write.session_id, "club": write.club_id, "old": write.old_version,
+                  "version": write.version, "state": write.state_json,
+                  "head": write.head_hash, "now": first["recorded_at"], "views": views,
+                  "events": events, "actor": first["actor"], "key": first["idempotency_key"],
+                  "member": first["member_id"], "token": first["token_id"],
+                  "shape": write.shape}
+        sql = OPEN_SESSION if write.old_version is None else WRITE_SESSION
+        # Nothing but the one statement: its COMMIT may go with it (a row that did not move
+        # wrote nothing, so committing it commits nothing).
+        commit = write.last and write.keep_views_to is None and write.results is None \
+            and not write.snapshot
+        if write.keep_views_to is not None:
+            self.conn.execute(_DROP_VIEWS, {"id": write.session_id,
+                                            "deal_no": write.keep_views_to})
+        with self._driver(sql) as pg, pg.pipeline():
+            inserted = pg.cursor()
+            inserted.execute(sql, params)
+            if commit:
+                pg.commit()
+        positions = [int(p) for (p,) in inserted.fetchall()]
+        if len(positions) != len(write.rows):
+            raise VersionMoved(write.session_id)
+        if write.snapshot:
+            self.conn.execute(_KEEP_SNAPSHOT, {"id": write.session_id,
+                                               "version": write.version,
+                                               "state": write.state_json})
+        if write.results is not None:
+            self.replace_results(write.session_id, write.results)
+        return positions
+
+    def _lock_club(self, club_id: str) -> bool:
+        return club_exists(self.conn, club_id, lock=True)
+
+    def replace_projections(self, rebuilt: Sequence[Rebuilt]) -> None:
+        """COPY into a temporary table and one UPDATE for the sessions' rows; the deal views
+        and snapshots deleted and COPYed anew."""
+        if not rebuilt:
+            return
+        ids = [r.session_id for r in rebuilt]
+        raw = self.conn.connection.driver_connection
+        with raw.cursor() as cur:  # type: ignore[union-attr]
+            cur.execute("CREATE TEMPORARY TABLE IF NOT EXISTS rebuilt_sessions (id text, "
+                        "version integer, state text, shape smallint) ON COMMIT DELETE ROWS")
+            with cur.copy("COPY rebuilt_sessions (id, version, state, shape) FROM STDIN") \
+                    as copy:
+                for r in rebuilt:
+                    copy.write_row((r.session_id, r.version, r.state_json, r.shape))
+            cur.execute("UPDATE sessions SET state = b.state::json, version = b.version, "
+                        "shape = b.shape FROM rebuilt_sessions b WHERE sessions.id = b.id")
+            cur.execute("DELETE FROM deal_views WHERE session_id = ANY(%s)", (ids,))
+            with cur.copy("COPY deal_views (session_id, deal_no, version, view) "
+                          "FROM STDIN") as copy:
+                for r in rebuilt:
+                    for deal_no, (version, view) in sorted(r.views.items()):
+                        copy.write_row((r.session_id, deal_no, version, view))
+            cur.execute("DELETE FROM snapshots WHERE session_id = ANY(%s)", (ids,))
+            with cur.copy("COPY snapshots (session_id, version, state) FROM STDIN") as copy:
+                for r in rebuilt:
+                    for version, state in sorted(r.snapshots.items()):
+                        copy.write_row((r.session_id, version, state))
+        for r in rebuilt:
+            self.replace_results(r.session_id, r.results)
+
+
+class PostgresStore(Store):
+    def __init__(self, engine: Any):
+        super().__init__(engine)
+        self._listener = Listener(engine)
+
+    @contextmanager
+    def transaction(self) -> Iterator[PostgresTx]:
+        with self.engine.connect() as conn:
+            with conn.begin():
+                tx = PostgresTx(conn)
+                yield tx
+            for then in tx.after_commit:
+                then()
+
+    def token_epoch(self) -> Any:
+        return self._listener.epoch()
+
+    def tokens_changed(self, tx: Tx) -> None:
+        tx.conn.execute(text(f"NOTIFY {Listener.CHANNEL}"))
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        # In autocommit: a read is one round trip, without a BEGIN before it and a ROLLBACK
+        # after it. (Under READ COMMITTED every statement sees a snapshot of its own.)
+        autocommit = derived(self.engine, "lanterloo_reader",
+                             lambda: self.engine.execution_options(isolation_level="AUTOCOMMIT"))
+        with autocommit.connect() as conn:
+            yield conn
+
+    def event_rows(self, conn: Connection, first: str, last: str
+                   ) -> Iterator[tuple[str, list[EventRow]]]:
+        """Read through psycopg's server-side cursor, as plain tuples, with the time written
+        by PostgreSQL as the chain hashes it: SQLAlchemy's rows, and datetime's isoformat,
+        cost more than the rest of reading a million events."""
+        raw = conn.connection.driver_connection
+
+        def rows() -> Iterator[EventRow]:
+            with raw.cursor(name="lanterloo_event_rows") as cur:  # type: ignore[union-attr]
+                cur.execute(_EVENT_ROWS, (first, last))
+                while page := cur.fetchmany(PAGE):
+                    for sid, version, position, type_, sv, payload, at, *rest in page:
+                        yield EventRow(sid, version, position, type_, sv, orjson.loads(payload),
+                                       at[:-7] + "+00:00" if at.endswith(".000000")
+                                       else at + "+00:00", *rest)
+
+        return by_stream(rows())
+
+    @contextmanager
+    def consistent(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin() as tx:
+                yield conn
+                tx.rollback()
+
+    def violated_table(self, error: IntegrityError) -> str | None:
+        original: Any = error.orig
+        if getattr(original, "sqlstate", None) == "23505":  # unique_violation
+            return str(original.diag.table_name)
+        return None
+
+
+class _Line:
+    """The listening connection of one process (shared with the listener's finalizer)."""
+
+    def __init__(self) -> None:
+        self.conn: Any = None
+        self.pid = -1
+
+    def close(self) -> None:
+        if self.conn is not None and self.pid == os.getpid():
+            self.conn.close()
+        self.conn = None
+
+
+class Listener:
+    """This process's LISTEN on the channel the writes of tokens, members and clubs NOTIFY
+    as they commit, on every host: the epoch counts the notifications seen. Each read of it
+    is one empty query on the listening connection, the cheapest round trip there is: the
+    server sends every notification committed before it ahead of its answer, so a change
+    committed before a request began is always seen by that request. A connection lost or
+    not yet made counts as a change; when none can be made the epoch is None (nothing may be
+    taken as known). The round trip is cut at the engine's connect timeout, and then, as
+    when no connection can be made, the database is unavailable (SQLAlchemy's
+    OperationalError: a 503); the connection is closed with the engine's pool
+    (engine.dispose()) and with the listener."""
+
+    CHANNEL = "lanterloo_tokens"
+
+    def __init__(self, engine: Any):
+        self._engine = engine
+        url = engine.url
+        self._conninfo = {**url.translate_connect_args(username="user", database="dbname"),
+                          **{k: " ".join(v) if isinstance(v, tuple) else v
+                             for k, v in url.query.items()}}
+        self._lock = threading.Lock()
+        self._line = _Line()
+        self._inherited: list[Any] = []  # a parent's connection: never closed by a child
+        self._count = 0
+        event.listen(engine, "engine_disposed", lambda _engine: self.close())
+        weakref.finalize(self, self._line.close)
+
+    def close(self) -> None:
+        with self._lock:
+            self._line.close()
+
+    def epoch(self) -> int:
+        import psycopg
+
+        with self._lock:
+            try:
+                return self._sync()
+            except psycopg.Error:
+                # A connection that broke while it sat listening (a restart, a failover) is
+                # no sign that the database is down now: once more, on a new one.
+                self._line.close()
+            try:
+                return self._sync()
+            except psycopg.Error as error:
+                self._line.close()
+                raise OperationalError("LISTEN", None, error) from error
+
+    def _sync(self) -> int:
+        import psycopg
+
+        line, limit = self._line, connect_timeout_s(self._engine)
+        if line.conn is not None and line.pid != os.getpid():
+            self._inherited.append(line.conn)
+            line.conn = None
+        if line.conn is None or line.conn.closed:
+            line.conn = psycopg.connect(**{"connect_timeout": int(limit), **self._conninfo},
+                                        autocommit=True)
+            line.pid = os.getpid()
+            socket = line.conn.pgconn.socket
+            with deadline_on(self._engine, lambda: int(socket), limit):
+                line.conn.execute(f"LISTEN {self.CHANNEL}")
+            self._count += 1  # what was missed while not listening: a change
+        pg = line.conn.pgconn
+        with deadline_on(self._engine, lambda: int(pg.socket), limit):
+            synced = pg.exec_(b"")
+        if synced.status != psycopg.pq.ExecStatus.EMPTY_QUERY:
+            raise psycopg.OperationalError("the database did not answer: "
+                                           f"{synced.error_message.decode()}")
+        while pg.notifies() is not None:
+            self._count += 1
+        return self._count

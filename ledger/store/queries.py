@@ -1,0 +1,197 @@
+"""Reading the log and the projections, one statement at a time.
+
+Every function takes a Connection (`Store.reading()`, or a write's own); the writes are the
+store's (ledger/store/base.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, Row, Text, cast, func, select
+
+from .tables import deal_views, events, sessions, snapshots
+
+
+def loads(text: str | bytes | None) -> Any:
+    return None if text is None else orjson.loads(text)
+
+
+# -- the log -------------------------------------------------------------------------------
+
+
+def read_events(conn: Connection, stream_id: str, *, after_position: int = 0,
+                limit: int | None = None, types: Sequence[str] = ()) -> list[Row[Any]]:
+    """The stream's events after `after_position` (of `types` only, if given), in order."""
+    query = (select(events)
+             .where(events.c.stream_id == stream_id, events.c.position > after_position)
+             .order_by(events.c.position))
+    if types:
+        query = query.where(events.c.type.in_(types))
+    if limit is not None:
+        query = query.limit(limit)
+    return list(conn.execute(query))
+
+
+def stream(conn: Connection, stream_id: str, *, batch_size: int = 1000) -> Iterator[Row[Any]]:
+    """Every event of the stream, read in batches (for rebuilds)."""
+    after = 0
+    while rows := read_events(conn, stream_id, after_position=after, limit=batch_size):
+        yield from rows
+        after = rows[-1].position
+
+
+def version_positions(conn: Connection, stream_id: str) -> list[tuple[int, int]]:
+    """(version, position) of every event of the stream, in version order (for verify)."""
+    rows = conn.execute(select(events.c.version, events.c.position)
+                        .where(events.c.stream_id == stream_id)
+                        .order_by(events.c.version))
+    return [(int(version), int(position)) for version, position in rows]
+
+
+def stream_by_version(conn: Connection, stream_id: str) -> Iterator[Row[Any]]:
+    """Every event of the stream in version order (for the hash chain), in batches."""
+    after = 0
+    while rows := list(conn.execute(
+            select(events).where(events.c.stream_id == stream_id, events.c.version > after)
+            .order_by(events.c.version).limit(1000))):
+        yield from rows
+        after = rows[-1].version
+
+
+def stream_version(conn: Connection, stream_id: str) -> int:
+    """The highest version in the log for the stream (0 if none)."""
+    return conn.scalar(select(func.coalesce(func.max(events.c.version), 0))
+                       .where(events.c.stream_id == stream_id)) or 0
+
+
+# -- the sessions projection ---------------------------------------------------------------
+
+def load_session(conn: Connection, session_id: str, *, club_id: str | None = None,
+                 for_update: bool = False) -> Any:
+    """The session's row (id, club_id, version, state, head_hash, shape), locked for the
+    transaction if asked."""
+    query = select(sessions.c.id, sessions.c.club_id, sessions.c.version, sessions.c.state,
+                   sessions.c.head_hash, sessions.c.shape) \
+        .where(sessions.c.id == session_id)
+    if club_id is not None:
+        query = query.where(sessions.c.club_id == club_id)
+    if for_update:
+        # PostgreSQL: writers to one session queue here. SQLite ignores it: BEGIN IMMEDIATE
+        # already holds the database's write lock.
+        query = query.with_for_update()
+    return conn.execute(query).first()
+
+
+def sessions_of_no_club(conn: Connection) -> list[str]:
+    """The sessions recorded before clubs that no club holds yet, oldest first."""
+    return list(conn.scalars(select(sessions.c.id).where(sessions.c.club_id.is_(None))
+                             .order_by(sessions.c.created_at, sessions.c.id)))
+
+
+# -- the deal views ------------------------------------------------------------------------
+
+
+def load_deal_view(conn: Connection, session_id: str, deal_no: int) -> dict[str, Any] | None:
+    return conn.scalar(select(deal_views.c.view).where(
+        deal_views.c.session_id == session_id, deal_views.c.deal_no == deal_no))
+
+
+def load_deal_views(conn: Connection, session_id: str) -> dict[int, dict[str, Any]]:
+    rows = conn.execute(select(deal_views.c.deal_no, deal_views.c.view)
+                        .where(deal_views.c.session_id == session_id))
+    return {deal_no: view for deal_no, view in rows}
+
+
+# -- as-of snapshots -----------------------------------------------------------------------
+
+
+def snapshot_at_or_below(conn: Connection, session_id: str, version: int
+                         ) -> tuple[int, dict[str, Any]] | None:
+    """The nearest snapshot (version, state) at or below `version`, or None."""
+    row = conn.execute(
+        select(snapshots.c.version, cast(snapshots.c.state, Text()))
+        .where(snapshots.c.session_id == session_id, snapshots.c.version <= version)
+        .order_by(snapshots.c.version.desc()).limit(1)).first()
+    return None if row is None else (int(row[0]), loads(row[1]))
+
+
+def load_snapshots(conn: Connection, session_id: str) -> dict[int, dict[str, Any]]:
+    """Every snapshot of the session: {version: state}."""
+    rows = conn.execute(select(snapshots.c.version, cast(snapshots.c.state, Text()))
+                        .where(snapshots.c.session_id == session_id))
+    return {int(version): loads(text) for version, text in rows}
+
+
+def events_between(conn: Connection, stream_id: str, after_version: int,
+                   up_to_version: int) -> list[Row[Any]]:
+    """The stream's events with after_version < version <= up_to_version, by version."""
+    return list(conn.execute(
+        select(events.c.version, events.c.type, events.c.schema_version, events.c.payload)
+        .where(events.c.stream_id == stream_id, events.c.version > after_version,
+               events.c.version <= up_to_version)
+        .order_by(events.c.version)))
+
+
+def last_correction_between(conn: Connection, stream_id: str, after_version: int,
+                            up_to_version: int) -> tuple[int, int] | None:
+    """(version, rewound_to) of the last EntryCorrected with after_version < version <=
+    up_to_version, or None."""
+    row = conn.execute(
+        select(events.c.version, events.c.payload)
+        .where(events.c.stream_id == stream_id, events.c.version > after_version,
+               events.c.version <= up_to_version, events.c.type == "EntryCorrected")
+        .order_by(events.c.version.desc()).limit(1)).first()
+    return None if row is None else (int(row[0]), int(row[1]["rewound_to"]))
+
+
+def version_at(conn: Connection, stream_id: str, moment: datetime) -> int:
+    """The last version of the stream recorded at or before `moment` (0 if none)."""
+    return conn.scalar(select(func.coalesce(func.max(events.c.version), 0))
+                       .where(events.c.stream_id == stream_id,
+                              events.c.recorded_at <= moment)) or 0
+
+
+def recorded_at(conn: Connection, stream_id: str, version: int) -> datetime | None:
+    return conn.scalar(select(events.c.recorded_at).where(events.c.stream_id == stream_id,
+                                                          events.c.version == version))
+
+
+def deal_markers(conn: Connection, stream_id: str, up_to_version: int) -> list[Row[Any]]:
+    """The DealStarted and EntryCorrected events up to a version (to find when a deal was
+    last the current one), by version."""
+    return list(conn.execute(
+        select(events.c.version, events.c.type, events.c.schema_version, events.c.payload)
+        .where(events.c.stream_id == stream_id, events.c.version <= up_to_version,
+               events.c.type.in_(("DealStarted", "EntryCorrected")))
+        .order_by(events.c.version)))
+
+
+def events_between_full(conn: Connection, stream_id: str, after_version: int,
+                        up_to_version: int, *, types: Sequence[str] = ()) -> list[Row[Any]]:
+    """Whole event rows with after_version < version <= up_to_version (of `types` only, if
+    given), by version."""
+    query = select(events).where(events.c.stream_id == stream_id,
+                                 events.c.version > after_version,
+                                 events.c.version <= up_to_version)
+    if types:
+        query = query.where(events.c.type.in_(types))
+    return list(conn.execute(query.order_by(events.c.version)))
+
+
+def hash_at(conn: Connection, stream_id: str, version: int) -> str | None:
+    """The chain hash of the event at `version` (the chain's head there)."""
+    return conn.scalar(select(events.c.hash).where(events.c.stream_id == stream_id,
+                                                   events.c.version == version))
+
+
+def result_events(conn: Connection, session_id: str, types: Sequence[str]) -> list[Row[Any]]:
+    """The session's events of `types`, in version order, with when each was recorded."""
+    return list(conn.execute(
+        select(events.c.version, events.c.type, events.c.schema_version, events.c.payload,
+               events.c.recorded_at)
+        .where(events.c.stream_id == session_id, events.c.type.in_(types))
+        .order_by(events.c.version)))

@@ -1,0 +1,139 @@
+"""The write protocol: every write of the ledger, a session's or a book log's, is one of these.
+
+    result = perform(store, request, scope=..., find=..., write=..., current_version=...)
+
+1. The stream's head is found and held for the transaction (`find`); none: not found.
+2. A request with an Idempotency-Key that was answered before gets that answer again
+   (`replayed`), before anything else: the stream may have moved on because of it. The
+   same key with a different request is refused (IdempotencyKeyReused).
+3. A request that names the version it builds on (If-Match, expected_version) is refused
+   with ConcurrencyConflict when the stream is elsewhere.
+4. `write` decides, and writes the events and projections: the response's body.
+5. With a key, that body is kept as its answer, in the same transaction; then commit.
+
+A race lost at the database is turned into what the request would have met a moment
+later: the twin request's answer (same key, committed first), or a ConcurrencyConflict (the
+same version appended first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+
+from ledger.clubs import Actor
+from ledger.domain import ConcurrencyConflict, LedgerError
+from ledger.store.base import Store, StoredReply, Tx, VersionMoved, stored_reply
+
+CREATED = 201
+
+
+class IdempotencyKeyReused(LedgerError):
+    """The Idempotency-Key was already used for a different request."""
+
+    code = "idempotency-key-reuse"
+
+    def __init__(self, key: str):
+        super().__init__(f"idempotency key {key!r} was already used for a different request",
+                         rule="idempotency-key-reuse", field="Idempotency-Key")
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """Who writes, and what the write says it builds on."""
+
+    actor: Actor  # a name alone (the command line's) is taken as Actor(name)
+    expected_version: int | None = None  # If-Match, or expected_version in the body
+    idempotency_key: str | None = None
+    # What makes two requests with one key "the same" (the API's: method, path, body); None:
+    # the service's own, from the command.
+    fingerprint: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.actor, str):
+            object.__setattr__(self, "actor", Actor(self.actor))
+
+    def fingerprinted(self, *what: object) -> WriteRequest:
+        """This request with its fingerprint: the caller's, else made from `what`."""
+        if self.fingerprint is not None or self.idempotency_key is None:
+            return self
+        canonical = json.dumps([*what, self.expected_version], sort_keys=True,
+                               separators=(",", ":"), default=str)
+        return WriteRequest(self.actor, self.expected_version, self.idempotency_key,
+                            hashlib.sha256(canonical.encode()).hexdigest())
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """A write's answer: the body, exactly as first sent, and whether it is a replay."""
+
+    body: dict[str, Any]
+    replayed: bool = False
+
+    @property
+    def version(self) -> int:
+        return int(self.body["version"])
+
+
+class Found(Protocol):
+    """A stream's head as `find` returns it."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def reply(self) -> StoredReply | None: ...
+
+
+def perform(store: Store, request: WriteRequest, *, scope: str,
+            find: Callable[[Tx], Found], write: Callable[[Tx, Any], dict[str, Any]],
+            current_version: Callable[[], int]) -> AppendResult:
+    """Run one write under the protocol above (`scope`: whose keys these are)."""
+    key = request.idempotency_key
+    expected: list[int] = []  # the version the write was decided against
+    try:
+        with store.transaction() as tx:
+            head = find(tx)
+            if key is not None and head.reply is not None:
+                return replay(head.reply, request)
+            if request.expected_version is not None \
+                    and head.version != request.expected_version:
+                raise ConcurrencyConflict(head.version, request.expected_version)
+            expected.append(head.version)
+            body = write(tx, head)
+            if key is not None:
+                tx.keep_reply(scope, key, fingerprint=str(request.fingerprint),
+                              status_code=CREATED, body=body, now=datetime.now(UTC))
+            return AppendResult(body)
+    except VersionMoved as error:
+        raise _conflict(current_version(), request, expected) from error
+    except IntegrityError as error:
+        table = store.violated_table(error)
+        if table == "idempotency_keys" and key is not None:
+            # The same key committed first, by a concurrent twin of this request.
+            with store.reading() as conn:
+                stored = stored_reply(conn, scope, key)
+            if stored is not None:
+                return replay(stored, request)
+        if table in ("events", "book_entries"):
+            raise _conflict(current_version(), request, expected) from error
+        raise
+
+
+def replay(stored: StoredReply, request: WriteRequest) -> AppendResult:
+    if stored.fingerprint != request.fingerprint:
+        raise IdempotencyKeyReused(str(request.idempotency_key))
+    return AppendResult(stored.body, replayed=True)
+
+
+def _conflict(current: int, request: WriteRequest, expected: list[int]) -> ConcurrencyConflict:
+    wanted = request.expected_version if request.expected_version is not None \
+        else (expected[-1] if expected else 0)
+    return ConcurrencyConflict(current, wanted)
+

@@ -1,0 +1,240 @@
+"""Upgrades: every earlier release's database to the head, nothing stranded.
+
+Each folder of tests/upgrades holds a database made by an earlier release's own code
+(tests/upgrades/build.py: its session generator and its Ledger), as SQL for SQLite and for
+PostgreSQL, and the statements that release served. Here each is restored, upgraded as the
+operator's guide says (`lanterloo migrate`: the schema, then the projections of an older form
+rebuilt from the logs), and checked: every session verifies; every statement says what the
+release said (the money, the transfers, the version); the old sessions take new entries.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select, text, update
+
+from api.cli import main
+from ledger.bulk import verify_all
+from ledger.domain.commands import EndSession
+from ledger.service import Ledger
+from ledger.store.db import make_engine
+from ledger.store.tables import sessions
+from ledger.writes import WriteRequest
+
+RELEASES = Path(__file__).resolve().parents[1] / "upgrades"
+FOLDERS = sorted(p.name for p in RELEASES.iterdir() if (p / "release.json").exists())
+KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=FOLDERS)
+def release(request: pytest.FixtureRequest) -> Path:
+    return RELEASES / request.param
+
+
+@pytest.fixture(params=KINDS)
+def restored(request: pytest.FixtureRequest, release: Path, tmp_path: Path
+             ) -> Iterator[tuple[str, str, Path]]:
+    """(kind, a URL of the release's database restored, the release's folder)."""
+    if request.param == "sqlite":
+        path = tmp_path / "release.db"
+        conn = sqlite3.connect(path)
+        try:
+            conn.executescript((release / "sqlite.sql").read_text())
+        finally:
+            conn.close()
+        yield "sqlite", f"sqlite:///{path}", release
+        return
+    server = request.getfixturevalue("postgres_database")
+    name = f"{server.database}_release_{release.name.replace('-', '_')}"[:63]
+    admin = make_engine(server.set(database="postgres"), operator=True,
+                        isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = server.set(database=name)
+    libpq = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f",
+                    str(release / "postgresql.sql"), libpq], check=True, capture_output=True)
+    try:
+        yield "postgresql", url.render_as_string(hide_password=False), release
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def money(statement: dict[str, Any]) -> dict[str, Any]:
+    """What a statement says of money, in every release's words."""
+    return {
+        "version": statement["version"], "status": statement["status"],
+        "players": [{k: p[k] for k in ("player", "net_units", "net_money_minor",
+                                        "paid_units", "received_units", "deals_dealt")}
+                    for p in statement["players"]],
+        "pool": {k: statement["pool"][k] for k in ("current_pool_units", "next_pool_units")},
+        "transfers": statement["settlement"]["transfers"],
+        "check": statement["check"],
+    }
+
+
+def upgraded(url: str, capsys: pytest.CaptureFixture[str]) -> Engine:
+    """`lanterloo migrate`, as docs/operations.md says to upgrade."""
+    assert main(["migrate", "--database-url", url]) == 0
+    out = capsys.readouterr().out
+    assert "is at revision" in out
+    return make_engine(url)
+
+
+def test_a_release_database_upgraded_verifies_and_says_what_the_release_said(
+        restored, capsys):
+    kind, url, release = restored
+    said = json.loads((release / "statements.json").read_text())[kind]
+    engine = upgraded(url, capsys)
+    try:
+        assert verify_all(engine, workers=1) == {sid: [] for sid in sorted(said)}
+        assert main(["verify", "--all", "--database-url", url]) == 0
+        ledger = Ledger(engine)
+        for sid, statement in said.items():
+            assert money(ledger.statement(sid)) == money(statement), sid
+    finally:
+        engine.dispose()
+
+
+def test_the_old_sessions_take_new_entries_after_the_upgrade(restored, capsys):
+    kind, url, release = restored
+    said = json.loads((release / "statements.json").read_text())[kind]
+    engine = upgraded(url, capsys)
+    try:
+        ledger = Ledger(engine)
+        for sid, statement in said.items():
+            if statement["status"] != "open":
+                continue
+            result = ledger.append(sid, [EndSession(method="divide-pool")],
+                                   WriteRequest("treasurer"))
+            assert result.version > statement["version"]
+            assert ledger.statement(sid)["status"] == "ended"
+        assert all(found == [] for found in verify_all(engine, workers=1).values())
+    finally:
+        engine.dispose()
+
+
+def test_projections_of_an_older_form_are_rebuilt_on_first_read_without_migrate(
+        restored, capsys):
+    """An upgrade by the schema alone (alembic upgrade head): the service rebuilds a
+    session's projections before it first reads or writes it."""
+    from ledger.store.migrate import upgrade
+
+    kind, url, release = restored
+    said = json.loads((release / "statements.json").read_text())[kind]
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:  # as a database from before forms were recorded
+            conn.execute(update(sessions).values(shape=0))
+        ledger = Ledger(engine)
+        sid = sorted(said)[0]
+        assert money(ledger.statement(sid)) == money(said[sid])
+        with engine.connect() as conn:
+            shapes = dict(conn.execute(select(sessions.c.id, sessions.c.shape)).all())
+        from ledger.projections import SHAPE
+
+        assert shapes[sid] == SHAPE and any(v == 0 for v in shapes.values())
+        assert ledger.verify(sid) == []
+        stale = sorted(s for s, v in shapes.items() if v == 0)[0]
+        assert ledger.verify(stale)[0].startswith("projections: written in form 0")
+    finally:
+        engine.dispose()
+
+
+def test_a_real_difference_still_fails_verify_after_the_upgrade(restored, capsys):
+    kind, url, release = restored
+    engine = upgraded(url, capsys)
+    try:
+        with engine.begin() as conn:
+            sid = conn.scalar(select(sessions.c.id).order_by(sessions.c.id).limit(1))
+            state = conn.scalar(select(sessions.c.state).where(sessions.c.id == sid))
+            player = state["seats"][0]
+            state["balances"][player] += 1
+            conn.execute(update(sessions).where(sessions.c.id == sid).values(state=state))
+        found = verify_all(engine, workers=1)[sid]
+        assert f"state.balances.{player}: stored" in " ".join(found)
+    finally:
+        engine.dispose()
+
+
+def test_the_release_folders_say_which_commit_made_them():
+    for folder in FOLDERS:
+        made = json.loads((RELEASES / folder / "release.json").read_text())
+        assert len(made["commit"]) == 40 and made["sessions"] >= 1
+        said = json.loads((RELEASES / folder / "statements.json").read_text())
+        assert set(said) == {"sqlite", "postgresql"}
+        assert all(len(found) == made["sessions"] for found in said.values())
+
+
+@pytest.mark.parametrize("release", ["first-release"], indirect=True)  # before clubs
+def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
+        restored, capsys):
+    """The first release had no clubs: after `lanterloo club attach CLUB --all` every
+    session of it is the club's, in its statements, explain trails, accounts, standings and
+    audit queries, as if played there; attaching again, or to a second club, is refused."""
+    from api import create_app
+    from tests.clubs import make_club
+
+    kind, url, release = restored
+    said = json.loads((release / "statements.json").read_text())[kind]
+    engine = upgraded(url, capsys)
+    try:
+        with engine.connect() as conn:
+            strays = set(conn.scalars(select(sessions.c.id).where(
+                sessions.c.club_id.is_(None))))
+        assert len(strays) == len(said)
+        club, other = make_club(engine, "The Bell"), make_club(engine, "The Crown")
+        assert main(["club", "attach", club.club_id, "--all", "--database-url", url]) == 0
+        out = capsys.readouterr().out
+        assert all(f"session {sid}: attached to The Bell" in out for sid in strays)
+        assert main(["club", "attach", other.club_id, *sorted(strays),
+                     "--database-url", url]) == 2
+        assert main(["club", "attach", club.club_id, *sorted(strays),
+                     "--database-url", url]) == 2
+        refused = capsys.readouterr().err
+        assert refused.count("not attached: no session") == len(strays)  # another club's
+        assert refused.count("not attached: session") == len(strays)  # the club's already
+        assert all(v == [] for v in verify_all(engine, workers=1).values())
+
+        app = create_app({"DATABASE_URL": url, "TESTING": True})
+        web = app.test_client()
+        as_treasurer = {"Authorization": f"Bearer {club.tokens['treasurer']}"}
+        for sid in strays:
+            statement = web.get(f"/sessions/{sid}/statement", headers=as_treasurer).get_json()
+            assert money(statement) == {**money(said[sid]), "version": statement["version"]}
+            assert statement["version"] == said[sid]["version"] + 1
+            assert web.get(f"/sessions/{sid}/explain?player=Ada", headers=as_treasurer
+                           ).status_code == 200
+            assert web.get(f"/sessions/{sid}", headers={
+                "Authorization": f"Bearer {other.tokens['treasurer']}"}).status_code == 404
+        accounts = web.get("/accounts", headers=as_treasurer).get_json()
+        ended = [said[sid] for sid in strays if said[sid]["status"] == "ended"]
+        nets: dict[str, int] = {}
+        for statement in ended:
+            for p in statement["players"]:
+                nets[p["player"]] = nets.get(p["player"], 0) + p["net_units"]
+        names = {m["member_id"]: m["name"] for m in web.get(
+            "/members", headers=as_treasurer).get_json()["members"]}
+        assert nets and set(nets) <= set(names.values())
+        standings = web.get("/standings", headers=as_treasurer).get_json()["members"]
+        assert {m["name"]: m["net_units"] for m in standings if m["sessions"]} == nets
+        held = {m["name"]: m["balances"] for m in accounts["members"]}
+        assert all(held[name] for name in nets if nets[name])  # each owes or is owed
+        ada = next(i for i, n in names.items() if n == next(iter(nets)))
+        trail = web.get(f"/audit/events?member_id={ada}&limit=500",
+                        headers=as_treasurer).get_json()
+        assert "events" in trail, trail
+        assert {e["session_id"] for e in trail["events"]} & strays
+    finally:
+        engine.dispose()
