@@ -85,6 +85,7 @@ def _body(schema: type[Strict]) -> dict:
 @blp.route("/club")
 class Club(MethodView):
     @requires(*EVERY_ROLE)
+    @blp.doc(operationId="whoAmI")
     @blp.response(200, WhoAmISchema)
     def get(self):
         """Who am I: the club, the member, the role and the device of this token"""
@@ -97,6 +98,7 @@ class Club(MethodView):
 @blp.route("/members")
 class Members(MethodView):
     @requires(*MEMBER_READERS)
+    @blp.doc(operationId="listMembers")
     @blp.response(200, MembersSchema)
     def get(self):
         """List the club's members (guests included)"""
@@ -105,6 +107,7 @@ class Members(MethodView):
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
                           "content": {"application/json": {"schema": MemberInSchema}}})
+    @blp.doc(operationId="addMember")
     @blp.response(201, MemberSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
@@ -120,6 +123,7 @@ class Members(MethodView):
 @blp.route("/tokens")
 class Tokens(MethodView):
     @requires(*MANAGERS)
+    @blp.doc(operationId="listTokens")
     @blp.response(200, TokensSchema)
     def get(self):
         """List the club's tokens: never a secret"""
@@ -128,6 +132,7 @@ class Tokens(MethodView):
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
                           "content": {"application/json": {"schema": TokenInSchema}}})
+    @blp.doc(operationId="createToken")
     @blp.response(201, NewTokenSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -144,6 +149,7 @@ class Tokens(MethodView):
 @blp.route("/tokens/<token_id>")
 class Token(MethodView):
     @requires(*MANAGERS)
+    @blp.doc(operationId="revokeToken")
     @blp.response(200, TokenSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, token_id: str):

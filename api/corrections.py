@@ -52,7 +52,8 @@ class UndoIn(Strict):
 class Corrections(MethodView):
     @requires(*CORRECTORS)
     @blp.arguments(CorrectionIn)
-    @blp.doc(parameters=header_params("Idempotency-Key", "If-Match"))
+    @blp.doc(operationId="correctEntries",
+             parameters=header_params("Idempotency-Key", "If-Match"))
     @blp.response(201, AppendResultSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -80,7 +81,8 @@ class Corrections(MethodView):
 class Undo(MethodView):
     @requires(*UNDOERS)
     @blp.arguments(UndoIn)
-    @blp.doc(parameters=header_params("Idempotency-Key", "If-Match"))
+    @blp.doc(operationId="undoLastEntry",
+             parameters=header_params("Idempotency-Key", "If-Match"))
     @blp.response(201, AppendResultSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
