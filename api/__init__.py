@@ -20,7 +20,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
-from . import auth, extension, security
+from . import auth, extension, openapi, security
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
 from .schemas import ProblemSchema
@@ -103,6 +103,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     extension.install(app, engine, Ledger(engine) if every is None
                       else Ledger(engine, snapshot_every=int(every)))
 
+    openapi.install(api)
     auth.document_security(api)
     from . import (
         audit,
@@ -123,6 +124,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
                    clubs, health, audit, books, tablets):
         api.register_blueprint(module.blp)
+    if app.config.get("STRICT_RESPONSES"):
+        from . import contract
+
+        contract.install(app, api.spec.to_dict)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web
 

@@ -11,7 +11,9 @@ from ledger.audit import BREACHES, MAX_AUDIT_LIMIT, OFFENCES
 from ledger.domain.events import EVENT_TYPES
 from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
 
-from .schemas import MAX_POSITION, Open, RecordedEventSchema, Timestamp
+from .record_schemas import RecordedEventSchema, VoidedEntrySchema, family
+from .schema_base import Open, Timestamp, Variants
+from .schemas import MAX_POSITION
 
 
 class AuditQuery(ma.Schema):
@@ -85,7 +87,11 @@ class _Row(Open):
 
 
 class AuditEventSchema(RecordedEventSchema, _Row):
-    pass
+    """An event of the log with where it came from and whether it still counts."""
+
+
+# One schema per event type, told apart by `type` (the component AuditEvent, api/openapi.py).
+AUDITED = family(AuditEventSchema, "Audit")
 
 
 class RegisterEntrySchema(_Row):
@@ -111,9 +117,9 @@ class RegisterEntrySchema(_Row):
 
 class CorrectionEntrySchema(_Row):
     deal_no = fields.Integer(required=True, allow_none=True)
-    voids = fields.List(fields.Dict(), required=True,
+    voids = fields.List(fields.Nested(VoidedEntrySchema), required=True,
                         metadata={"description": "The entries voided: version, type, entry"})
-    replacements = fields.List(fields.Dict(), required=True)
+    replacements = fields.List(Variants("EventIn"), required=True)
     changes = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
                           metadata={"description": "Account -> signed units it changed"})
     changed_members = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
@@ -122,9 +128,9 @@ class CorrectionEntrySchema(_Row):
     rewound_to = fields.Integer(required=True)
 
 
-def _page(name: str, row: type[ma.Schema]) -> type[ma.Schema]:
+def _page(name: str, row: fields.Field) -> type[ma.Schema]:
     return Open.from_dict({
-        name: fields.List(fields.Nested(row), required=True),
+        name: fields.List(row, required=True),
         "next_after": fields.Integer(required=True, allow_none=True,
                                      metadata={"description": "Pass as ?after= next"}),
         "next": fields.String(required=True, allow_none=True,
@@ -132,6 +138,6 @@ def _page(name: str, row: type[ma.Schema]) -> type[ma.Schema]:
     }, name=f"Audit{name.capitalize()}Page")
 
 
-AuditEventsPage = _page("events", AuditEventSchema)
-RegisterPage = _page("entries", RegisterEntrySchema)
-CorrectionsPage = _page("corrections", CorrectionEntrySchema)
+AuditEventsPage = _page("events", Variants("AuditEvent", dump=AuditEventSchema))
+RegisterPage = _page("entries", fields.Nested(RegisterEntrySchema))
+CorrectionsPage = _page("corrections", fields.Nested(CorrectionEntrySchema))

@@ -58,17 +58,19 @@ class CashIn(Strict):
 
 
 class BookEntrySchema(Open):
-    position = fields.Integer()
-    seq = fields.Integer(metadata={"description": "The entry's number in the club's book log"})
-    type = fields.String(metadata={"description": "PaymentRecorded, DebtWrittenOff or "
-                                                  "CashCounted"})
-    schema_version = fields.Integer()
-    payload = fields.Dict()
-    recorded_at = fields.String(metadata={"format": "date-time"})
-    actor = fields.String()
-    member_id = fields.String(allow_none=True)
-    token_id = fields.String(allow_none=True)
-    hash = fields.String(metadata={"description": "SHA-256 chained to the entry before"})
+    position = fields.Integer(required=True)
+    seq = fields.Integer(required=True,
+                         metadata={"description": "The entry's number in the club's book log"})
+    type = fields.String(required=True, metadata={"description": "PaymentRecorded, "
+                                                                 "DebtWrittenOff or CashCounted"})
+    schema_version = fields.Integer(required=True)
+    payload = fields.Dict(required=True)
+    recorded_at = fields.String(required=True, metadata={"format": "date-time"})
+    actor = fields.String(required=True)
+    member_id = fields.String(required=True, allow_none=True)
+    token_id = fields.String(required=True, allow_none=True)
+    hash = fields.String(required=True,
+                         metadata={"description": "SHA-256 chained to the entry before"})
 
 
 class PageQuery(ma.Schema):
@@ -104,103 +106,144 @@ class SeasonQuery(ma.Schema):
                                  metadata={"description": "Sessions ended at or before"})
 
 
-class AccountEntrySchema(Open):
-    n = fields.Integer()
-    at = fields.String(metadata={"format": "date-time"})
-    kind = fields.String(metadata={"description": "session, payment or write-off"})
-    description = fields.String()
-    session_id = fields.String(allow_none=True)
-    session_name = fields.String(allow_none=True)
-    seq = fields.Integer(allow_none=True)
-    currency = fields.String()
+class AccountDetailSchema(Open):
+    """The entry behind a line of an account: a session's result (seat, net_units), a payment
+    (payer, payee, amount, method, ...) or a write-off (member_id, amount, reason)."""
+
+    seat = fields.String()
+    net_units = fields.Integer()
+    payer = fields.String()
+    payee = fields.String()
+    member_id = fields.String()
     amount_minor = fields.Integer()
-    balance_minor = fields.Integer()
-    open_minor = fields.Integer(metadata={"description": "What of it is still unsettled"})
-    detail = fields.Dict()
+    currency = fields.String()
+    method = fields.String(validate=validate.OneOf(list(PaymentMethod)))
+    session_id = fields.String(allow_none=True)
+    note = fields.String(allow_none=True)
+    reason = fields.String()
+
+
+class AccountEntrySchema(Open):
+    n = fields.Integer(required=True)
+    at = fields.String(required=True, metadata={"format": "date-time"})
+    kind = fields.String(required=True, metadata={"description": "session, payment or write-off"})
+    description = fields.String(required=True)
+    session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    currency = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
+    balance_minor = fields.Integer(required=True)
+    open_minor = fields.Integer(required=True,
+                                metadata={"description": "What of it is still unsettled"})
+    detail = fields.Nested(AccountDetailSchema, required=True, metadata={
+        "description": "What the line is: a session's seat and net; a payment or a write-off "
+                       "as the book log holds it"})
 
 
 class OpenItemSchema(Open):
-    kind = fields.String()
-    currency = fields.String()
-    amount_minor = fields.Integer()
-    owes = fields.Boolean()
-    session_id = fields.String(allow_none=True)
-    session_name = fields.String(allow_none=True)
-    seq = fields.Integer(allow_none=True)
-    since = fields.String(metadata={"format": "date-time"})
+    kind = fields.String(required=True)
+    currency = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
+    owes = fields.Boolean(required=True)
+    session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    since = fields.String(required=True, metadata={"format": "date-time"})
 
 
-def per_currency() -> fields.Dict:
+def per_currency(**kwargs: Any) -> fields.Dict:
     """{currency: minor units}"""
-    return fields.Dict(keys=fields.String(), values=fields.Integer())
+    return fields.Dict(keys=fields.String(), values=fields.Integer(), **kwargs)
 
 
 class AccountSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    balances = per_currency()
-    owes = per_currency()
-    owed = per_currency()
-    open = fields.List(fields.Nested(OpenItemSchema))
-    entries = fields.List(fields.Nested(AccountEntrySchema))
-    total_entries = fields.Integer()
-    next_after = fields.Integer(allow_none=True)
-    next = fields.String(allow_none=True)
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    balances = per_currency(required=True)
+    owes = per_currency(required=True)
+    owed = per_currency(required=True)
+    open = fields.List(fields.Nested(OpenItemSchema), required=True)
+    entries = fields.List(fields.Nested(AccountEntrySchema), required=True)
+    total_entries = fields.Integer(required=True)
+    next_after = fields.Integer(required=True, allow_none=True)
+    next = fields.String(required=True, allow_none=True)
 
 
 class MemberBalanceSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    balances = per_currency()
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    balances = per_currency(required=True)
 
 
 class ClubAccountsSchema(Open):
-    cash = per_currency()
-    bank = per_currency()
-    written_off = per_currency()
-    left_in_sessions = per_currency()
+    cash = per_currency(required=True)
+    bank = per_currency(required=True)
+    written_off = per_currency(required=True)
+    left_in_sessions = per_currency(required=True)
+
+
+class BooksCheckSchema(Open):
+    """Every account summed per currency: zero in each, or the books are broken."""
+
+    sums = per_currency(required=True)
+    zero_sum = fields.Boolean(required=True)
+
+
+class BookLogCheckSchema(Open):
+    """The club's book log: its entries, the head of its hash chain and whether it holds."""
+
+    entries = fields.Integer(required=True)
+    chain_head = fields.String(required=True, allow_none=True)
+    chain_ok = fields.Boolean(required=True)
+    problem = fields.String(required=True, allow_none=True,
+                            metadata={"description": "The first broken link, if any"})
 
 
 class AccountsSchema(Open):
-    members = fields.List(fields.Nested(MemberBalanceSchema))
-    club = fields.Nested(ClubAccountsSchema)
-    accounts = fields.Dict(keys=fields.String(), values=per_currency())
-    check = fields.Dict()
-    log = fields.Dict()
+    members = fields.List(fields.Nested(MemberBalanceSchema), required=True)
+    club = fields.Nested(ClubAccountsSchema, required=True)
+    accounts = fields.Dict(required=True, keys=fields.String(), values=per_currency())
+    check = fields.Nested(BooksCheckSchema, required=True)
+    log = fields.Nested(BookLogCheckSchema, required=True)
 
 
 class OpenDebtSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    currency = fields.String()
-    amount_minor = fields.Integer()
-    session_id = fields.String(allow_none=True)
-    session_name = fields.String(allow_none=True)
-    since = fields.String(metadata={"format": "date-time"})
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    currency = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
+    session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["session", "payment"]),
+                         metadata={"description": "What the debt comes from"})
+    seq = fields.Integer(required=True, allow_none=True,
+                         metadata={"description": "The book log entry, for a payment"})
+    since = fields.String(required=True, metadata={"format": "date-time"})
 
 
 class DebtsSchema(Open):
-    debts = fields.List(fields.Nested(OpenDebtSchema))
-    totals = per_currency()
+    debts = fields.List(fields.Nested(OpenDebtSchema), required=True)
+    totals = per_currency(required=True)
 
 
 class MemberStandingSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    sessions = fields.Integer()
-    deals_dealt = fields.Integer()
-    net_units = fields.Integer()
-    net_minor = per_currency()
-    loos = fields.Integer()
-    loo_units = fields.Integer()
-    penalties = fields.Integer()
-    penalty_units = fields.Integer()
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    sessions = fields.Integer(required=True)
+    deals_dealt = fields.Integer(required=True)
+    net_units = fields.Integer(required=True)
+    net_minor = per_currency(required=True)
+    loos = fields.Integer(required=True)
+    loo_units = fields.Integer(required=True)
+    penalties = fields.Integer(required=True)
+    penalty_units = fields.Integer(required=True)
 
 
 class StandingsSchema(Open):
-    since = fields.String(allow_none=True)
-    until = fields.String(allow_none=True)
-    members = fields.List(fields.Nested(MemberStandingSchema))
+    since = fields.String(required=True, allow_none=True)
+    until = fields.String(required=True, allow_none=True)
+    members = fields.List(fields.Nested(MemberStandingSchema), required=True)

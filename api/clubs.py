@@ -23,24 +23,25 @@ ROLE_FIELD = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROL
 
 
 class WhoAmISchema(Open):
-    club_id = fields.String()
-    club = fields.String(metadata={"description": "The club's name"})
-    member_id = fields.String()
-    member = fields.String(metadata={"description": "The member's display name"})
-    role = fields.String()
-    token_id = fields.String()
-    token_label = fields.String(metadata={"description": "The device, e.g. tablet 2"})
+    club_id = fields.String(required=True)
+    club = fields.String(required=True, metadata={"description": "The club's name"})
+    member_id = fields.String(required=True)
+    member = fields.String(required=True, metadata={"description": "The member's display name"})
+    role = fields.String(required=True)
+    token_id = fields.String(required=True)
+    token_label = fields.String(required=True,
+                                metadata={"description": "The device, e.g. tablet 2"})
 
 
 class MemberSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    created_at = fields.String(metadata={"format": "date-time"})
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
 
 
 class MembersSchema(Open):
-    members = fields.List(fields.Nested(MemberSchema))
+    members = fields.List(fields.Nested(MemberSchema), required=True)
 
 
 class MemberInSchema(Strict):
@@ -49,23 +50,26 @@ class MemberInSchema(Strict):
 
 
 class TokenSchema(Open):
-    token_id = fields.String(metadata={"description": "The public id; DELETE /tokens/<id>"})
-    member_id = fields.String()
-    member = fields.String()
-    role = fields.String()
-    label = fields.String()
-    created_at = fields.String(metadata={"format": "date-time"})
-    expires_at = fields.String(allow_none=True, metadata={"format": "date-time"})
-    revoked_at = fields.String(allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(metadata={"description": "active, expired or revoked"})
+    token_id = fields.String(required=True,
+                             metadata={"description": "The public id; DELETE /tokens/<id>"})
+    member_id = fields.String(required=True)
+    member = fields.String(required=True)
+    role = fields.String(required=True)
+    label = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
+    expires_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "expired",
+                                                                    "revoked"]))
 
 
 class NewTokenSchema(TokenSchema):
-    token = fields.String(metadata={"description": "The bearer token, shown this once only"})
+    token = fields.String(required=True,
+                          metadata={"description": "The bearer token, shown this once only"})
 
 
 class TokensSchema(Open):
-    tokens = fields.List(fields.Nested(TokenSchema))
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)
 
 
 class TokenInSchema(Strict):

@@ -20,7 +20,7 @@ from ledger.domain import Command
 from .auth import CORRECTORS, DEALER, UNDOERS, principal, requires
 from .context import check_session_id, ledger
 from .inputs import header_params
-from .schemas import AppendResultSchema, Strict, load_events, printable
+from .schemas import AppendResultSchema, Strict, Variants, load_events, printable
 from .writing import write_request, written
 
 MAX_VOIDS = 50
@@ -36,7 +36,7 @@ class CorrectionIn(Strict):
         required=True, validate=validate.Length(min=1, max=MAX_VOIDS),
         metadata={"description": "The versions of the entries to void (from the event log)"})
     replacements = fields.List(
-        fields.Dict(), load_default=list, validate=validate.Length(max=MAX_VOIDS),
+        Variants("EventIn"), load_default=list, validate=validate.Length(max=MAX_VOIDS),
         metadata={"description": "Entries (events as a client sends them) put in place of "
                                  "the first voided entry"})
     reason = fields.String(required=True, validate=[validate.Length(min=1, max=500), printable],

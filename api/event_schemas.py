@@ -14,16 +14,16 @@ from ledger.domain import commands as cmd
 from ledger.domain import rules as domain_rules
 from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
-from ledger.domain.legality import OFFENCE_OF_RULE
-from ledger.domain.vocabulary import Phase
+from ledger.domain.vocabulary import Forced
 
 from .errors import ApiProblem
 from .schema_base import (
     CARD,
+    PHASES,
     PLAYER,
     Open,
     Strict,
-    Timestamp,
+    Variants,
     money_field_in,
     printable,
     strict_bool,
@@ -228,8 +228,9 @@ def unmatched_client_types() -> set[str]:
 class EventBatchIn(Strict):
     """Several events appended together, all or nothing."""
 
-    events = fields.List(fields.Dict(), required=True,
-                         metadata={"description": "Events in the order they happened"})
+    events = fields.List(Variants("EventIn"), required=True, metadata={
+        "description": "Events in the order they happened; at least one (the limit: "
+                       "LOO_MAX_BATCH_EVENTS, 413 beyond it)", "minItems": 1})
     expected_version = strict_int(
         load_default=None, allow_none=True, validate=validate.Range(min=0),
         metadata={"description": "Append only if the session is at this version (else 409); "
@@ -305,130 +306,117 @@ def load_events(body: dict[str, Any], *, max_batch: int) -> tuple[list[Command],
 
 
 
-# ---------------------------------------------------------------- responses
-
-BREACH_RULES = list(OFFENCE_OF_RULE)
-PHASES = [str(phase) for phase in Phase]
+# ---------------------------------------------------------------- what the table may log next
 
 
-def players_to(values: fields.Field, **kwargs: Any) -> fields.Dict:
-    return fields.Dict(keys=fields.String(), values=values, **kwargs)
+def _names(description: str, **kwargs: Any) -> fields.List:
+    return fields.List(fields.String(), metadata={"description": description}, **kwargs)
 
 
-
-class RecordedEventSchema(Open):
-    position = fields.Integer(required=True,
-                              metadata={"description": "Global position in the store"})
-    version = fields.Integer(required=True,
-                             metadata={"description": "The session's version after it"})
-    type = fields.String(required=True)
-    schema_version = fields.Integer()
-    payload = fields.Dict(metadata={"description": "The event's fields (a BreachDetected "
-                                                   "event's are the BreachDetected schema)"})
-    recorded_at = Timestamp(metadata={"type": "string", "format": "date-time"})
-    actor = fields.String()
-    member_id = fields.String(allow_none=True,
-                              metadata={"description": "The member who appended it"})
-    token_id = fields.String(allow_none=True,
-                             metadata={"description": "The token (device) it came from"})
-    superseded_by = fields.Integer(allow_none=True, metadata={
-        "description": "The version of the correction that superseded this event (the log "
-                       "keeps it; the projections no longer count it), or null"})
-    hash = fields.String(allow_none=True, metadata={
-        "description": "SHA-256 of the event chained to the one before it (docs/operations.md)"})
+def _offers(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                       required=True, metadata={"description": description})
 
 
-class ExpectedActionSchema(Open):
-    """One thing the table may log next; which members appear depends on `type`."""
+class PamCallSchema(Open):
+    """Five-card loo, the ace of trumps led while Pam is out: the card and the calls."""
 
-    type = fields.String(required=True, metadata={"description": "The event type to send"})
-    player = fields.String(allow_none=True, metadata={"description": "Whose turn it is"})
-    choices = fields.List(fields.String(validate=validate.OneOf(list(DECLARATIONS))),
-                          metadata={"description": "The legal declarations"})
-    dealer = fields.String(allow_none=True)
-    kind = fields.String(validate=validate.OneOf(["single", "hand"]))
-    fresh = fields.Boolean()
-    needs = fields.List(fields.String(), metadata={"description": "The fields to send"})
-    methods = fields.List(fields.String(validate=validate.OneOf(list(END_METHODS))))
-    trick = fields.Integer()
-    winners = fields.List(fields.String(),
-                          metadata={"description": "Quick entry: who may win the trick"})
-    offences = fields.List(fields.String(),
-                           metadata={"description": "The offences of the penalty table the "
-                                                    "game can have (none with the miss at "
-                                                    "Irish and five-card loo)"})
-    by_player = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.String()),
-        metadata={"description": "PenaltyImposed: for each player who may be charged now, the "
-                                 "offences the ledger accepts for him (in the table's order); "
-                                 "a player with none is left out"})
-    redeal = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.String()),
-        metadata={"description": "PenaltyImposed: the offences for which `redeal: true` (the "
-                                 "cards were mixed or exposed) is accepted too, per player"})
-    by = fields.List(fields.String(), metadata={"description": "Who may ask for a replay"})
-    # Irish and five-card loo (docs/rules.md §11.30)
-    players = fields.List(fields.String(), metadata={
-        "description": "CardsExchanged: who may exchange now; FlushShown: who may show one"})
-    stock_left = fields.Integer(metadata={"description": "CardsExchanged: cards left in the "
-                                                         "pack"})
-    exchange_at = fields.String(
-        validate=validate.OneOf(list(domain_rules.EXCHANGE_TIMES)),
-        metadata={"description": "CardsExchanged: turn-to-declare (each player after his "
-                                 "'play' and before the next player declares; the dealer "
-                                 "until the first card) or before-play (any standing player "
-                                 "until the first card)"})
-    calls = fields.List(fields.String(), metadata={
-        "description": "CardPlayed, a five-card lead: the calls that may go with it"})
-    pam_call = fields.Dict(metadata={
-        "description": "CardPlayed, a five-card lead while Pam is out: {\"card\": the ace of "
-                       "trumps, \"choices\": [\"pam-be-civil\", \"none\"]}; leading that "
-                       "card must send `call`, one of the choices",
-        "example": {"card": "AH", "choices": ["pam-be-civil", "none"]}})
-    pam = fields.String(allow_none=True, metadata={
-        "description": "FlushShown: the card that is Pam this deal"})
-    pam_candidates = fields.List(fields.String(), metadata={
-        "description": "FlushShown, when `needs` lists pam_held_by: the players whose payment "
-                       "depends on who holds Pam; send one of them, or null for none"})
-    pam_held_by = fields.String(allow_none=True, metadata={
-        "description": "FlushShown, where the holder of Pam pays no flush and the logged cards "
-                       "show where Pam is: its holder, or null for nobody"})
+    card = fields.String(required=True, metadata={"example": "AH"})
+    choices = fields.List(fields.String(validate=validate.OneOf(["pam-be-civil", "none"])),
+                          required=True)
+
+
+# One schema per event type the table may log next, with what that type needs to be sent
+# (ledger/domain/expect.py); `expected.actions` is a list of them, told apart by `type`.
+ACTIONS: dict[str, dict[str, fields.Field]] = {
+    "DealStarted": {
+        "dealer": fields.String(required=True, allow_none=True),
+        "kind": fields.String(required=True, validate=validate.OneOf(["single", "hand"])),
+        "needs": _names("The fields to send", required=True),
+        "fresh": fields.Boolean(metadata={"description": "Between deals: the next deal's pool "
+                                                        "is fresh"}),
+        "forced": fields.String(allow_none=True, validate=validate.OneOf(list(Forced)),
+                                metadata={"description": "Between deals: why everyone will "
+                                                         "stand with no miss, whatever the "
+                                                         "trump; null if nothing forces it"}),
+        "club_law": fields.Boolean(metadata={"description": "Between deals: a club turned up "
+                                                            "will force everyone to stand"}),
+    },
+    "DeclarationMade": {
+        "player": fields.String(required=True, metadata={"description": "Whose turn it is"}),
+        "choices": fields.List(fields.String(validate=validate.OneOf(list(DECLARATIONS))),
+                               required=True, metadata={"description": "The legal "
+                                                                       "declarations"}),
+    },
+    "CardPlayed": {
+        "player": fields.String(required=True, metadata={"description": "Whose turn it is"}),
+        "trick": fields.Integer(required=True),
+        "calls": _names("A five-card lead: the calls that may go with it"),
+        "pam_call": fields.Nested(PamCallSchema, metadata={
+            "description": "A five-card lead while Pam is out: leading that card must send "
+                           "`call`, one of the choices"}),
+    },
+    "CardsExchanged": {
+        "players": _names("Who may exchange now", required=True),
+        "stock_left": fields.Integer(required=True,
+                                     metadata={"description": "Cards left in the pack"}),
+        "exchange_at": fields.String(
+            required=True, validate=validate.OneOf(list(domain_rules.EXCHANGE_TIMES)),
+            metadata={"description": "turn-to-declare (each player after his 'play' and "
+                                     "before the next player declares; the dealer until the "
+                                     "first card) or before-play (any standing player until "
+                                     "the first card)"}),
+    },
+    "FlushShown": {
+        "players": _names("Who may show one", required=True),
+        "pam": fields.String(required=True, allow_none=True,
+                             metadata={"description": "The card that is Pam this deal"}),
+        "needs": _names("The fields to send", required=True),
+        "pam_candidates": _names("When `needs` lists pam_held_by: the players whose payment "
+                                 "depends on who holds Pam; send one of them, or null for "
+                                 "none"),
+        "pam_held_by": fields.String(allow_none=True, metadata={
+            "description": "Where the holder of Pam pays no flush and the logged cards show "
+                           "where Pam is: its holder, or null for nobody"}),
+    },
+    "TrickWon": {
+        "trick": fields.Integer(required=True),
+        "winners": _names("Quick entry: who may win the trick", required=True),
+    },
+    "PenaltyImposed": {
+        "offences": _names("The offences of the penalty table the game can have (none with "
+                           "the miss at Irish and five-card loo)", required=True),
+        "by_player": _offers("For each player who may be charged now, the offences the ledger "
+                             "accepts for him (in the table's order); a player with none is "
+                             "left out"),
+        "redeal": _offers("The offences for which `redeal: true` (the cards were mixed or "
+                          "exposed) is accepted too, per player"),
+    },
+    "ReplayAsked": {"by": _names("Who may ask for a replay", required=True)},
+    "ReplayWaived": {},
+    "PlayerJoined": {},
+    "PlayerWithdrew": {"player": fields.String(required=True,
+                                               metadata={"description": "Who may withdraw: "
+                                                                        "the next dealer"})},
+    "LastRoundStarted": {},
+    "SessionEnded": {"methods": fields.List(fields.String(validate=validate.OneOf(
+        list(END_METHODS))), required=True)},
+}
+EXPECTED_ACTIONS: dict[str, type[ma.Schema]] = {
+    name: Open.from_dict({
+        "type": fields.String(required=True, validate=validate.OneOf([name]),
+                              metadata={"description": "The event type to send"}),
+        **members}, name=f"{name}Action")
+    for name, members in ACTIONS.items()}
 
 
 class ExpectedSchema(Open):
     """Whose turn it is and the legal choices."""
 
-    phase = fields.String(required=True, metadata={"description": "between-deals, ended or "
-                                                                  "the deal's phase"})
+    phase = fields.String(required=True,
+                          validate=validate.OneOf(["between-deals", "ended", *PHASES]),
+                          metadata={"description": "between-deals, ended or the deal's "
+                                                   "phase"})
     round_even = fields.Boolean(metadata={"description": "Between deals: everyone has dealt "
                                                          "equally often"})
-    actions = fields.List(fields.Nested(ExpectedActionSchema), required=True)
-
-
-class PostingSchema(Open):
-    """A balanced movement of units: from one account to another, for a reason."""
-
-    from_ = fields.String(data_key="from", attribute="from", required=True)
-    to = fields.String(required=True)
-    amount_units = fields.Integer(required=True)
-    reason = fields.String(required=True)
-    deal_no = fields.Integer(allow_none=True)
-    loo = fields.Boolean()
-
-
-class BreachDetectedSchema(Open):
-    """A breach of the laws of play that the cards prove (the BreachDetected event's payload,
-    and an entry of a deal's breaches). The ledger imposes its penalty by itself."""
-
-    deal_no = fields.Integer(required=True)
-    player = fields.String(required=True)
-    rule = fields.String(required=True, validate=validate.OneOf(BREACH_RULES),
-                         metadata={"description": "The law broken"})
-    trick = fields.Integer(required=True)
-    card = fields.String(required=True, metadata={"description": "The card played"})
-    held = fields.List(fields.String(), required=True,
-                       metadata={"description": "The cards that show the breach"})
-    detail = fields.String(required=True)
-    replay = fields.Boolean(required=True,
-                            metadata={"description": "Whether the hand may be replayed"})
-
+    actions = fields.List(Variants("ExpectedAction"), required=True)

@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 from .auth import APPENDERS, RECORD_READERS, check_commands, requires
 from .context import check_session_id, ledger
 from .inputs import header_params, json_object, session_links
+from .openapi import ref
 from .schemas import (
-    EVENT_SCHEMAS,
     AppendResultSchema,
     EventBatchIn,
     EventsPageSchema,
@@ -38,7 +38,7 @@ class Events(MethodView):
                            "version and sends no Idempotency-Key is refused with 428. No "
                            "event carries an amount: the rules decide every amount.",
             "content": {"application/json": {"schema": {"oneOf": [
-                *EVENT_SCHEMAS.values(), EventBatchIn]}}},
+                ref("EventIn"), EventBatchIn]}}},
         },
         parameters=header_params("Idempotency-Key", "If-Match", "Prefer"),
     )

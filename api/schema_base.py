@@ -12,6 +12,7 @@ from marshmallow import fields, validate
 from ledger.domain import PRESETS, Rules
 from ledger.domain import rules as domain_rules
 from ledger.domain.limits import PACKS, PLAYER_NAME_MAX
+from ledger.domain.vocabulary import Phase
 
 
 def printable(value: str) -> bool:
@@ -179,3 +180,28 @@ RulesSchema = Open.from_dict(
      **{name: rule_field(name, request=False) for name in domain_rules.OVERRIDABLE}},
     name="RulesSchema")
 RulesSchema.__doc__ = "The effective rules of a session, whole (see the rule presets)."
+
+
+class Variants(fields.Dict):
+    """A member that is one of a family of schemas told apart by its `type` (the OpenAPI
+    component `component`: a oneOf with a discriminator, api/openapi.py). Read as a JSON
+    object (the route loads it by its type); dumped by `dump`, the family's common schema,
+    when given, else as it is."""
+
+    def __init__(self, component: str, dump: type[ma.Schema] | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.component = component
+        self._dump = dump() if dump is not None else None
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        if value is None or self._dump is None:
+            return value
+        return self._dump.dump(value)
+
+
+PHASES = [str(phase) for phase in Phase]
+
+
+def players_to(values: fields.Field, **kwargs: Any) -> fields.Dict:
+    """{player: value}"""
+    return fields.Dict(keys=fields.String(), values=values, **kwargs)

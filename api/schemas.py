@@ -21,11 +21,11 @@ from .event_schemas import (  # noqa: F401  (the schemas' one name for the route
     EVENT_SCHEMAS,
     EventBatchIn,
     EventIn,
-    RecordedEventSchema,
     load_event,
     load_events,
     unmatched_client_types,
 )
+from .record_schemas import RecordedEventSchema  # noqa: F401
 from .schema_base import (  # noqa: F401
     PLAYER,
     Open,
@@ -34,6 +34,7 @@ from .schema_base import (  # noqa: F401
     Strict,
     StrictBoolean,
     Timestamp,
+    Variants,
     distinct,
     money_field_in,
     printable,
@@ -125,11 +126,12 @@ class ProblemSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
-    type = fields.String(metadata={"example": "urn:lanterloo:problem:out-of-turn"})
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    instance = fields.String()
+    type = fields.String(required=True,
+                         metadata={"example": "urn:lanterloo:problem:out-of-turn"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    instance = fields.String(metadata={"description": "The path asked"})
     rule = fields.String(metadata={"description": "The rule or check that refused"})
     field = fields.String(metadata={"description": "The field at fault"})
     errors = fields.Dict(metadata={"description": "Validation messages per field"})
@@ -138,3 +140,12 @@ class ProblemSchema(ma.Schema):
                                                                "request named"})
     accepted = fields.List(fields.String(), metadata={"description": "Accepted event types"})
     choices = fields.List(fields.String(), metadata={"description": "The legal declarations"})
+    player = fields.String(metadata={"description": "The player the refusal is about (a "
+                                                    "player who is neither a member nor a "
+                                                    "guest)"})
+    refused_by = fields.String(metadata={"description": "A correction the rest of the "
+                                                        "session cannot follow: the rule that "
+                                                        "refused an entry after it"})
+    version = fields.Integer(metadata={"description": "...and that entry's version"})
+    owes_minor = fields.Integer(metadata={"description": "A write-off beyond the debt: what "
+                                                        "the member owes"})

@@ -144,6 +144,10 @@ class PairedSchema(Open):
     session_id = fields.String(required=True, metadata={"description": "The session to open"})
     club = fields.String(required=True)
     club_id = fields.String(required=True)
+    member_id = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    status = fields.String(required=True, validate=validate.OneOf(["active"]))
 
 
 class OpenSessionSchema(Open):

@@ -7,15 +7,16 @@ from marshmallow import fields, validate
 from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
 
-from .event_schemas import (
-    PHASES,
+from .event_schemas import ExpectedSchema
+from .record_schemas import (
     BreachDetectedSchema,
-    ExpectedSchema,
+    PenaltyRecordSchema,
     PostingSchema,
     RecordedEventSchema,
-    players_to,
+    SettlementSchema,
+    VoidedEntrySchema,
 )
-from .schema_base import Open, RulesSchema
+from .schema_base import PHASES, Open, RulesSchema, Variants, players_to
 
 
 class DealSummarySchema(Open):
@@ -110,7 +111,7 @@ class AppendResultSchema(Open):
     session_id = fields.String(required=True)
     version = fields.Integer(required=True,
                              metadata={"description": "The session version after the append"})
-    appended = fields.List(fields.Nested(RecordedEventSchema), required=True)
+    appended = fields.List(Variants("RecordedEvent", dump=RecordedEventSchema), required=True)
     session = fields.Nested(SessionViewSchema,
                             metadata={"description": "The session after the append (absent "
                                                      "with Prefer: return=minimal)"})
@@ -158,12 +159,13 @@ class DealViewSchema(Open):
     replay = fields.String(required=True, allow_none=True)
     replay_asked_by = fields.String(required=True, allow_none=True)
     pool_at_play_units = fields.Integer(required=True, allow_none=True)
-    penalties = fields.List(fields.Dict(), required=True)
+    penalties = fields.List(fields.Nested(PenaltyRecordSchema), required=True)
     breaches = fields.List(fields.Nested(BreachDetectedSchema), required=True)
     postings = fields.List(fields.Nested(PostingSchema), required=True)
     contributions = fields.List(fields.Nested(PostingSchema), required=True,
                                 metadata={"description": "The postings into the pool"})
-    settlement = fields.Dict(required=True, allow_none=True)
+    settlement = fields.Nested(SettlementSchema, required=True, allow_none=True,
+                               metadata={"description": "Null until the deal is settled"})
     pool_units = fields.Integer(required=True)
     abandoned = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
                             metadata={"description": "Players who threw up after the lead: "
@@ -210,8 +212,8 @@ class CorrectionSchema(Open):
 
     version = fields.Integer(required=True, metadata={"description": "The correction's own "
                                                                      "version in the log"})
-    voids = fields.List(fields.Dict(), required=True)
-    replacements = fields.List(fields.Dict(), required=True)
+    voids = fields.List(fields.Nested(VoidedEntrySchema), required=True)
+    replacements = fields.List(Variants("EventIn"), required=True)
     reason = fields.String(required=True)
     authorised_by = fields.String(required=True)
     deal_no = fields.Integer(required=True, allow_none=True)
@@ -252,6 +254,24 @@ class StatementSettlementSchema(Open):
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
 
 
+class CashCheckSchema(Open):
+    """The cash counted on the session's table against what should be there (the last count
+    stands): expected = pools + cash paid to the club against the session - cash paid out."""
+
+    currency = fields.String(required=True)
+    counted_minor = fields.Integer(required=True)
+    expected_minor = fields.Integer(required=True)
+    difference_minor = fields.Integer(required=True,
+                                      metadata={"description": "counted - expected"})
+    pools_minor = fields.Integer(required=True)
+    cash_paid_in_minor = fields.Integer(required=True)
+    cash_paid_out_minor = fields.Integer(required=True)
+    counted_at = fields.String(required=True, metadata={"format": "date-time"})
+    counts = fields.Integer(required=True, metadata={"description": "How often it was "
+                                                                    "counted"})
+    note = fields.String(required=True, allow_none=True)
+
+
 class StatementSchema(Open):
     session_id = fields.String(required=True)
     name = fields.String(required=True)
@@ -274,7 +294,7 @@ class StatementSchema(Open):
                        "its hash chain"})
     outcomes = fields.List(fields.Nested(OutcomeSchema), required=True,
                            metadata={"description": "How many deals ended each way"})
-    cash = fields.Dict(allow_none=True, metadata={
+    cash = fields.Nested(CashCheckSchema, required=True, allow_none=True, metadata={
         "description": "The cash counted at the close against what is expected (pools + cash "
                        "paid to the club against the session - cash it paid out); null when "
                        "nothing was counted (docs/books.md)"})
@@ -282,7 +302,7 @@ class StatementSchema(Open):
 
 
 class EventsPageSchema(Open):
-    events = fields.List(fields.Nested(RecordedEventSchema), required=True)
+    events = fields.List(Variants("RecordedEvent", dump=RecordedEventSchema), required=True)
     next_after = fields.Integer(required=True, allow_none=True,
                                 metadata={"description": "Pass as ?after= for the next page"})
     next = fields.String(required=True, allow_none=True,
