@@ -113,6 +113,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         deals,
         events,
         explain,
+        exports,
         health,
         offences,
         sessions,
@@ -122,7 +123,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, health, audit, books, tablets):
+                   clubs, health, audit, books, tablets, exports):
         api.register_blueprint(module.blp)
     if app.config.get("STRICT_RESPONSES"):
         from . import contract

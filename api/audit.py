@@ -72,8 +72,7 @@ class Events(MethodView):
         each with its session and whether it is live or superseded by a correction. Follow
         `next_after` (or `next`, or the Link header) until it is null.
         """
-        return answer("audit.Events", "events", EVENT_COLUMNS, query,
-                      lambda audit, f, **page: audit.events(f, **page))
+        return run_query("events", query)
 
 
 @blp.route("/penalties")
@@ -93,8 +92,7 @@ class Penalties(MethodView):
         was entered, who logged it from which device and when, and whether a correction
         voided it.
         """
-        return answer("audit.Penalties", "entries", REGISTER_COLUMNS, query,
-                      lambda audit, f, **page: audit.penalties(f, **page))
+        return run_query("penalties", query)
 
 
 @blp.route("/corrections")
@@ -112,5 +110,25 @@ class Corrections(MethodView):
         Every correction in the club's sessions: the entries it voided and what it put in
         their place, the balances it changed, the reason and who authorised it.
         """
-        return answer("audit.Corrections", "corrections", CORRECTION_COLUMNS, query,
-                      lambda audit, f, **page: audit.corrections(f, **page))
+        return run_query("corrections", query)
+
+
+# Each query: its endpoint, the page's list, the CSV's columns and how to run it.
+QUERIES: dict[str, tuple[str, str, list[str], Any]] = {
+    "events": ("audit.Events", "events", EVENT_COLUMNS,
+               lambda audit, f, **page: audit.events(f, **page)),
+    "penalties": ("audit.Penalties", "entries", REGISTER_COLUMNS,
+                  lambda audit, f, **page: audit.penalties(f, **page)),
+    "corrections": ("audit.Corrections", "corrections", CORRECTION_COLUMNS,
+                    lambda audit, f, **page: audit.corrections(f, **page)),
+}
+
+
+def run_query(name: str, query: dict[str, Any]) -> Any:
+    endpoint, key, columns, run = QUERIES[name]
+    return answer(endpoint, key, columns, query, run)
+
+
+def audit_csv(name: str, query: dict[str, Any]) -> Any:
+    """One of the audit queries as CSV (also GET /audit/<name>.csv, api/exports.py)."""
+    return run_query(name, {**query, "format": "csv"})

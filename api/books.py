@@ -136,7 +136,7 @@ class MemberAccount(MethodView):
         (payments settle the oldest debts first). Paged: follow `next`.
         """
         if wants_csv(format):
-            return _csv(books().account_csv(member_id), f"lanterloo-account-{member_id}.csv")
+            return account_csv(member_id)
         data = books().account(member_id, after=after, limit=limit)
         data["next"] = None if data["next_after"] is None else url_for(
             "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit)
@@ -175,7 +175,7 @@ class Debts(MethodView):
         Who owes the club, how much, from which session, since when.
         """
         if wants_csv(format):
-            return _csv(books().debts_csv(), "lanterloo-debts.csv")
+            return debts_csv()
         return books().debts()
 
 
@@ -196,10 +196,25 @@ class Standings(MethodView):
         deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
         (`format=html` or Accept: text/html), with the open debts beside them.
         """
-        standings = books().standings(since=since, until=until)
         if wanted_format(format) == "html":
-            caller = principal()
-            page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
-                                    standings, books().debts())
-            return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
-        return standings, 200, {"Vary": "Accept"}
+            return club_page(since, until)
+        return books().standings(since=since, until=until), 200, {"Vary": "Accept"}
+
+
+def account_csv(member_id: str) -> Response:
+    """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
+    return _csv(books().account_csv(member_id), f"lanterloo-account-{member_id}.csv")
+
+
+def debts_csv() -> Response:
+    """The open debts as CSV (also GET /debts.csv)."""
+    return _csv(books().debts_csv(), "lanterloo-debts.csv")
+
+
+def club_page(since: datetime | None, until: datetime | None) -> Response:
+    """The club's printable page: the standings and the open debts (also GET
+    /standings.html)."""
+    caller = principal()
+    page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
+                            books().standings(since=since, until=until), books().debts())
+    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})

@@ -44,9 +44,14 @@ class Explain(MethodView):
         one player's figure; `as_of` explains the figures as they stood then.
         """
         if wants_csv(format):
-            text = ledger().explain_csv(session_id, player=player, as_of=as_of)
-            safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
-            return Response(text, mimetype=CSV_MIMETYPE, headers={
-                "Content-Disposition": f'attachment; filename="lanterloo-{safe}-explain.csv"',
-                "Vary": "Accept"})
+            return explain_csv(session_id, player, as_of)
         return ledger().explain(session_id, player=player, as_of=as_of), 200, {"Vary": "Accept"}
+
+
+def explain_csv(session_id: str, player: str | None, as_of: str | None) -> Response:
+    """The trail as CSV, a row per posting (also GET /sessions/<id>/explain.csv)."""
+    text = ledger().explain_csv(session_id, player=player, as_of=as_of)
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
+    return Response(text, mimetype=CSV_MIMETYPE, headers={
+        "Content-Disposition": f'attachment; filename="lanterloo-{safe}-explain.csv"',
+        "Vary": "Accept"})

@@ -83,23 +83,31 @@ class Statement(MethodView):
         """
         wanted = wanted_format(format)
         if wanted == "csv":
-            text = ledger().statement_csv(session_id, as_of=as_of)
-            return Response(text, mimetype=CSV_MIMETYPE, headers={
-                "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
-                "Vary": "Accept"})
+            return statement_csv(session_id, as_of)
         if wanted == "html":
             if as_of is not None:
                 raise ApiProblem(422, "invalid-input", "the printable page shows the session "
                                  "as it stands; read a past statement as JSON or CSV",
                                  rule="as-of-page",
                                  field="as_of")
-            books = ledger()
-            page = render_statement(books.statement(session_id),
-                                    books.balance_series(session_id),
-                                    explain=statement_explain(session_id),
-                                    club={"club_id": principal().club_id,
-                                          "club": principal().club_name})
-            # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's:
-            # api/security.py.
-            return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+            return statement_page(session_id)
         return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}
+
+
+def statement_csv(session_id: str, as_of: str | None) -> Response:
+    """The statement as CSV (also GET /sessions/<id>/statement.csv, api/exports.py)."""
+    text = ledger().statement_csv(session_id, as_of=as_of)
+    return Response(text, mimetype=CSV_MIMETYPE, headers={
+        "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
+        "Vary": "Accept"})
+
+
+def statement_page(session_id: str) -> Response:
+    """The statement as a printable page (also GET /sessions/<id>/statement.html)."""
+    books = ledger()
+    page = render_statement(books.statement(session_id), books.balance_series(session_id),
+                            explain=statement_explain(session_id),
+                            club={"club_id": principal().club_id,
+                                  "club": principal().club_name})
+    # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's: api/security.py.
+    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})

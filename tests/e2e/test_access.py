@@ -86,6 +86,16 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/pairing"): None,
     ("get", "/club/sessions"): allowed(*ALL),
     ("get", "/sessions/{session_id}/entries"): allowed(*ALL),
+    # the text forms, each a route of its own (api/exports.py)
+    ("get", "/sessions/{session_id}/statement.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/statement.html"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/explain.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/events.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/penalties.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/corrections.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/members/{member_id}/account.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/debts.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/standings.html"): allowed("admin", "treasurer", "auditor"),
 }
 # A public route's status when it is not 200.
 PUBLIC_OK = {("post", "/pairing"): 201}
