@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import marshmallow as ma
 import orjson
 from flask import Response, url_for
 from flask.views import MethodView
@@ -19,7 +20,14 @@ from ledger.audit import (
     to_csv,
 )
 
-from .audit_schemas import AuditEventsPage, AuditQuery, CorrectionsPage, RegisterPage
+from .audit_schemas import (
+    AuditEventsPage,
+    AuditQuery,
+    CorrectionsPage,
+    CorrectionsQuery,
+    RegisterPage,
+    RegisterQuery,
+)
 from .auth import RECORD_READERS, requires
 from .context import ledger
 from .statement import CSV_MIMETYPE, wants_csv
@@ -79,7 +87,7 @@ class Events(MethodView):
 class Penalties(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="penaltyRegister")
-    @blp.arguments(AuditQuery, location="query")
+    @blp.arguments(RegisterQuery, location="query")
     @blp.response(200, RegisterPage)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema=CSV_DOC["schema"],
                       description=CSV_DOC["description"])
@@ -99,7 +107,7 @@ class Penalties(MethodView):
 class Corrections(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="correctionsRegister")
-    @blp.arguments(AuditQuery, location="query")
+    @blp.arguments(CorrectionsQuery, location="query")
     @blp.response(200, CorrectionsPage)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema=CSV_DOC["schema"],
                       description=CSV_DOC["description"])
@@ -113,6 +121,9 @@ class Corrections(MethodView):
         return run_query("corrections", query)
 
 
+# The query schema of each.
+QUERY_SCHEMAS: dict[str, type[ma.Schema]] = {
+    "events": AuditQuery, "penalties": RegisterQuery, "corrections": CorrectionsQuery}
 # Each query: its endpoint, the page's list, the CSV's columns and how to run it.
 QUERIES: dict[str, tuple[str, str, list[str], Any]] = {
     "events": ("audit.Events", "events", EVENT_COLUMNS,

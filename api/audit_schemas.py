@@ -60,11 +60,27 @@ class AuditQuery(ma.Schema):
                 raise ma.ValidationError(f"unknown filter {name!r}", field_name=name)
         return data
 
+    # Refused beyond what the schema says: `until` not after `since` (422); among the
+    # corrections, a filter by offence or breach.
     @ma.validates_schema
     def _until_after_since(self, data: dict[str, Any], **kwargs: Any) -> None:
         since, until = data.get("since"), data.get("until")
         if since is not None and until is not None and until <= since:
             raise ma.ValidationError("until must be after since", field_name="until")
+
+
+def _one_of_types(types: list[str], description: str) -> type[ma.Schema]:
+    """AuditQuery, its `type` documented as the types the query can have (the query itself
+    refuses the others, naming its rule `audit-filter`)."""
+    return AuditQuery.from_dict({"type": fields.String(
+        validate=validate.OneOf(sorted(EVENT_TYPES)),
+        metadata={"description": description, "enum": types})},
+        name=f"{''.join(t[:4] for t in types)}Query")
+
+
+RegisterQuery = _one_of_types(["PenaltyImposed", "BreachDetected"],
+                              "Only penalties or only breaches")
+CorrectionsQuery = _one_of_types(["EntryCorrected"], "The one type of the corrections")
 
 
 class _Row(Open):

@@ -81,7 +81,9 @@ class Payments(MethodView):
         """Record a payment
 
         Who paid whom (a member's id or name, or "club"), how much in minor units, in which
-        currency, how (cash, transfer, other), against which session if any.
+        currency, how (cash, transfer, other), against which session if any. Refused (422)
+        beyond what the schema says: a payer who is the payee (`payer-is-payee`), a party
+        who is not a member of the club, a session of another club.
         """
         data = PaymentIn().load(json_object())
         return written(books().record_payment(**data, request=write_request()))
@@ -97,7 +99,7 @@ class WriteOffs(MethodView):
         """Write off a debt
 
         Give up some or all of what a member owes in one currency, with a reason; never more
-        than he owes.
+        than he owes (422 naming `owes_minor` otherwise), and only a member of the club.
         """
         data = WriteOffIn().load(json_object())
         return written(books().write_off(**data, request=write_request()))

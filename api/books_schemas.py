@@ -13,7 +13,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ledger.domain.accounts import MAX_TEXT, PaymentMethod
+from ledger.domain.accounts import MAX_AMOUNT_MINOR, MAX_TEXT, PaymentMethod
 
 from .schemas import Open, Strict, printable
 
@@ -25,8 +25,14 @@ CURRENCY: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printabl
                          "example": "GBP"}}
 NOTE: dict[str, Any] = {"load_default": None, "allow_none": True,
         "validate": [validate.Length(min=1, max=MAX_TEXT), printable]}
+# The ranges are the domain's (ledger/domain/accounts.py check_amount, which refuses naming
+# its rule); the document says them too.
 MINOR: dict[str, Any] = {
-    "metadata": {"description": "Minor units of the currency (pence), or units"}}
+    "metadata": {"description": "Minor units of the currency (pence), or units",
+                 "minimum": 1, "maximum": MAX_AMOUNT_MINOR}}
+COUNTED: dict[str, Any] = {
+    "metadata": {"description": "Minor units of the currency (pence), or units",
+                 "minimum": 0, "maximum": MAX_AMOUNT_MINOR}}
 
 
 class PaymentIn(Strict):
@@ -52,7 +58,7 @@ class WriteOffIn(Strict):
 
 
 class CashIn(Strict):
-    counted_minor = fields.Integer(required=True, strict=True, **MINOR)
+    counted_minor = fields.Integer(required=True, strict=True, **COUNTED)
     currency = fields.String(required=True, **CURRENCY)
     note = fields.String(**NOTE)
 

@@ -16,8 +16,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from .audit import audit_csv
-from .audit_schemas import AuditQuery
+from .audit import QUERY_SCHEMAS, audit_csv
 from .auth import RECORD_READERS, requires
 from .books import BOOK_READERS, account_csv, club_page, debts_csv
 from .books_schemas import SeasonQuery
@@ -80,7 +79,7 @@ def _audit(name: str, operation: str, summary: str) -> type[MethodView]:
     class AuditCsv(MethodView):
         @requires(*RECORD_READERS)
         @blp.doc(operationId=operation, summary=summary)
-        @blp.arguments(AuditQuery(exclude=("format",)), location="query")
+        @blp.arguments(QUERY_SCHEMAS[name](exclude=("format",)), location="query")
         @text(CSV_MIMETYPE, "The rows as CSV; the next page in the Link header")
         def get(self, query: dict[str, Any]) -> Any:
             return audit_csv(name, query)

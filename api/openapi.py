@@ -4,6 +4,7 @@ client: nullable references, and the families of schemas told apart by `type`.
 - A nullable nested schema is `{"allOf": [{"$ref": ...}], "nullable": true}` (OpenAPI 3.0),
   which generators (openapi-python-client) turn into `Ref | None`; apispec's own form,
   an `anyOf` with a bare nullable object, gives them a class of no use.
+- Text that `printable` checks has a `pattern` refusing control characters.
 - A `Variants` member (api/schema_base.py) is a reference to its family: a component that is
   a `oneOf` with a `discriminator` on `type`, so a client gets one typed class per event
   wherever events appear: a client's events (`EventIn`), the log's (`RecordedEvent`), an
@@ -20,7 +21,7 @@ from marshmallow import fields
 from .audit_schemas import AUDITED
 from .event_schemas import EVENT_SCHEMAS, EXPECTED_ACTIONS
 from .record_schemas import RECORDED
-from .schema_base import Variants
+from .schema_base import Variants, printable
 
 _NULL_OBJECT = {"type": "object", "nullable": True}
 
@@ -61,12 +62,27 @@ def variant_reference(self: Any, field: fields.Field, ret: dict[str, Any],
     return out
 
 
+# What `printable` (api/schema_base.py) refuses that a pattern can say: the control
+# characters. (It refuses the other unprintable characters too, which no simple pattern
+# lists; those refusals are 422s like any other.)
+PRINTABLE_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+
+
+def text_pattern(self: Any, field: fields.Field, ret: dict[str, Any],
+                 **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: text checked by `printable` refuses control characters."""
+    if printable in getattr(field, "validators", ()) and "pattern" not in ret:
+        return {"pattern": PRINTABLE_PATTERN}
+    return {}
+
+
 def install(api: Any) -> None:
     """Teach `api`'s converter the forms above and register the families' components
     (before any blueprint, whose schemas refer to them)."""
     converter = api.ma_plugin.converter
     converter.add_attribute_function(nullable_reference)
     converter.add_attribute_function(variant_reference)
+    converter.add_attribute_function(text_pattern)
     components = api.spec.components
     for family, members in FAMILIES.items():
         names = {}

@@ -87,7 +87,12 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/members/{member_id}/account", "/accounts", "/debts", "/standings", "/payments",
         "/write-offs", "/sessions/{session_id}/cash", "/sessions/{session_id}/explain",
         "/sessions/{session_id}/pairing-codes", "/pairing", "/club/sessions",
-        "/sessions/{session_id}/entries"}
+        "/sessions/{session_id}/entries",
+        # the text forms (api/exports.py)
+        "/sessions/{session_id}/statement.csv", "/sessions/{session_id}/statement.html",
+        "/sessions/{session_id}/explain.csv", "/audit/events.csv", "/audit/penalties.csv",
+        "/audit/corrections.csv", "/members/{member_id}/account.csv", "/debts.csv",
+        "/standings.html"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
