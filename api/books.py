@@ -31,6 +31,7 @@ from .books_schemas import (
 from .context import books, check_session_id
 from .inputs import header_params, json_object
 from .pages import HTML_MIMETYPE, render_club_page
+from .schema_base import ref
 from .statement import CSV_MIMETYPE, wanted_format, wants_csv
 from .writing import json_response, write_request, written
 
@@ -56,9 +57,12 @@ WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESS
 
 
 def _write_doc(schema: type, operation: str) -> Any:
+    # the entry written is one of the family BookEntry, typed by its `type`
     return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
                    requestBody={"required": True,
-                                "content": {"application/json": {"schema": schema}}})
+                                "content": {"application/json": {"schema": schema}}},
+                   responses={201: {"content": {"application/json": {
+                       "schema": ref("BookEntry")}}}})
 
 
 def _errors(*names: str) -> Any:

@@ -13,8 +13,16 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ledger.domain.accounts import MAX_AMOUNT_MINOR, MAX_TEXT, PaymentMethod
+from ledger.domain.accounts import (
+    MAX_AMOUNT_MINOR,
+    MAX_TEXT,
+    CashCounted,
+    DebtWrittenOff,
+    PaymentMethod,
+    PaymentRecorded,
+)
 
+from .record_schemas import family, record_schema
 from .schemas import Open, Strict, printable
 
 PARTY: dict[str, Any] = {"validate": [validate.Length(min=1, max=64), printable],
@@ -78,6 +86,13 @@ class BookEntrySchema(Open):
     hash = fields.String(required=True,
                          metadata={"description": "SHA-256 chained to the entry before"})
 
+
+
+# The book log's entries as one family told apart by `type` (the component BookEntry,
+# api/openapi.py), each payload read off the domain's entry (ledger/domain/accounts.py).
+BOOK_ENTRIES = family(BookEntrySchema, "Book", required=("payload",), payloads={
+    kind.type: record_schema(kind, f"{kind.type}Payload")
+    for kind in (PaymentRecorded, DebtWrittenOff, CashCounted)})
 
 class PageQuery(ma.Schema):
     class Meta:

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from .auth import APPENDERS, RECORD_READERS, check_commands, requires
 from .context import check_session_id, ledger
 from .inputs import header_params, json_object, session_links
-from .openapi import ref
+from .schema_base import ref
 from .schemas import (
     AppendResultSchema,
     EventBatchIn,

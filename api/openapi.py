@@ -8,7 +8,8 @@ client: nullable references, and the families of schemas told apart by `type`.
 - A `Variants` member (api/schema_base.py) is a reference to its family: a component that is
   a `oneOf` with a `discriminator` on `type`, so a client gets one typed class per event
   wherever events appear: a client's events (`EventIn`), the log's (`RecordedEvent`), an
-  auditor's (`AuditEvent`) and what the table may log next (`ExpectedAction`).
+  auditor's (`AuditEvent`), a tablet's entries' (`EntryEvent`), the club's book log's
+  (`BookEntry`) and what the table may log next (`ExpectedAction`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ import marshmallow as ma
 from marshmallow import fields
 
 from .audit_schemas import AUDITED
+from .books_schemas import BOOK_ENTRIES
 from .event_schemas import EVENT_SCHEMAS, EXPECTED_ACTIONS
 from .record_schemas import RECORDED
-from .schema_base import Variants, printable
+from .schema_base import Variants, printable, ref
+from .tablets import ENTRY_EVENTS
 
 _NULL_OBJECT = {"type": "object", "nullable": True}
 
@@ -31,11 +34,9 @@ FAMILIES: dict[str, dict[str, type[ma.Schema]]] = {
     "RecordedEvent": RECORDED,
     "AuditEvent": AUDITED,
     "ExpectedAction": EXPECTED_ACTIONS,
+    "EntryEvent": ENTRY_EVENTS,
+    "BookEntry": BOOK_ENTRIES,
 }
-
-
-def ref(component: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{component}"}
 
 
 def nullable_reference(self: Any, field: fields.Field, ret: dict[str, Any],

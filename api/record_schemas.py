@@ -151,13 +151,16 @@ class RecordedEventSchema(Open):
         "description": "SHA-256 of the event chained to the one before it (docs/operations.md)"})
 
 
-def family(base: type[ma.Schema], prefix: str) -> dict[str, type[ma.Schema]]:
-    """One schema per event type: `base` with `type` that type alone and `payload` its
-    payload schema, named `prefix` + the type."""
+def family(base: type[ma.Schema], prefix: str, required: tuple[str, ...] = (),
+           payloads: dict[str, type[ma.Schema]] | None = None) -> dict[str, type[ma.Schema]]:
+    """One schema per event type (of `payloads`, the session's by default): `base` with
+    `type` that type alone and `payload` its payload schema (required if `required` names
+    it), named `prefix` + the type."""
     return {name: base.from_dict({
         "type": fields.String(required=True, validate=validate.OneOf([name])),
-        "payload": fields.Nested(payload, metadata={"description": "The event's fields"}),
-    }, name=f"{prefix}{name}") for name, payload in PAYLOADS.items()}
+        "payload": fields.Nested(payload, required="payload" in required,
+                                 metadata={"description": "The event's fields"}),
+    }, name=f"{prefix}{name}") for name, payload in (payloads or PAYLOADS).items()}
 
 
 RECORDED = family(RecordedEventSchema, "Recorded")

@@ -205,3 +205,8 @@ PHASES = [str(phase) for phase in Phase]
 def players_to(values: fields.Field, **kwargs: Any) -> fields.Dict:
     """{player: value}"""
     return fields.Dict(keys=fields.String(), values=values, **kwargs)
+
+
+def ref(component: str) -> dict[str, str]:
+    """A reference to a component of the OpenAPI document's schemas."""
+    return {"$ref": f"#/components/schemas/{component}"}

@@ -36,7 +36,8 @@ from .context import check_session_id
 from .errors import ApiProblem
 from .extension import services
 from .inputs import json_object
-from .schemas import Open, Strict, printable
+from .record_schemas import family
+from .schemas import Open, Strict, Variants, printable
 
 PAIRERS = (TREASURER, "admin")  # show a pairing code for a session of the club
 EXTENSION = "lanterloo_tablets"
@@ -170,9 +171,15 @@ class EntriesQuery(Strict):
 
 
 class EntryEventSchema(Open):
+    """An event of an entry: its version, its type and its payload."""
+
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     payload = fields.Dict(required=True)
+
+
+# One schema per event type, told apart by `type` (the component EntryEvent, api/openapi.py).
+ENTRY_EVENTS = family(EntryEventSchema, "Entry", required=("payload",))
 
 
 class EntrySchema(Open):
@@ -186,7 +193,7 @@ class EntrySchema(Open):
     device = fields.String(required=True, allow_none=True,
                            metadata={"description": "The label of the token that appended it, "
                                                     "e.g. Tablet 2 (null: the command line)"})
-    events = fields.List(fields.Nested(EntryEventSchema), required=True)
+    events = fields.List(Variants("EntryEvent", dump=EntryEventSchema), required=True)
     superseded_by = fields.Integer(required=True, allow_none=True,
                                    metadata={"description": "The correction that voided it"})
 
