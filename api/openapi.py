@@ -4,6 +4,7 @@ client: nullable references, and the families of schemas told apart by `type`.
 - A nullable nested schema is `{"allOf": [{"$ref": ...}], "nullable": true}` (OpenAPI 3.0),
   which generators (openapi-python-client) turn into `Ref | None`; apispec's own form,
   an `anyOf` with a bare nullable object, gives them a class of no use.
+- An enum of the game's vocabulary is a reference to one named component per word.
 - Text that `printable` checks has a `pattern` refusing control characters.
 - A `Variants` member (api/schema_base.py) is a reference to its family: a component that is
   a `oneOf` with a `discriminator` on `type`, so a client gets one typed class per event
@@ -14,10 +15,13 @@ client: nullable references, and the families of schemas told apart by `type`.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields
+
+from ledger.domain import vocabulary
 
 from .audit_schemas import AUDITED
 from .books_schemas import BOOK_ENTRIES
@@ -77,6 +81,34 @@ def text_pattern(self: Any, field: fields.Field, ret: dict[str, Any],
     return {}
 
 
+# The game's vocabulary (ledger/domain/vocabulary.py): an enum of the same values anywhere in
+# the document is a reference to one named component, so a client has one enumeration per
+# word (one `Declaration` for what `expected` offers and what a client sends) and a nullable
+# one is `Forced | None`, not classes made up per member. Three names are taken by schemas.
+_RENAMED = {"Entry": "EntryMode", "Outcome": "DealOutcome", "Account": "PoolAccount"}
+VOCABULARY: dict[frozenset[str], str] = {}
+for _kind in vars(vocabulary).values():
+    if isinstance(_kind, type) and issubclass(_kind, StrEnum) and _kind is not StrEnum \
+            and len(_kind) > 1:
+        VOCABULARY.setdefault(frozenset(m.value for m in _kind),
+                              _RENAMED.get(_kind.__name__, _kind.__name__))
+
+
+def vocabulary_reference(self: Any, field: fields.Field, ret: dict[str, Any],
+                         **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: an enum of the vocabulary refers to its component."""
+    values = [v for v in ret.get("enum", ()) if v is not None]
+    name = VOCABULARY.get(frozenset(values))
+    if name is None or len(values) != len(ret["enum"]) - (None in ret["enum"]):
+        return {}
+    if name not in self.spec.components.schemas:
+        self.spec.components.schema(name, {"type": "string", "enum": values})
+    nullable = bool(ret.pop("nullable", False)) or None in ret["enum"]
+    for key in ("enum", "type", "default"):
+        ret.pop(key, None)
+    return {"allOf": [ref(name)], "nullable": True} if nullable else {"allOf": [ref(name)]}
+
+
 def install(api: Any) -> None:
     """Teach `api`'s converter the forms above and register the families' components
     (before any blueprint, whose schemas refer to them)."""
@@ -84,6 +116,7 @@ def install(api: Any) -> None:
     converter.add_attribute_function(nullable_reference)
     converter.add_attribute_function(variant_reference)
     converter.add_attribute_function(text_pattern)
+    converter.add_attribute_function(vocabulary_reference)
     components = api.spec.components
     for family, members in FAMILIES.items():
         names = {}

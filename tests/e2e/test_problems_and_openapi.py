@@ -286,8 +286,11 @@ def test_the_if_match_pattern_of_the_document_is_what_the_api_accepts(client, de
 def test_the_breach_rules_are_an_enum_in_the_document(client):
     from ledger.domain.legality import OFFENCE_OF_RULE
 
-    breach = _spec(client)["components"]["schemas"]["BreachDetected"]
-    assert breach["properties"]["rule"]["enum"] == list(OFFENCE_OF_RULE) == [
+    schemas = _spec(client)["components"]["schemas"]
+    # the word of the game's vocabulary, one component the document refers to
+    assert schemas["BreachDetected"]["properties"]["rule"]["allOf"] == [
+        {"$ref": "#/components/schemas/Breach"}]
+    assert schemas["Breach"]["enum"] == list(OFFENCE_OF_RULE) == [
         "lead-ace-of-trumps", "lead-highest-trump", "lead-a-trump", "lead-highest-card",
         "trump-after-trick", "revoke", "not-heading", "not-trumping-to-head", "pam-be-civil"]
     deal = _spec(client)["components"]["schemas"]["DealView"]

@@ -26,10 +26,11 @@ from lanterloo_client.models import (
     DealStartedIn,
     DealStartedInFaceUpType0,
     DealStartedInType,
+    Declaration,
     DeclarationMadeAction,
     DeclarationMadeIn,
-    DeclarationMadeInDeclaration,
     DeclarationMadeInType,
+    EndMethod,
     EventBatchIn,
     EventsPage,
     Problem,
@@ -37,7 +38,6 @@ from lanterloo_client.models import (
     RecordedDealStarted,
     RecordedEntryCorrected,
     SessionEndedIn,
-    SessionEndedInMethod,
     SessionEndedInType,
     SessionView,
     Statement,
@@ -129,7 +129,7 @@ def evening(client: AuthenticatedClient) -> Evening:
     now = _view(get_session.sync(sid, client=client))
     action = next(a for a in now.expected.actions if isinstance(a, DeclarationMadeAction))
     seen.declarer = action.player
-    choice = DeclarationMadeInDeclaration(action.choices[0].value)
+    choice: Declaration = action.choices[0]  # one enumeration per word of the game
     declared = _appended(append_events.sync(sid, client=client, if_match=f'"{now.version}"',
                                             body=DeclarationMadeIn(
         type_=DeclarationMadeInType.DECLARATIONMADE, player=action.player,
@@ -166,7 +166,7 @@ def evening(client: AuthenticatedClient) -> Evening:
 
     ended = _appended(append_events.sync(sid, client=client, if_match=f'"{version}"',
                                          body=SessionEndedIn(
-        type_=SessionEndedInType.SESSIONENDED, method=SessionEndedInMethod.DIVIDE_POOL)))
+        type_=SessionEndedInType.SESSIONENDED, method=EndMethod.DIVIDE_POOL)))
     if not isinstance(ended.session, Unset):
         seen.ended_status = ended.session.status.value
 
