@@ -65,6 +65,7 @@ class DealStartedIn(EventIn):
                           load_default=None, allow_none=True,
                           metadata={"description": "Turn-up single: the card each player was "
                                                    "dealt face up",
+                                    "component": "FaceUp",
                                     "example": {"A": "5C", "B": "9H", "C": "KS", "D": "QH",
                                                 "E": "2H"}})
 

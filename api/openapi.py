@@ -5,6 +5,7 @@ client: nullable references, and the families of schemas told apart by `type`.
   which generators (openapi-python-client) turn into `Ref | None`; apispec's own form,
   an `anyOf` with a bare nullable object, gives them a class of no use.
 - An enum of the game's vocabulary is a reference to one named component per word.
+- A member whose metadata names a `component` is written as that component.
 - Text that `printable` checks has a `pattern` refusing control characters.
 - A `Variants` member (api/schema_base.py) is a reference to its family: a component that is
   a `oneOf` with a `discriminator` on `type`, so a client gets one typed class per event
@@ -109,6 +110,23 @@ def vocabulary_reference(self: Any, field: fields.Field, ret: dict[str, Any],
     return {"allOf": [ref(name)], "nullable": True} if nullable else {"allOf": [ref(name)]}
 
 
+def named_component(self: Any, field: fields.Field, ret: dict[str, Any],
+                    **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: a member whose metadata names a `component` is written as
+    that component (a nullable map, say, is then `FaceUp | None` for a client, not a class
+    made up for the member)."""
+    name = field.metadata.get("component")
+    if name is None:
+        return {}
+    kept: dict[str, Any] = {k: ret.pop(k) for k in ("description", "default", "example")
+                            if k in ret}
+    nullable = ret.pop("nullable", False)
+    if name not in self.spec.components.schemas:
+        self.spec.components.schema(name, dict(ret))
+    ret.clear()
+    return {**kept, "allOf": [ref(name)], **({"nullable": True} if nullable else {})}
+
+
 def install(api: Any) -> None:
     """Teach `api`'s converter the forms above and register the families' components
     (before any blueprint, whose schemas refer to them)."""
@@ -117,6 +135,7 @@ def install(api: Any) -> None:
     converter.add_attribute_function(variant_reference)
     converter.add_attribute_function(text_pattern)
     converter.add_attribute_function(vocabulary_reference)
+    converter.add_attribute_function(named_component)
     components = api.spec.components
     for family, members in FAMILIES.items():
         names = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -100,6 +101,15 @@ def test_every_operation_of_the_generated_client_has_a_readable_name(client_home
     # no name made up from the method and the path
     assert not [n for n in names if n.startswith(("get_", "post_", "delete_"))
                 and ("_session_id" in n or "_token_id" in n or "_member_id" in n)]
+
+
+def test_no_model_is_a_class_made_up_for_a_member(client_home):
+    # a nullable reference, enum or map written as generators read it gives `Ref | None`;
+    # written otherwise, classes such as SessionViewDealType1Type0
+    models = sorted(path.stem for path in (client_home / PACKAGE / "models").glob("*.py"))
+    assert [m for m in models if re.search(r"_type_\d", m)] == []
+    assert {"recorded_deal_started", "deal_started_action", "declaration", "forced",
+            "face_up", "problem"} <= set(models)
 
 
 def test_the_usage_program_type_checks_against_the_generated_client(client_home):

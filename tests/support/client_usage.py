@@ -24,7 +24,6 @@ from lanterloo_client.models import (
     ClubSessionOpen,
     CorrectionIn,
     DealStartedIn,
-    DealStartedInFaceUpType0,
     DealStartedInType,
     Declaration,
     DeclarationMadeAction,
@@ -33,6 +32,7 @@ from lanterloo_client.models import (
     EndMethod,
     EventBatchIn,
     EventsPage,
+    FaceUp,
     Problem,
     RecordedDealSettled,
     RecordedDealStarted,
@@ -94,7 +94,7 @@ def evening(client: AuthenticatedClient) -> Evening:
     seen.opened_version = opened.version
 
     # the turn-up single, with If-Match and an Idempotency-Key; sent twice, answered once
-    face_up = DealStartedInFaceUpType0.from_dict(
+    face_up = FaceUp.from_dict(
         {"Ann": "5C", "Ben": "9H", "Cat": "KS", "Dan": "QH", "Eve": "2H"})
     single = DealStartedIn(type_=DealStartedInType.DEALSTARTED, trump_card="7H",
                            face_up=face_up)
