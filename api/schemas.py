@@ -147,5 +147,7 @@ class ProblemSchema(ma.Schema):
                                                         "session cannot follow: the rule that "
                                                         "refused an entry after it"})
     version = fields.Integer(metadata={"description": "...and that entry's version"})
+    candidates = fields.List(fields.String(), metadata={
+        "description": "pam_held_by refused: the players it may name"})
     owes_minor = fields.Integer(metadata={"description": "A write-off beyond the debt: what "
                                                         "the member owes"})
