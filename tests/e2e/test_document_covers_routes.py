@@ -21,8 +21,9 @@ pytestmark = pytest.mark.backends("sqlite")  # the document: no database's
 # Pages and files served beside the API, not operations of it.
 NOT_OPERATIONS = re.compile(r"^/(openapi\.json|docs(/.*)?|metrics|table(/.*)?)$")
 # Schemas with no member always sent: the members of an account line's detail depend on
-# its kind; flask-smorest's own pagination schema is unused.
-NOTHING_ALWAYS = {"AccountDetail", "PaginationMetadata"}
+# its kind; a penalty entered by hand has no evidence ({}); flask-smorest's own pagination
+# schema is unused.
+NOTHING_ALWAYS = {"AccountDetail", "Evidence", "PaginationMetadata"}
 
 
 def _document(app: Flask) -> dict[str, Any]:
