@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select, text, update
+from sqlalchemy import Engine, make_url, select, update
 
 from api.cli import main
 from ledger.bulk import verify_all
@@ -27,6 +27,8 @@ from ledger.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.tables import sessions
 from ledger.writes import WriteRequest
+from tests.conftest import unreachable
+from tests.support.databases import PostgresUnreachable
 
 RELEASES = Path(__file__).resolve().parents[1] / "upgrades"
 FOLDERS = sorted(p.name for p in RELEASES.iterdir() if (p / "release.json").exists())
@@ -51,23 +53,18 @@ def restored(request: pytest.FixtureRequest, release: Path, tmp_path: Path
             conn.close()
         yield "sqlite", f"sqlite:///{path}", release
         return
-    server = request.getfixturevalue("postgres_database")
-    name = f"{server.database}_release_{release.name.replace('-', '_')}"[:63]
-    admin = make_engine(server.set(database="postgres"), operator=True,
-                        isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = server.set(database=name)
-    libpq = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    databases = request.getfixturevalue("databases")
+    try:
+        url = databases.empty_postgres()
+    except PostgresUnreachable as error:
+        unreachable(error)
+    libpq = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f",
                     str(release / "postgresql.sql"), libpq], check=True, capture_output=True)
     try:
-        yield "postgresql", url.render_as_string(hide_password=False), release
+        yield "postgresql", url, release
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        databases.drop(url)
 
 
 def money(statement: dict[str, Any]) -> dict[str, Any]:
