@@ -85,6 +85,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     auth.document_security(api)
     from . import (
+        attach,
         audit,
         books,
         clubs,
@@ -101,7 +102,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, health, audit, books, tablets):
+                   clubs, attach, health, audit, books, tablets):
         api.register_blueprint(module.blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web

@@ -267,7 +267,8 @@ def cmd_club_attach(args: argparse.Namespace) -> int:
         club = clubs.club(args.club)
         ledger = Ledger(clubs.engine).for_club(club["club_id"])
         with ledger.store.reading() as conn:
-            session_ids = queries.sessions_of_no_club(conn) if args.all else args.session
+            session_ids = ([row.id for row in queries.sessions_of_no_club(conn)] if args.all
+                           else args.session)
         if not session_ids:
             print("no session is outside a club: nothing to attach")
         refused = 0

@@ -86,7 +86,11 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/pairing"): None,
     ("get", "/club/sessions"): allowed(*ALL),
     ("get", "/sessions/{session_id}/entries"): allowed(*ALL),
+    # sessions from before clubs (api/attach.py): the administrator's
+    ("get", "/club/sessions-before-clubs"): allowed("admin"),
+    ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),
 }
+ATTACH_ROUTES = ("/club/sessions-before-clubs", "/sessions/{session_id}/attach")
 # A public route's status when it is not 200.
 PUBLIC_OK = {("post", "/pairing"): 201}
 # Served beside the document, not in it.
@@ -127,8 +131,11 @@ class World:
 
 
 @pytest.fixture
-def world(app, engine) -> World:
+def world(app, engine, monkeypatch) -> World:
     ours, theirs = make_club(engine, "Our club"), make_club(engine, "Their club")
+    # the module's database holds many clubs: name ours as the one that attaches sessions
+    # from before clubs (api/attach.py); every session here is a club's already (409)
+    monkeypatch.setitem(app.config, "ATTACH_CLUB", ours.name)
     clubs = Clubs(engine)
     revoked = clubs.create_token(ours.club_id, "treasurer", "treasurer", "old phone")
     clubs.revoke_token(revoked["token_id"])
@@ -196,6 +203,7 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/sessions/{session_id}/cash": {"counted_minor": 0, "currency": "units"},
             "/sessions/{session_id}/pairing-codes": {},
             "/pairing": {"code": pairing_code},
+            "/sessions/{session_id}/attach": None,
         }[path]
     return url, body, ids
 
@@ -285,6 +293,11 @@ def test_another_clubs_token_never_reaches_our_objects(world, role):
             continue
         url, body, ids = request_for(world, method, path)
         response = call(world, method, url, body, f"Bearer {world.theirs.tokens[role]}")
+        if path in ATTACH_ROUTES and role == "admin":
+            # their club is not the one named to attach: refused before any session is read
+            assert response.status_code == 403, (method, url)
+            assert response.get_json()["rule"] == "attach-club"
+            continue
         if not any(p in path for p in ("{session_id}", "{token_id}", "{member_id}")):
             # Collection routes answer for the caller's own club.
             assert response.status_code == expected[role], (role, method, url)

@@ -86,6 +86,7 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/members/{member_id}/account", "/accounts", "/debts", "/standings", "/payments",
         "/write-offs", "/sessions/{session_id}/cash", "/sessions/{session_id}/explain",
         "/sessions/{session_id}/pairing-codes", "/pairing", "/club/sessions",
+        "/club/sessions-before-clubs", "/sessions/{session_id}/attach",
         "/sessions/{session_id}/entries"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 

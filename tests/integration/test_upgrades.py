@@ -235,3 +235,60 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
         assert {e["session_id"] for e in trail["events"]} & strays
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("release", ["first-release"], indirect=True)
+@pytest.mark.parametrize("restored", ["sqlite"], indirect=True)
+def test_the_club_administrator_attaches_over_the_api(restored, capsys, monkeypatch):
+    """GET /club/sessions-before-clubs and POST /sessions/{id}/attach: the administrator of
+    the database's one club, or of the club the operator names; nobody else."""
+    from api import create_app
+    from tests.clubs import make_club
+
+    kind, url, release = restored
+    said = json.loads((release / "statements.json").read_text())[kind]
+    engine = upgraded(url, capsys)
+    try:
+        club = make_club(engine, "The Bell")
+        web = create_app({"DATABASE_URL": url, "TESTING": True}).test_client()
+        admin = {"Authorization": f"Bearer {club.tokens['admin']}"}
+        listed = web.get("/club/sessions-before-clubs", headers=admin)
+        assert listed.status_code == 200, listed.get_json()
+        strays = [s["session_id"] for s in listed.get_json()["sessions"]]
+        assert sorted(strays) == sorted(said)
+        assert {s["version"] for s in listed.get_json()["sessions"]} == {
+            said[sid]["version"] for sid in strays}
+        first, second = strays[0], strays[1]
+        for role in ("treasurer", "dealer", "auditor"):
+            refused = web.post(f"/sessions/{first}/attach",
+                               headers={"Authorization": f"Bearer {club.tokens[role]}"})
+            assert refused.status_code == 403, role
+        done = web.post(f"/sessions/{first}/attach", headers=admin)
+        assert done.status_code == 201, done.get_json()
+        assert done.get_json()["version"] == said[first]["version"] + 1
+        assert done.headers["ETag"] == f'"{said[first]["version"] + 1}"'
+        assert done.get_json()["appended"][0]["type"] == "SessionAttached"
+        again = web.post(f"/sessions/{first}/attach", headers=admin)
+        assert again.status_code == 409 and again.get_json()["rule"] == "attached-once"
+        statement = web.get(f"/sessions/{first}/statement", headers={
+            "Authorization": f"Bearer {club.tokens['treasurer']}"}).get_json()
+        assert money(statement) == {**money(said[first]), "version": statement["version"]}
+        after = web.get("/club/sessions-before-clubs", headers=admin).get_json()["sessions"]
+        assert first not in {s["session_id"] for s in after} and len(after) == len(strays) - 1
+
+        # a second club: neither administrator may, until the operator names one
+        other = make_club(engine, "The Crown")
+        for who in (club, other):
+            hidden = web.post(f"/sessions/{second}/attach", headers={
+                "Authorization": f"Bearer {who.tokens['admin']}"})
+            assert hidden.status_code == 403 and hidden.get_json()["rule"] == "attach-club"
+        named = create_app({"DATABASE_URL": url, "TESTING": True,
+                            "ATTACH_CLUB": other.name}).test_client()
+        assert named.post(f"/sessions/{second}/attach", headers=admin).status_code == 403
+        taken = named.post(f"/sessions/{second}/attach", headers={
+            "Authorization": f"Bearer {other.tokens['admin']}"})
+        assert taken.status_code == 201, taken.get_json()
+        assert named.post(f"/sessions/{first}/attach", headers={  # The Bell's: not found
+            "Authorization": f"Bearer {other.tokens['admin']}"}).status_code == 404
+    finally:
+        engine.dispose()
