@@ -8,7 +8,6 @@ from typing import Any
 import orjson
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ledger.audit import (
     CORRECTION_COLUMNS,
@@ -22,6 +21,7 @@ from ledger.audit import (
 from .audit_schemas import AuditEventsPage, AuditQuery, CorrectionsPage, RegisterPage
 from .auth import RECORD_READERS, requires
 from .context import ledger
+from .inputs import Blueprint
 from .statement import CSV_MIMETYPE, wants_csv
 
 blp = Blueprint("audit", __name__, url_prefix="/audit",

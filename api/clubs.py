@@ -7,12 +7,11 @@ exactly as a missing one does. A token's secret is shown once, in the 201 that c
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from .auth import EVERY_ROLE, MANAGERS, MEMBER_READERS, principal, requires
 from .extension import services
-from .inputs import json_object
+from .inputs import Blueprint, json_object
 from .schemas import PLAYER, Open, Strict, printable
 
 blp = Blueprint("club", __name__, url_prefix="",

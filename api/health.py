@@ -18,13 +18,13 @@ from functools import cache
 from typing import cast
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from .errors import ApiProblem, database_reason
 from .extension import services
+from .inputs import Blueprint
 from .schemas import Open
 
 log = logging.getLogger("lanterloo.api")

@@ -1,5 +1,5 @@
-"""Request inputs: a JSON object body, If-Match, Idempotency-Key and its fingerprint, Prefer,
-ETags."""
+"""Request inputs: a JSON body (read once, nested at most MAX_JSON_DEPTH deep), If-Match,
+Idempotency-Key and its fingerprint, Prefer, ETags."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ import json
 import re
 from typing import Any
 
-from flask import request
+import flask_smorest
+from flask import g, request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from .errors import ApiProblem
 
@@ -21,10 +24,40 @@ _ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
 # W/"12") or *. Anything else, an empty value included, is a 400.
 IF_MATCH_PATTERN = r'^\s*(?:\*|(?:W/)?"?[0-9]{1,18}"?)\s*$'
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# How deep a request body may nest arrays and objects. The deepest body the API takes (a batch
+# of events: {"events": [{"face_up": {...}}]}) is 4 deep; a deeper one is refused before it
+# reaches a schema, a fingerprint or a log, where recursion would crash the request.
+MAX_JSON_DEPTH = 32
+_UNREAD = object()
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def json_body() -> Any:
+    """The request body parsed as JSON, once per request (every route reads it here, the
+    schemas of api/schemas.py through `BodyParser`): 400 if it is not UTF-8 JSON, nests deeper
+    than MAX_JSON_DEPTH or holds a lone surrogate."""
+    cached = g.get("json_body", _UNREAD)
+    if cached is not _UNREAD:
+        return cached
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except RecursionError:
+        raise _too_deep() from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ApiProblem(400, "malformed-request", f"the body is not valid JSON: {error}",
+                         rule="json") from None
+    if _depth(body) > MAX_JSON_DEPTH:
+        raise _too_deep()
+    if _has_lone_surrogate(body):
+        raise ApiProblem(400, "malformed-request",
+                         "the body is not valid Unicode: a string or a member name holds a "
+                         "lone surrogate escape such as \\ud800", rule="json")
+    g.json_body = body
+    return body
 
 
 def json_object() -> dict[str, Any]:
@@ -34,21 +67,62 @@ def json_object() -> dict[str, Any]:
         raise ApiProblem(415, "unsupported-media-type",
                          f"send the body as application/json, not {mimetype or 'nothing'}",
                          rule="content-type", headers={"Accept-Post": "application/json"})
-    raw = request.get_data(cache=True)
-    try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ApiProblem(400, "malformed-request", f"the body is not valid JSON: {error}",
-                         rule="json") from None
+    body = json_body()
     if not isinstance(body, dict):
         raise ApiProblem(400, "malformed-request",
                          f"the body must be a JSON object, not {_json_kind(body)}",
                          rule="json-object")
-    if _has_lone_surrogate(body):
-        raise ApiProblem(400, "malformed-request",
-                         "the body is not valid Unicode: a string or a member name holds a "
-                         "lone surrogate escape such as \\ud800", rule="json")
     return body
+
+
+def sent_json() -> Any:
+    """The body if it is JSON (for a fingerprint), else None; never raises."""
+    if not is_json_request(request) or not request.get_data(cache=True):
+        return None
+    try:
+        return json_body()
+    except ApiProblem:
+        return None
+
+
+class BodyParser(FlaskParser):
+    """webargs' parser for the schemas of `Blueprint.arguments`, reading the body through
+    `json_body` (an empty body is missing, as webargs has it)."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req) or not req.get_data(cache=True):
+            return core.missing
+        return json_body()
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint whose `arguments` read the body through `json_body`."""
+
+    ARGUMENTS_PARSER = BodyParser()
+
+
+def _too_deep() -> ApiProblem:
+    return ApiProblem(400, "malformed-request",
+                      f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep",
+                      rule="json-depth")
+
+
+def _depth(value: Any) -> int:
+    """How deep `value` nests arrays and objects (a scalar is 0), counted without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if level <= MAX_JSON_DEPTH:  # deeper than the limit: no need to look further
+            stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def _has_lone_surrogate(value: Any) -> bool:
