@@ -19,6 +19,7 @@ from .errors import SessionNotFound
 from .events import Event
 from .evolve import evolve
 from .expect import expected
+from .guards import within_amount_limit
 from .seating import hands_dealt
 from .state import SessionState
 from .vocabulary import Account, Phase
@@ -53,6 +54,8 @@ def execute(state: SessionState | None, command: Command, *, session_id: str = "
         for event in more:
             state = fold(state, event)
             out.append(event)
+    # the backstop of docs/rules.md §11.43 (a deal starts only if it stays within the limit)
+    within_amount_limit(state)
     return state, out
 
 
