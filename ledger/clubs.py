@@ -226,8 +226,8 @@ class Clubs:
             store.insert_club(conn, club_id=club_id, name=name, name_key=name_key(name),
                               now=_now())
             member = self._add_member(conn, club_id, admin, guest=False)
-            token = self._create_token(conn, club_id, member["member_id"], "admin", label,
-                                       expires_in_days)
+            token = self.create_token_in(conn, club_id, member["member_id"], "admin", label,
+                                         expires_in_days)
         return {"club_id": club_id, "name": name}, member, token
 
     def club(self, id_or_name: str) -> dict[str, Any]:
@@ -281,10 +281,10 @@ class Clubs:
         with self.store.transaction() as tx:
             self.store.tokens_changed(tx)
             conn = tx.conn
-            return self._create_token(conn, club_id, member_id, role, label, expires_in_days)
+            return self.create_token_in(conn, club_id, member_id, role, label, expires_in_days)
 
-    def _create_token(self, conn: Connection, club_id: str, member_id: str, role: str,
-                      label: str, expires_in_days: int | None) -> dict[str, Any]:
+    def create_token_in(self, conn: Connection, club_id: str, member_id: str, role: str,
+                        label: str, expires_in_days: int | None) -> dict[str, Any]:
         if role not in ROLES:
             raise InvalidInput(f"role must be one of {', '.join(ROLES)}", rule="role",
                                field="role")
