@@ -50,12 +50,9 @@ def json_body() -> Any:
     except (UnicodeDecodeError, ValueError) as error:
         raise ApiProblem(400, "malformed-request", f"the body is not valid JSON: {error}",
                          rule="json") from None
-    if _depth(body) > MAX_JSON_DEPTH:
-        raise _too_deep()
-    if _has_lone_surrogate(body):
-        raise ApiProblem(400, "malformed-request",
-                         "the body is not valid Unicode: a string or a member name holds a "
-                         "lone surrogate escape such as \\ud800", rule="json")
+    refusal = _unreadable(body)
+    if refusal is not None:
+        raise refusal
     g.json_body = body
     return body
 
@@ -107,39 +104,28 @@ def _too_deep() -> ApiProblem:
                       rule="json-depth")
 
 
-def _depth(value: Any) -> int:
-    """How deep `value` nests arrays and objects (a scalar is 0), counted without recursion."""
-    deepest = 0
-    stack = [(value, 1)]
+def _unreadable(body: Any) -> ApiProblem | None:
+    """What makes a parsed body unreadable, found in one walk without recursion: arrays and
+    objects nested deeper than MAX_JSON_DEPTH, or a lone UTF-16 surrogate (JSON's "\\ud800"
+    without its pair) in a string or a member name, which cannot be stored, compared or
+    echoed as UTF-8."""
+    stack: list[tuple[Any, int]] = [(body, 0)]  # (a value, how many containers hold it)
     while stack:
         item, level = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        if level <= MAX_JSON_DEPTH:  # deeper than the limit: no need to look further
-            stack.extend((child, level + 1) for child in children)
-    return deepest
-
-
-def _has_lone_surrogate(value: Any) -> bool:
-    """Whether a lone UTF-16 surrogate (JSON's "\\ud800" without its pair) is anywhere in
-    `value`: such text cannot be stored, compared or echoed as UTF-8."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+                return ApiProblem(400, "malformed-request",
+                                  "the body is not valid Unicode: a string or a member name "
+                                  "holds a lone surrogate escape such as \\ud800", rule="json")
+        elif isinstance(item, dict | list):
+            if level >= MAX_JSON_DEPTH:
+                return _too_deep()
+            if isinstance(item, dict):
+                stack.extend((key, level) for key in item)
+                stack.extend((value, level + 1) for value in item.values())
+            else:
+                stack.extend((value, level + 1) for value in item)
+    return None
 
 
 def _json_kind(value: object) -> str:
