@@ -134,3 +134,16 @@ def test_a_session_at_the_limit_ends_though_a_player_waits_to_withdraw_at_his_de
     assert offered == ["PlayerJoined", "LastRoundStarted", "SessionEnded"]
     table.send("SessionEnded", method="divide-pool")
     assert table.session()["status"] == "ended"
+
+
+def test_a_session_already_past_the_limit_can_still_be_ended():
+    # a session stored before the limit, its accounts past it: no deal, but the end works
+    table = DomainTable()
+    open_unlimited(table, 4, 1, None)
+    table.state.balances.update({"A": -3 * MAX_AMOUNT_UNITS, "B": MAX_AMOUNT_UNITS,
+                                 "next_pool": 2 * MAX_AMOUNT_UNITS})
+    with pytest.raises(Refused):
+        table.send("DealStarted", trump_card="2S")
+    table.send("SessionEnded", method="divide-pool")
+    assert table.session()["status"] == "ended"
+    assert table.session()["next_pool_units"] == 0
