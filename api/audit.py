@@ -1,5 +1,6 @@
 """The auditor's questions across the club's sessions: the event search, the penalty and
-breach register and the corrections, filtered and paged, as JSON or CSV (ledger/audit.py)."""
+breach register and the corrections, filtered and paged, as JSON or CSV (ledger/audit.py);
+and the register of tokens to review (ledger/clubs.py `token_register`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 import orjson
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ledger.audit import (
     CORRECTION_COLUMNS,
@@ -19,9 +19,17 @@ from ledger.audit import (
     to_csv,
 )
 
-from .audit_schemas import AuditEventsPage, AuditQuery, CorrectionsPage, RegisterPage
-from .auth import RECORD_READERS, requires
+from .audit_schemas import (
+    AuditEventsPage,
+    AuditQuery,
+    CorrectionsPage,
+    RegisterPage,
+    TokenRegisterSchema,
+)
+from .auth import RECORD_READERS, principal, requires
 from .context import ledger
+from .extension import services
+from .inputs import Blueprint
 from .statement import CSV_MIMETYPE, wants_csv
 
 blp = Blueprint("audit", __name__, url_prefix="/audit",
@@ -114,3 +122,19 @@ class Corrections(MethodView):
         """
         return answer("audit.Corrections", "corrections", CORRECTION_COLUMNS, query,
                       lambda audit, f, **page: audit.corrections(f, **page))
+
+
+@blp.route("/tokens")
+class TokenRegister(MethodView):
+    @requires(*RECORD_READERS)
+    @blp.doc(operationId="tokenRegister")
+    @blp.response(200, TokenRegisterSchema)
+    def get(self):
+        """The token register
+
+        The club's tokens that a member issued and someone should review: one a member issued
+        to himself (an admin giving himself a treasurer's token), and one an admin issued for
+        a role that writes the ledger (treasurer, dealer); each with who issued it, with which
+        token, when, the role, whether it is revoked, and why it is listed.
+        """
+        return {"tokens": services().clubs.token_register(principal().club_id)}

@@ -135,3 +135,27 @@ def _page(name: str, row: type[ma.Schema]) -> type[ma.Schema]:
 AuditEventsPage = _page("events", AuditEventSchema)
 RegisterPage = _page("entries", RegisterEntrySchema)
 CorrectionsPage = _page("corrections", CorrectionEntrySchema)
+
+
+class IssuedTokenSchema(Open):
+    token_id = fields.String()
+    member_id = fields.String(metadata={"description": "Whose token it is"})
+    member = fields.String()
+    role = fields.String()
+    label = fields.String()
+    issued_at = fields.String(metadata={"format": "date-time"})
+    revoked_at = fields.String(allow_none=True, metadata={"format": "date-time"})
+    issued_by = fields.String(metadata={"description": "The member who issued it"})
+    issued_by_name = fields.String()
+    issued_with = fields.String(allow_none=True,
+                                metadata={"description": "The token that asked for it"})
+    issuer_role = fields.String(allow_none=True,
+                                metadata={"description": "That token's role"})
+    reasons = fields.List(fields.String(), metadata={
+        "description": "Why it is to be reviewed: self-issued (issued to the member who "
+                       "asked), beyond-issuer-role (an admin issued a role that writes the "
+                       "ledger: treasurer or dealer)"})
+
+
+class TokenRegisterSchema(Open):
+    tokens = fields.List(fields.Nested(IssuedTokenSchema))

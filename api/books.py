@@ -12,7 +12,6 @@ from typing import Any
 
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import ADMIN, AUDITOR, TREASURER, principal, requires
 from .books_schemas import (
@@ -29,7 +28,7 @@ from .books_schemas import (
     WriteOffIn,
 )
 from .context import books, check_session_id
-from .inputs import header_params, json_object
+from .inputs import Blueprint, header_params, json_object
 from .pages import HTML_MIMETYPE, render_club_page
 from .statement import CSV_MIMETYPE, wanted_format, wants_csv
 from .writing import json_response, write_request, written

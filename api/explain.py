@@ -6,11 +6,11 @@ import re
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, requires
 from .context import check_session_id, ledger
 from .explain_schemas import ExplainQuery, ExplainSchema
+from .inputs import Blueprint
 from .statement import CSV_MIMETYPE, wants_csv
 
 blp = Blueprint("explain", __name__, url_prefix="/sessions/<session_id>/explain",

@@ -12,12 +12,12 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, principal, requires
 from .context import check_session_id, ledger
 from .errors import ApiProblem
 from .explain_schemas import StatementAsOfQuery
+from .inputs import Blueprint
 from .pages import HTML_MIMETYPE, render_statement
 from .schemas import StatementSchema
 

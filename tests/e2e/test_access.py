@@ -70,6 +70,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/audit/events"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/penalties"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/corrections"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/tokens"): allowed("admin", "treasurer", "auditor"),
     ("get", "/healthz"): None,
     ("get", "/readyz"): None,
     # the club's books (docs/books.md)

@@ -82,7 +82,7 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/healthz", "/readyz", "/club", "/members", "/tokens", "/tokens/{token_id}",
         "/sessions/{session_id}/corrections", "/sessions/{session_id}/undo",
         "/sessions/{session_id}/verify", "/sessions/{session_id}/offences",
-        "/audit/events", "/audit/penalties", "/audit/corrections",
+        "/audit/events", "/audit/penalties", "/audit/corrections", "/audit/tokens",
         "/members/{member_id}/account", "/accounts", "/debts", "/standings", "/payments",
         "/write-offs", "/sessions/{session_id}/cash", "/sessions/{session_id}/explain",
         "/sessions/{session_id}/pairing-codes", "/pairing", "/club/sessions",
