@@ -11,7 +11,7 @@ import dataclasses
 from datetime import datetime
 from typing import Any
 
-from flask import Response, url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -205,8 +205,8 @@ class Register(MethodView):
         headers = {"Vary": "Accept"}
         page["next"] = None
         if page["next_after"] is not None:
-            args = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
-                    for k, v in query.items() if k not in ("after", "limit")}
+            args: dict[str, Any] = {k: v for k, v in request.args.items()
+                                    if k not in ("after", "limit")}
             page["next"] = url_for("books.Register", **args, after=page["next_after"],
                                    limit=limit)
             headers["Link"] = f'<{page["next"]}>; rel="next"'

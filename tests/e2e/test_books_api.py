@@ -21,22 +21,6 @@ SINGLE = {"type": "DealStarted", "trump_card": "7H",
 END = {"type": "SessionEnded", "method": "divide-pool"}
 
 
-@pytest.fixture
-def club(engine):
-    club = make_club(engine, "Thursday Loo")
-    from ledger.clubs import Clubs
-
-    for name in ("Ann", "Bob", "Cal"):
-        club.members[name] = Clubs(engine).add_member(club.club_id, name)["member_id"]
-    return club
-
-
-@pytest.fixture
-def tess(app, engine, club):
-    """The treasurer."""
-    return club_client(app, engine, club=club)
-
-
 def post(client, url, body, key=None):
     headers = {"Idempotency-Key": key} if key else {}
     return client.post(url, json=body, headers=headers)
