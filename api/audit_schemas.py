@@ -46,6 +46,9 @@ class AuditQuery(KnownQuery):
                            metadata={"description": "At most this many rows"})
     format = fields.String(validate=validate.OneOf(["json", "csv"]), metadata={
         "description": "csv for a spreadsheet (or send Accept: text/csv)"})
+    bom = fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                         metadata={"description": "true (or 1): start the CSV with a UTF-8 "
+                                                  "byte order mark, for a spreadsheet"})
 
     @ma.validates_schema
     def _until_after_since(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -88,9 +91,14 @@ class RegisterEntrySchema(_Row):
     breach = fields.String(required=True, allow_none=True,
                            metadata={"description": "The rule of play broken"})
     amount_units = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The penalty's amount (null while it waits on the tricks)"})
-    paid_units = fields.Integer(required=True,
-                                metadata={"description": "Units its own postings moved"})
+        "description": "The penalty's amount; for one fixed when its deal is settled, what "
+                       "the settlement charged (null until then)"})
+    paid_units = fields.Integer(required=True, metadata={
+        "description": "Units charged for it: its own postings, or the settlement's"})
+    charged_as = fields.String(allow_none=True, validate=validate.OneOf(["fine", "loo"]),
+                               metadata={"description": "For a penalty fixed at the deal's "
+                                                        "settlement: a fine, or the loo he "
+                                                        "paid instead (Blenheim law 9)"})
     destination = fields.String(required=True, allow_none=True)
     law = fields.String(required=True, allow_none=True)
     detail = fields.String(required=True, allow_none=True)
