@@ -400,14 +400,19 @@ def csv_text(rows: Iterable[Sequence[object]]) -> str:
     return buf.getvalue()
 
 
-def cash_csv(cash: dict[str, Any] | None) -> str:
-    """The statement's cash section as CSV lines (after a blank line)."""
+CASH_COLUMNS = ["currency", "counted_minor", "expected_minor", "difference_minor",
+                "pools_minor", "cash_paid_in_minor", "cash_paid_out_minor", "counted_at"]
+
+
+def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False) -> str:
+    """The statement's cash section as CSV: `alone`, a table of its own (a header, and the
+    count's row if there is one); else lines to follow the statement's tables (after a
+    blank line), as the statement sheet has always had them."""
+    if alone:
+        rows: list[list[object]] = [list(CASH_COLUMNS)]
+        if cash is not None:
+            rows.append([cash[k] for k in CASH_COLUMNS])
+        return csv_text(rows)
     if cash is None:
         return csv_text([[], ["cash", "counted", "none"]])
-    return csv_text([[], ["cash", "currency", "counted_minor", "expected_minor",
-                          "difference_minor", "pools_minor", "cash_paid_in_minor",
-                          "cash_paid_out_minor", "counted_at"],
-                     ["cash", cash["currency"], cash["counted_minor"], cash["expected_minor"],
-                      cash["difference_minor"], cash["pools_minor"],
-                      cash["cash_paid_in_minor"], cash["cash_paid_out_minor"],
-                      cash["counted_at"]]])
+    return csv_text([[], ["cash", *CASH_COLUMNS], ["cash", *(cash[k] for k in CASH_COLUMNS)]])

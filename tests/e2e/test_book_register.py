@@ -258,3 +258,35 @@ def test_an_auditor_reads_the_register_but_may_not_reverse(app, engine, tess, cl
                    rule="role")
     assert_problem(auditor.put("/club/currencies", json={"currency": "EUR"}), 403,
                    rule="role")
+
+
+def test_the_statement_and_explain_csv_give_one_table_per_file_when_asked(tess, club):
+    sid = a_night(tess)
+    pay(tess, "Ann", "club", 40, session_id=sid)
+    assert post(tess, f"/sessions/{sid}/cash", {"counted_minor": 30, "currency": "GBP"}
+                ).status_code == 201
+
+    def table(url: str) -> list[list[str]]:
+        response = tess.get(url)
+        assert response.status_code == 200, response.get_data(True)
+        assert response.data.startswith(b"\xef\xbb\xbf") == ("bom=1" in url)
+        return list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
+
+    base = f"/sessions/{sid}/statement?format=csv"
+    players = table(f"{base}&table=players&bom=1")
+    assert [(r[0], r[-3], r[-2]) for r in players] == [
+        ("player", "net_units", "net_money_minor"), ("Ann", "-4", "-40"), ("Bob", "5", "50"),
+        ("Cal", "-1", "-10")]
+    assert table(f"{base}&table=transfers")[0] == ["from", "to", "amount_units",
+                                                   "amount_money_minor"]
+    cash = table(f"{base}&table=cash")
+    assert cash[0][:4] == ["currency", "counted_minor", "expected_minor", "difference_minor"]
+    assert cash[1][:4] == ["GBP", "30", "40", "-10"] and len(cash) == 2
+    whole = tess.get(base).get_data(as_text=True)
+    assert whole.count("\n\n") == 3 and "cash,GBP,30,40,-10," in whole  # as it always was
+    figures = table(f"/sessions/{sid}/explain?format=csv&table=figures&bom=1")
+    assert figures[0] == ["account", "kind", "net_units", "categories", "version", "as_of"]
+    assert {r[0]: r[2] for r in figures[1:]}["Ann"] == "-4"
+    postings = table(f"/sessions/{sid}/explain?format=csv&table=postings")
+    assert postings[0][:3] == ["account", "kind", "version"] and all(postings[1:])
+    assert_problem(tess.get(f"{base}&table=everything"), 422)
