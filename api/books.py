@@ -25,11 +25,13 @@ from .books_schemas import (
     AsOfQuery,
     BookEntrySchema,
     BookRegisterPageSchema,
+    CashDifferenceIn,
     CashIn,
     CsvQuery,
     CurrenciesIn,
     CurrenciesSchema,
     DebtsSchema,
+    FloatIn,
     PageQuery,
     PayablesSchema,
     PaymentIn,
@@ -134,6 +136,39 @@ class Cash(MethodView):
         """
         data = CashIn().load(json_object())
         return written(books().count_cash(session_id, **data, request=write_request()))
+
+
+@blp.route("/sessions/<session_id>/float")
+class Float(MethodView):
+    @requires(*BOOKKEEPERS)
+    @_write_doc(FloatIn, "openFloat")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @_errors(*WRITE_ERRORS)
+    def post(self, session_id: str):
+        """Record the float put in the session's tin
+
+        The club's cash the tin starts with, in the session's currency: the cash check
+        expects it back at the close (payouts from it, to a guest, counted against it).
+        """
+        data = FloatIn().load(json_object())
+        return written(books().open_float(session_id, **data, request=write_request()))
+
+
+@blp.route("/sessions/<session_id>/cash-differences")
+class CashDifferences(MethodView):
+    @requires(*BOOKKEEPERS)
+    @_write_doc(CashDifferenceIn, "bookCashDifference")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @_errors(*WRITE_ERRORS, "CONFLICT")
+    def post(self, session_id: str):
+        """Book a tin's shortage or surplus
+
+        Against the club (its cash-over-short account) or a member who answers for it, with
+        a reason; at most what the session's cash check leaves unbooked, of that sign.
+        """
+        data = CashDifferenceIn().load(json_object())
+        return written(books().book_cash_difference(session_id, **data,
+                                                    request=write_request()))
 
 
 @blp.route("/book-entries/<int:seq>/reversal")

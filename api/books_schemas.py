@@ -59,6 +59,25 @@ class CashIn(Strict):
     note = fields.String(**NOTE)
 
 
+class FloatIn(Strict):
+    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    note = fields.String(**NOTE)
+
+
+class CashDifferenceIn(Strict):
+    difference = fields.String(required=True, validate=validate.OneOf(["shortage", "surplus"]),
+                               metadata={"description": "shortage: the tin held less than "
+                                                        "expected; surplus: more"})
+    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    account = fields.String(required=True, **{**PARTY, "metadata": {
+        "description": "Who bears it: \"club\" (its cash-over-short account) or a member's "
+                       "id or display name", "example": "club"}})
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT),
+                                                    printable])
+
+
 class BookEntrySchema(Open):
     position = fields.Integer()
     seq = fields.Integer(metadata={"description": "The entry's number in the club's book log"})
@@ -198,6 +217,7 @@ class ClubAccountsSchema(Open):
     cash = per_currency()
     bank = per_currency()
     written_off = per_currency()
+    cash_over_short = per_currency()
     left_in_sessions = per_currency()
 
 
@@ -296,6 +316,8 @@ class SettleSideSchema(Open):
     cash_minor = fields.Integer()
     bank_minor = fields.Integer()
     written_off_minor = fields.Integer()
+    cash_over_short_minor = fields.Integer(metadata={
+        "description": "The tins' shortages the club bore, net of surpluses"})
     left_in_sessions_minor = fields.Integer()
     position_minor = fields.Integer(metadata={
         "description": "cash + bank + receivable - payable"})

@@ -152,11 +152,22 @@ class Log:
 
     def currencies(self) -> be.CurrenciesSet:
         """The currencies the club keeps at the cut."""
-        found = be.DEFAULT_CURRENCIES
-        for entry in self.entries.values():
-            if isinstance(entry, be.CurrenciesSet):
-                found = entry
-        return found
+        return _last_currencies(self.entries.values())
+
+
+def _last_currencies(entries: Iterable[be.BookEntry]) -> be.CurrenciesSet:
+    found = be.DEFAULT_CURRENCIES
+    for entry in entries:
+        if isinstance(entry, be.CurrenciesSet):
+            found = entry
+    return found
+
+
+def currencies(conn: Connection, club_id: str, cut: Cut) -> be.CurrenciesSet:
+    """The currencies the club keeps at the cut, reading only its changes of currency."""
+    return _last_currencies(
+        be.entry_from_record(r.type, r.schema_version, r.payload)
+        for r in store.entries(conn, club_id, types=(be.CurrenciesSet.type,), up_to=cut.seq))
 
 
 def _names(lines: Iterable[Line]) -> dict[str, str]:
@@ -237,6 +248,7 @@ def accounts(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
                     for m in sorted(members.values(), key=lambda m: m.name_key)],
         "club": {"cash": _held(sums, be.CLUB_CASH), "bank": _held(sums, be.CLUB_BANK),
                  "written_off": _held(sums, be.CLUB_WRITTEN_OFF),
+                 "cash_over_short": _held(sums, be.CLUB_OVER_SHORT),
                  "left_in_sessions": _left_in_sessions(sums)},
         "accounts": sums,
         "check": {"sums": totals, "zero_sum": not any(totals.values())},
@@ -298,18 +310,22 @@ def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
                 side["payable_minor" if amount > 0 else "receivable_minor"] += abs(amount)
     cash, bank = _held(sums, be.CLUB_CASH), _held(sums, be.CLUB_BANK)
     written_off, left = _held(sums, be.CLUB_WRITTEN_OFF), _left_in_sessions(sums)
-    for currency in {*cash, *bank, *written_off, *left}:
+    over_short = _held(sums, be.CLUB_OVER_SHORT)
+    for currency in {*cash, *bank, *written_off, *left, *over_short}:
         of(currency)
     for currency, side in per.items():
         side["cash_minor"], side["bank_minor"] = cash.get(currency, 0), bank.get(currency, 0)
         side["written_off_minor"] = written_off.get(currency, 0)
+        side["cash_over_short_minor"] = over_short.get(currency, 0)
         side["left_in_sessions_minor"] = left.get(currency, 0)
         # Every account sums to zero, so the position is what the club gave up (written
-        # off) and what is left in pools, with the sign of a loss: a check, not a figure.
+        # off, the tins' shortages net of surpluses) and what is left in pools, with the
+        # sign of a loss: a check, not a figure.
         side["position_minor"] = (side["cash_minor"] + side["bank_minor"]
                                   + side["receivable_minor"] - side["payable_minor"])
-        side["balanced"] = side["position_minor"] == -(side["written_off_minor"]
-                                                       + side["left_in_sessions_minor"])
+        side["balanced"] = side["position_minor"] == -(
+            side["written_off_minor"] + side["cash_over_short_minor"]
+            + side["left_in_sessions_minor"])
     kept = log.currencies()
     return {"currency": kept.currency, "accepted": list(kept.accepted),
             "currencies": [per[c] for c in sorted(per)], **cut.echo()}
@@ -369,10 +385,11 @@ class _ResultSum:
 REGISTER_COLUMNS = ["seq", "recorded_at", "kind", "type", "payer", "payer_name", "payee",
                     "payee_name", "member_id", "member_name", "currency", "amount_minor",
                     "method", "session_id", "counted_minor", "reverses", "reversed_by",
-                    "note", "reason", "actor"]
+                    "note", "reason", "difference", "actor"]
 KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
          "CashCounted": "cash-count", "EntryReversed": "reversal",
-         "CurrenciesSet": "currencies"}
+         "CurrenciesSet": "currencies", "FloatOpened": "float",
+         "CashDifferenceBooked": "cash-difference"}
 
 
 @dataclass(frozen=True)
@@ -418,6 +435,10 @@ def _register_row(r: Any, log: Log, undone: dict[int, int], members: dict[str, A
     if isinstance(entry, be.EntryReversed):  # a reversal: what it cancelled, and why
         data = {**log.entries[entry.reverses].to_payload(), "reason": entry.reason}
 
+    # the member an entry is about: written off, or answering for a tin's shortage
+    member = data.get("member_id") or (data.get("account") if data.get("account") not in (
+        None, be.CLUB) else None)
+
     def name(party: Any) -> str | None:
         if party == be.CLUB:
             return "club"
@@ -426,12 +447,13 @@ def _register_row(r: Any, log: Log, undone: dict[int, int], members: dict[str, A
     return {"seq": r.seq, "recorded_at": utc_iso(r.recorded_at), "kind": KINDS[r.type],
             "type": r.type, "payer": data.get("payer"), "payer_name": name(data.get("payer")),
             "payee": data.get("payee"), "payee_name": name(data.get("payee")),
-            "member_id": data.get("member_id"), "member_name": name(data.get("member_id")),
+            "member_id": member, "member_name": name(member),
             "currency": data.get("currency"), "amount_minor": data.get("amount_minor"),
             "method": data.get("method"), "session_id": data.get("session_id"),
             "counted_minor": data.get("counted_minor"),
             "reverses": getattr(entry, "reverses", None), "reversed_by": undone.get(r.seq),
-            "note": data.get("note"), "reason": data.get("reason"), "actor": r.actor}
+            "note": data.get("note"), "reason": data.get("reason"),
+            "difference": data.get("difference"), "actor": r.actor}
 
 
 def _kept(row: dict[str, Any], f: Filters) -> bool:

@@ -30,9 +30,12 @@ from ledger.domain import bookentries as be
 from ledger.domain.bookentries import (
     CLUB,
     CashCounted,
+    CashDifferenceBooked,
     CurrenciesSet,
     DebtWrittenOff,
+    Difference,
     EntryReversed,
+    FloatOpened,
     PaymentMethod,
     PaymentRecorded,
 )
@@ -82,8 +85,7 @@ class Books:
             if session_id is not None:
                 state = self._session(conn, session_id)
                 _same_currency(state, currency)
-            check_kept(currency, reads.Log.read(conn, self.club_id, reads.NOW)
-                       .currencies().kept)
+            check_kept(currency, reads.currencies(conn, self.club_id, reads.NOW).kept)
             return PaymentRecorded(payer=who["payer"], payee=who["payee"],
                                    amount_minor=amount_minor, currency=currency,
                                    method=PaymentMethod(method), session_id=session_id,
@@ -126,6 +128,52 @@ class Books:
             return entry
 
         return self._append(build, request, "cash", session_id, counted_minor, currency, note)
+
+    def open_float(self, session_id: str, *, amount_minor: Any, currency: Any,
+                   note: str | None = None, request: WriteRequest) -> AppendResult:
+        """Record the float put in the session's tin before (or during) play."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            state = self._session(conn, session_id)
+            entry = FloatOpened(session_id=session_id, amount_minor=amount_minor,
+                                currency=currency, note=note)
+            _same_currency(state, currency)
+            return entry
+
+        return self._append(build, request, "float", session_id, amount_minor, currency, note)
+
+    def book_cash_difference(self, session_id: str, *, difference: Any, amount_minor: Any,
+                             currency: Any, account: Any, reason: Any,
+                             request: WriteRequest) -> AppendResult:
+        """Book a counted tin's shortage or surplus against the club or a member: at most
+        what the session's cash check leaves unbooked, of that sign."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            state = self._session(conn, session_id)
+            party = self._party(conn, account, "account")
+            if difference not in tuple(Difference):
+                raise InvalidInput("difference must be shortage or surplus",
+                                   rule="cash-difference", field="difference")
+            entry = CashDifferenceBooked(
+                session_id=session_id, difference=Difference(difference),
+                amount_minor=amount_minor, currency=currency, account=party, reason=reason)
+            _same_currency(state, currency)
+            check = self.cash(conn, state)
+            if check is None:
+                raise OutOfTurn("count the cash first: a difference is booked against the "
+                                "cash check", rule="cash-difference-after-count",
+                                field="session_id")
+            left = check["unbooked_minor"]
+            if entry.signed_minor * left <= 0 or abs(entry.signed_minor) > abs(left):
+                raise InvalidInput(
+                    f"the cash check leaves {left} unbooked: a {difference} of "
+                    f"{entry.amount_minor} does not match it",
+                    rule="cash-difference-exceeds-check", field="amount_minor",
+                    unbooked_minor=left)
+            return entry
+
+        return self._append(build, request, "cash-difference", session_id, difference,
+                            amount_minor, currency, account, reason)
 
     def reverse(self, seq: Any, *, reason: Any, request: WriteRequest) -> AppendResult:
         """Cancel book entry `seq` for `reason`, with a new entry posting its postings back;
@@ -277,7 +325,7 @@ class Books:
     def currencies(self, *, as_of: str | None = None) -> dict[str, Any]:
         """The currency the club keeps its books in, and the others it accepts."""
         def read(conn: Connection, cut: reads.Cut) -> dict[str, Any]:
-            kept = reads.Log.read(conn, self.club_id, cut).currencies()
+            kept = reads.currencies(conn, self.club_id, cut)
             return {"currency": kept.currency, "accepted": list(kept.accepted),
                     **cut.echo()}
         return self._read(as_of, read)
@@ -294,7 +342,7 @@ class Books:
                     if row.payload.get("session_id") == state.session_id
                     and row.seq not in undone]
 
-        # Most statements have no count: then the payments are not read at all.
+        # Most statements have no count: then nothing else is read at all.
         counts: list[tuple[datetime, CashCounted]] = []
         for row in of_session(CashCounted.type):
             entry = be.entry_from_record(row.type, row.schema_version, row.payload)
@@ -302,15 +350,16 @@ class Books:
             counts.append((as_utc(row.recorded_at), entry))
         if not counts:
             return None
-        payments: list[PaymentRecorded] = []
-        for row in of_session(PaymentRecorded.type):
-            entry = be.entry_from_record(row.type, row.schema_version, row.payload)
-            assert isinstance(entry, PaymentRecorded)
-            payments.append(entry)
+
+        def entries(cls: type[Any]) -> list[Any]:
+            return [be.entry_from_record(row.type, row.schema_version, row.payload)
+                    for row in of_session(cls.type)]
+
         currency = state.currency if state.money_per_unit_minor is not None \
             and state.currency else UNITS
         return bk.cash_check(counts, pools_minor=bk.pools_minor(state), currency=currency,
-                             payments=payments)
+                             payments=entries(PaymentRecorded), floats=entries(FloatOpened),
+                             booked=entries(CashDifferenceBooked))
 
 
 def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[str, Any] | None:

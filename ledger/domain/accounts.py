@@ -34,8 +34,10 @@ from .bookentries import (
     BookEntry,
     BookPosting,
     CashCounted,
+    CashDifferenceBooked,
     DebtWrittenOff,
     EntryReversed,
+    FloatOpened,
     PaymentMethod,
     PaymentRecorded,
     check_balanced,
@@ -58,6 +60,7 @@ class EntryKind(StrEnum):
     PAYMENT = "payment"
     WRITE_OFF = "write-off"
     REVERSAL = "reversal"
+    CASH_DIFFERENCE = "cash-difference"  # a tin's shortage or surplus he answers for
 
 
 # -- session results ----------------------------------------------------------------------------
@@ -137,7 +140,8 @@ def session_line(*, session_id: str, session_name: str, seat: str, member_id: st
 def entry_line(entry: BookEntry, *, seq: int, at: datetime,
                session_names: dict[str, str] | None = None) -> Line:
     kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF,
-            EntryReversed: EntryKind.REVERSAL}.get(type(entry))
+            EntryReversed: EntryKind.REVERSAL,
+            CashDifferenceBooked: EntryKind.CASH_DIFFERENCE}.get(type(entry))
     session_id = getattr(entry, "session_id", None)
     return Line(at=at, kind=kind, postings=tuple(entry.postings()), session_id=session_id,
                 session_name=(session_names or {}).get(session_id or ""), seq=seq,
@@ -263,6 +267,9 @@ def describe(line: Line, member_id: str) -> str:
         return f"written off: {d['reason']}"
     if line.kind == EntryKind.REVERSAL:
         return f"reversal of entry {d['reverses']}: {d['reason']}"
+    if line.kind == EntryKind.CASH_DIFFERENCE:
+        return (f"cash {d['difference']} of session {line.session_name or line.session_id}: "
+                f"{d['reason']}")
     payer = "paid by him" if d["payer"] == member_id else f"paid by {d['payer']}"
     payee = "to him" if d["payee"] == member_id else f"to {d['payee']}"
     return f"payment {payer} {payee} ({d['method']})"
@@ -304,11 +311,16 @@ def account_summary(items: Sequence[Item]) -> dict[str, Any]:
 # -- the cash check ------------------------------------------------------------------------------
 
 def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: int,
-               currency: str, payments: Iterable[PaymentRecorded]) -> dict[str, Any] | None:
+               currency: str, payments: Iterable[PaymentRecorded],
+               floats: Iterable[FloatOpened] = (),
+               booked: Iterable[CashDifferenceBooked] = ()) -> dict[str, Any] | None:
     """The cash counted on a session's table against what the ledger says should be there.
 
-    expected = what is still in the pools (in money) + cash paid to the club against the
-    session - cash the club paid out against it. The last count stands; None when none.
+    expected = the float put in the tin + what is still in the pools (in money) + cash paid
+    to the club against the session - cash the club paid out against it (from the float, a
+    guest's winnings). The last count stands; None when none. `booked_minor` is the
+    shortages (negative) and surpluses booked for it; `unbooked_minor` what is left of the
+    difference once they are.
     """
     if not counts:
         return None
@@ -321,12 +333,16 @@ def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: i
             paid_in += p.amount_minor
         if p.payer == CLUB:
             paid_out += p.amount_minor
-    expected = pools_minor + paid_in - paid_out
+    float_minor = sum(f.amount_minor for f in floats if f.currency == currency)
+    booked_minor = sum(b.signed_minor for b in booked if b.currency == currency)
+    expected = float_minor + pools_minor + paid_in - paid_out
+    difference = last.counted_minor - expected
     return {"currency": currency, "counted_minor": last.counted_minor,
-            "expected_minor": expected, "difference_minor": last.counted_minor - expected,
+            "expected_minor": expected, "difference_minor": difference,
             "pools_minor": pools_minor, "cash_paid_in_minor": paid_in,
             "cash_paid_out_minor": paid_out, "counted_at": at.isoformat(),
-            "counts": len(counts), "note": last.note}
+            "counts": len(counts), "note": last.note, "float_minor": float_minor,
+            "booked_minor": booked_minor, "unbooked_minor": difference - booked_minor}
 
 
 # -- a session's results, from its state and its log ---------------------------------------------
@@ -401,7 +417,8 @@ def csv_text(rows: Iterable[Sequence[object]]) -> str:
 
 
 CASH_COLUMNS = ["currency", "counted_minor", "expected_minor", "difference_minor",
-                "pools_minor", "cash_paid_in_minor", "cash_paid_out_minor", "counted_at"]
+                "pools_minor", "cash_paid_in_minor", "cash_paid_out_minor", "counted_at",
+                "float_minor", "booked_minor", "unbooked_minor"]
 
 
 def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False) -> str:

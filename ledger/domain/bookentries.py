@@ -22,6 +22,7 @@ CLUB = "club"
 CLUB_CASH = "club:cash"
 CLUB_BANK = "club:bank"
 CLUB_WRITTEN_OFF = "club:written-off"
+CLUB_OVER_SHORT = "club:cash-over-short"  # the tins' shortages and surpluses the club bore
 MAX_AMOUNT_MINOR = 10**12  # a billion pounds in pence: beyond any club's night
 MAX_TEXT = 500
 _CURRENCY = re.compile(r"^[A-Z]{3}$")  # the shape of a code; the club's list decides
@@ -247,9 +248,72 @@ class CurrenciesSet(BookEntry):
 # A club that never set its currencies keeps its books in pounds (docs/books.md).
 DEFAULT_CURRENCIES = CurrenciesSet(currency="GBP")
 
+@dataclass(frozen=True)
+class FloatOpened(BookEntry):
+    """The treasurer put `amount_minor` of the club's cash in a session's tin before play
+    (its float): the cash check expects it back. It moves no money: the tin is the club's
+    cash either way."""
+
+    type: ClassVar[str] = "FloatOpened"
+    session_id: str
+    amount_minor: int
+    currency: str
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        check_text(self.note, "note", required=False)
+
+
+class Difference(StrEnum):
+    SHORTAGE = "shortage"  # the tin held less than the cash check expected
+    SURPLUS = "surplus"  # more
+
+
+@dataclass(frozen=True)
+class CashDifferenceBooked(BookEntry):
+    """A session's tin held `amount_minor` less (a shortage) or more (a surplus) than its
+    cash check expected, booked against `account`: "club" (the club bears it, on
+    club:cash-over-short) or a member (he answers for it), for `reason`."""
+
+    type: ClassVar[str] = "CashDifferenceBooked"
+    session_id: str
+    difference: Difference
+    amount_minor: int
+    currency: str
+    account: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        if self.difference not in tuple(Difference):
+            raise InvalidInput("difference must be shortage or surplus",
+                               rule="cash-difference", field="difference")
+        check_text(self.reason, "reason", required=True)
+
+    def postings(self) -> list[BookPosting]:
+        # A shortage: the club holds less cash, and the account bears it (a member owes it
+        # or the club's over-and-short account lost it); a surplus the other way round.
+        other = CLUB_OVER_SHORT if self.account == CLUB else member_account(self.account)
+        amount = self.amount_minor if self.difference == Difference.SHORTAGE \
+            else -self.amount_minor
+        out = [BookPosting(CLUB_CASH, self.currency, amount),
+               BookPosting(other, self.currency, -amount)]
+        check_balanced(out)
+        return out
+
+    @property
+    def signed_minor(self) -> int:
+        """The difference as counted minus expected: negative for a shortage."""
+        return -self.amount_minor if self.difference == Difference.SHORTAGE \
+            else self.amount_minor
+
+
 BOOK_ENTRY_TYPES: dict[str, type[BookEntry]] = {
     cls.type: cls for cls in (PaymentRecorded, DebtWrittenOff, CashCounted, EntryReversed,
-                              CurrenciesSet)}
+                              CurrenciesSet, FloatOpened, CashDifferenceBooked)}
 
 
 def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> BookEntry:
@@ -259,6 +323,8 @@ def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) 
     data = dict(payload)
     if cls is PaymentRecorded:
         data["method"] = PaymentMethod(data["method"])
+    elif cls is CashDifferenceBooked:
+        data["difference"] = Difference(data["difference"])
     elif cls is EntryReversed:
         data["undo"] = tuple((str(a), str(c), int(n)) for a, c, n in data.get("undo", ()))
     elif cls is CurrenciesSet:

@@ -80,6 +80,8 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/payments"): allowed("treasurer", ok=201),
     ("post", "/write-offs"): allowed("treasurer", ok=201),
     ("post", "/sessions/{session_id}/cash"): allowed("treasurer", ok=201),
+    ("post", "/sessions/{session_id}/float"): allowed("treasurer", ok=201),
+    ("post", "/sessions/{session_id}/cash-differences"): allowed("treasurer", ok=201),
     ("get", "/book-entries"): allowed("admin", "treasurer", "auditor"),
     ("post", "/book-entries/{seq}/reversal"): allowed("treasurer", ok=201),
     ("get", "/payables"): allowed("admin", "treasurer", "auditor"),
@@ -165,10 +167,18 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
     if "{member_id}" in path:
         ids["member_id"] = MISSING_MEMBER if missing else world.ours.members["dealer"]
-    if path.endswith("/cash") and not missing:  # the cash is counted once the session ends
+    if path.endswith(("/cash", "/cash-differences")) and not missing:
+        # the cash is counted once the session ends
         treasurer = Actor("treasurer", world.ours.members["treasurer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
             ids["session_id"], [EndSession(method="divide-pool")], WriteRequest(treasurer))
+    if path.endswith("/cash-differences") and not missing:  # a float of 1, a tin of 0
+        books = Books(world.engine, world.ours.club_id)
+        treasurer = Actor("treasurer", world.ours.members["treasurer"])
+        books.open_float(ids["session_id"], amount_minor=1, currency="units",
+                         request=WriteRequest(treasurer))
+        books.count_cash(ids["session_id"], counted_minor=0, currency="units",
+                         request=WriteRequest(treasurer))
     if path == "/write-offs":  # the club lends each club's dealer 1000: he owes it
         for club in (world.ours, world.theirs):
             Books(world.engine, club.club_id).record_payment(
@@ -213,6 +223,10 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/sessions/{session_id}/pairing-codes": {},
             "/pairing": {"code": pairing_code},
             "/book-entries/{seq}/reversal": {"reason": "walk"},
+            "/sessions/{session_id}/float": {"amount_minor": 1, "currency": "units"},
+            "/sessions/{session_id}/cash-differences": {
+                "difference": "shortage", "amount_minor": 1, "currency": "units",
+                "account": "club", "reason": "walk"},
             "/club/currencies": {"currency": "GBP", "accepted": ["EUR"]},
         }[path]
     return url, body, ids

@@ -290,3 +290,66 @@ def test_the_statement_and_explain_csv_give_one_table_per_file_when_asked(tess, 
     postings = table(f"/sessions/{sid}/explain?format=csv&table=postings")
     assert postings[0][:3] == ["account", "kind", "version"] and all(postings[1:])
     assert_problem(tess.get(f"{base}&table=everything"), 422)
+
+
+def test_a_guest_paid_from_the_float_leaves_the_tin_even(tess, club):
+    # The night: the club paid Bob his 50 from the float into an otherwise empty tin.
+    # Without the float the check read a surplus of 50 where 50 had left the tin.
+    sid = a_night(tess)
+    pay(tess, "club", "Bob", 50, session_id=sid)
+    assert post(tess, f"/sessions/{sid}/cash", {"counted_minor": 0, "currency": "GBP"}
+                ).status_code == 201
+    cash = tess.get(f"/sessions/{sid}/statement").get_json()["cash"]
+    assert (cash["expected_minor"], cash["difference_minor"]) == (-50, 50)
+    assert post(tess, f"/sessions/{sid}/float", {"amount_minor": 50, "currency": "GBP",
+                                                 "note": "from the box"}).status_code == 201
+    cash = tess.get(f"/sessions/{sid}/statement").get_json()["cash"]
+    assert (cash["float_minor"], cash["expected_minor"], cash["difference_minor"],
+            cash["unbooked_minor"]) == (50, 0, 0, 0)
+
+
+def test_a_shortage_is_booked_to_a_named_account_and_shown_on_paper(tess, club):
+    sid = a_night(tess)
+    refused = post(tess, f"/sessions/{sid}/cash-differences", {
+        "difference": "shortage", "amount_minor": 20, "currency": "GBP", "account": "club",
+        "reason": "tin short"})
+    assert_problem(refused, 409, rule="cash-difference-after-count")
+    assert post(tess, f"/sessions/{sid}/float", {"amount_minor": 100, "currency": "GBP"}
+                ).status_code == 201
+    pay(tess, "Ann", "club", 40, session_id=sid)
+    pay(tess, "club", "Bob", 50, session_id=sid)
+    assert post(tess, f"/sessions/{sid}/cash", {"counted_minor": 60, "currency": "GBP"}
+                ).status_code == 201
+    # expected: float 100 + pools 0 + 40 in - 50 out = 90; counted 60: 30 short
+    for body, status, rule in (
+            ({"difference": "surplus", "amount_minor": 10}, 422,
+             "cash-difference-exceeds-check"),
+            ({"difference": "shortage", "amount_minor": 31}, 422,
+             "cash-difference-exceeds-check"),
+            ({"difference": "shortage", "amount_minor": 10, "currency": "EUR"}, 422,
+             "session-currency")):
+        refused = post(tess, f"/sessions/{sid}/cash-differences", {
+            "currency": "GBP", "account": "club", "reason": "r", **body})
+        problem = assert_problem(refused, status, rule=rule)
+    assert problem["field"] == "currency"
+    for account, amount in (("club", 20), ("Cal", 10)):
+        booked = post(tess, f"/sessions/{sid}/cash-differences", {
+            "difference": "shortage", "amount_minor": amount, "currency": "GBP",
+            "account": account, "reason": "tin short"})
+        assert booked.status_code == 201, booked.get_json()
+    cash = tess.get(f"/sessions/{sid}/statement").get_json()["cash"]
+    assert (cash["expected_minor"], cash["difference_minor"], cash["booked_minor"],
+            cash["unbooked_minor"]) == (90, -30, -30, 0)
+    accounts = tess.get("/accounts").get_json()
+    cal = next(m for m in accounts["members"] if m["name"] == "Cal")
+    assert cal["balances"] == {"GBP": -20}  # his night's 10 and the 10 he answers for
+    assert accounts["club"]["cash_over_short"] == {"GBP": 20}
+    assert accounts["club"]["cash"] == {"GBP": -40}  # 40 in, 50 out, 30 short
+    (gbp,) = tess.get("/settle-up").get_json()["currencies"]
+    assert gbp["balanced"] and gbp["cash_over_short_minor"] == 20
+    kinds = [r["kind"] for r in tess.get("/book-entries").get_json()["entries"]]
+    assert kinds == ["float", "payment", "payment", "cash-count", "cash-difference",
+                     "cash-difference"]
+    page = tess.get(f"/sessions/{sid}/statement?format=html").get_data(as_text=True)
+    assert 'data-difference-minor="-30"' in page and "The tin agrees" in page
+    assert 'data-expected-minor="90"' in page
