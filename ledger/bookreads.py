@@ -55,6 +55,7 @@ class Cut:
 
 NOW = Cut()
 END_OF_TIME = datetime(9999, 12, 31, tzinfo=UTC)
+MAX_SEQ = 2**31 - 1  # book_entries.seq is an INTEGER
 
 
 def cut_at(conn: Connection, club_id: str, as_of: str | None) -> Cut:
@@ -64,7 +65,8 @@ def cut_at(conn: Connection, club_id: str, as_of: str | None) -> Cut:
         return NOW
     seq = history.as_version(as_of)
     if seq is not None:
-        at = store.entry_time(conn, club_id, seq) if seq >= 1 else None
+        # a position the log cannot hold is not looked up (the column is a 32-bit integer)
+        at = store.entry_time(conn, club_id, seq) if 1 <= seq <= MAX_SEQ else None
         if at is None:
             last = store.seq_at(conn, club_id, END_OF_TIME)
             raise InvalidInput(f"as_of must be a book position from 1 to {last} (the "

@@ -353,3 +353,15 @@ def test_a_shortage_is_booked_to_a_named_account_and_shown_on_paper(tess, club):
     page = tess.get(f"/sessions/{sid}/statement?format=html").get_data(as_text=True)
     assert 'data-difference-minor="-30"' in page and "The tin agrees" in page
     assert 'data-expected-minor="90"' in page
+
+
+@pytest.mark.parametrize("as_of", ["99999999999999999999", "2147483648", "0001-01-01T00:00:00Z",
+                                   "9999-12-31T23:59:59+14:00", "1e3", "\u0661"])
+def test_an_as_of_out_of_every_range_is_a_clear_refusal_or_an_answer(tess, club, as_of):
+    a_night(tess)
+    pay(tess, "Ann", "club", 40)
+    for url in BOOK_READS:
+        response = tess.get(url, query_string={"as_of": as_of})
+        assert response.status_code in (200, 422), (url, as_of, response.get_data(True))
+        if response.status_code == 422:
+            assert assert_problem(response, 422)["field"] == "as_of"
