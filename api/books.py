@@ -400,6 +400,7 @@ class Standings(MethodView):
             caller = principal()
             page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
                                     standings, books().debts(as_of=as_of),
-                                    books().payables(as_of=as_of))
+                                    books().payables(as_of=as_of),
+                                    None if as_of else books().cash_checks())
             return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
         return standings, 200, {"Vary": "Accept"}

@@ -183,13 +183,13 @@ def _totals(amounts: Iterable[Mapping[str, int]]) -> dict[str, int]:
 
 
 def render_club_page(club: Mapping[str, Any], standings: Mapping[str, Any],
-                     debts: Mapping[str, Any], payables: Mapping[str, Any] | None = None
-                     ) -> str:
+                     debts: Mapping[str, Any], payables: Mapping[str, Any] | None = None,
+                     cash_checks: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The club's books: the season's standings per member (`GET /standings`), the open
     debts (`GET /debts`) and what the club owes (`GET /payables`), oldest first, as one
     printable HTML document. Nets are in money per currency: units of sessions played at
     different values (5p, 10p) are never added together; only sessions played for counters
-    show a net in units."""
+    show a net in units. `cash_checks` (Books.cash_checks) are the tins last counted."""
     members: Sequence[Mapping[str, Any]] = standings.get("members", [])
     currencies = sorted({c for m in members for c in (m.get("net_minor") or {})})
     payables = payables or {}
@@ -199,7 +199,7 @@ def render_club_page(club: Mapping[str, Any], standings: Mapping[str, Any],
         net_totals=_totals(m.get("net_minor") or {} for m in members),
         debts=debts.get("debts", []), debt_totals=dict(sorted(
             (debts.get("totals") or {}).items())),
-        as_of=standings.get("as_of"),
+        as_of=standings.get("as_of"), cash_checks=cash_checks,
         payables=payables.get("payables", []), payable_totals=dict(sorted(
             (payables.get("totals") or {}).items())),
         stylesheet=Markup(STYLESHEET))

@@ -362,6 +362,28 @@ class Books:
                              booked=entries(CashDifferenceBooked))
 
 
+    def cash_checks(self, *, limit: int = 20) -> list[dict[str, Any]]:
+        """The cash checks of the last `limit` sessions whose tin was counted, the latest
+        first (the club's page)."""
+        with self.engine.connect() as conn:
+            undone = {row.payload["reverses"] for row in store.entries(
+                conn, self.club_id, types=(EntryReversed.type,))}
+            counted = [row.payload["session_id"] for row in store.entries(
+                conn, self.club_id, types=(CashCounted.type,)) if row.seq not in undone]
+            latest = list(dict.fromkeys(reversed(counted)))[:limit]
+            out = []
+            for session_id in latest:
+                row = queries.load_session(conn, session_id, club_id=self.club_id)
+                if row is None:
+                    continue
+                state = SessionState.from_dict(row.state)
+                check = self.cash(conn, state)
+                if check is not None:
+                    out.append({"session_id": session_id, "session_name": state.name,
+                                **check})
+        return out
+
+
 def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[str, Any] | None:
     """The statement's `cash` section for the session (None when nothing was counted)."""
     if club_id is None:

@@ -353,6 +353,10 @@ def test_a_shortage_is_booked_to_a_named_account_and_shown_on_paper(tess, club):
     page = tess.get(f"/sessions/{sid}/statement?format=html").get_data(as_text=True)
     assert 'data-difference-minor="-30"' in page and "The tin agrees" in page
     assert 'data-expected-minor="90"' in page
+    club_page = tess.get("/standings?format=html").get_data(as_text=True)
+    assert 'data-testid="tins"' in club_page
+    assert 'data-difference-minor="-30"' in club_page
+    assert 'data-unbooked-minor="0"' in club_page
 
 
 @pytest.mark.parametrize("as_of", ["99999999999999999999", "2147483648", "0001-01-01T00:00:00Z",
