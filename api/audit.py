@@ -51,11 +51,13 @@ def answer(endpoint: str, key: str, columns: list[str], query: dict[str, Any],
     page["next"] = None
     if page["next_after"] is not None:
         args = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
-                for k, v in query.items() if k in FILTER_NAMES or k == "format"}
+                for k, v in query.items() if k in FILTER_NAMES or k == "format"
+                or (k == "bom" and v)}
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if wants_csv(fmt):
-        return Response(to_csv(page[key], columns), mimetype=CSV_MIMETYPE, headers={
+        bom = "\ufeff" if query.get("bom") else ""
+        return Response(bom + to_csv(page[key], columns), mimetype=CSV_MIMETYPE, headers={
             **headers, "Content-Disposition": f'attachment; filename="lanterloo-audit-{key}'
                                               f'-after-{after}.csv"'})
     # Written straight as JSON (the schema documents it): marshmallow's dump of a page of

@@ -11,15 +11,12 @@ from ledger.audit import BREACHES, MAX_AUDIT_LIMIT, OFFENCES
 from ledger.domain.events import EVENT_TYPES
 from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
 
-from .schemas import MAX_POSITION, Open, RecordedEventSchema, Timestamp
+from .schemas import MAX_POSITION, KnownQuery, Open, RecordedEventSchema, Timestamp
 
 
-class AuditQuery(ma.Schema):
+class AuditQuery(KnownQuery):
     """The filters and the page. An unknown parameter is refused (422 naming it): a filter
     mistyped must not quietly widen an auditor's question."""
-
-    class Meta:
-        unknown = ma.RAISE
 
     session_id = fields.String(validate=validate.Length(min=1, max=STREAM_ID_LENGTH),
                                metadata={"description": "Only this session of the club"})
@@ -49,14 +46,9 @@ class AuditQuery(ma.Schema):
                            metadata={"description": "At most this many rows"})
     format = fields.String(validate=validate.OneOf(["json", "csv"]), metadata={
         "description": "csv for a spreadsheet (or send Accept: text/csv)"})
-
-    @ma.pre_load
-    def _known_only(self, data: Any, **kwargs: Any) -> Any:
-        # webargs reads a query string with unknown=EXCLUDE whatever the schema says
-        for name in data:
-            if name not in self.fields:
-                raise ma.ValidationError(f"unknown filter {name!r}", field_name=name)
-        return data
+    bom = fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                         metadata={"description": "true (or 1): start the CSV with a UTF-8 "
+                                                  "byte order mark, for a spreadsheet"})
 
     @ma.validates_schema
     def _until_after_since(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -99,9 +91,14 @@ class RegisterEntrySchema(_Row):
     breach = fields.String(required=True, allow_none=True,
                            metadata={"description": "The rule of play broken"})
     amount_units = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The penalty's amount (null while it waits on the tricks)"})
-    paid_units = fields.Integer(required=True,
-                                metadata={"description": "Units its own postings moved"})
+        "description": "The penalty's amount; for one fixed when its deal is settled, what "
+                       "the settlement charged (null until then)"})
+    paid_units = fields.Integer(required=True, metadata={
+        "description": "Units charged for it: its own postings, or the settlement's"})
+    charged_as = fields.String(allow_none=True, validate=validate.OneOf(["fine", "loo"]),
+                               metadata={"description": "For a penalty fixed at the deal's "
+                                                        "settlement: a fine, or the loo he "
+                                                        "paid instead (Blenheim law 9)"})
     destination = fields.String(required=True, allow_none=True)
     law = fields.String(required=True, allow_none=True)
     detail = fields.String(required=True, allow_none=True)

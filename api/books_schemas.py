@@ -10,18 +10,20 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-import marshmallow as ma
 from marshmallow import fields, validate
 
-from ledger.domain.accounts import MAX_TEXT, PaymentMethod
+from ledger.bookreads import KINDS
+from ledger.domain.bookentries import MAX_TEXT, PaymentMethod
+from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH
 
-from .schemas import Open, Strict, printable
+from .schemas import KnownQuery, Open, Strict, printable
 
 PARTY: dict[str, Any] = {"validate": [validate.Length(min=1, max=64), printable],
          "metadata": {"description": "A member's id or display name, or \"club\"",
                       "example": "club"}}
 CURRENCY: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printable],
-            "metadata": {"description": "ISO 4217 (GBP), or \"units\" for counters",
+            "metadata": {"description": "ISO 4217 (GBP), one the club keeps, or \"units\" "
+                                        "for counters",
                          "example": "GBP"}}
 NOTE: dict[str, Any] = {"load_default": None, "allow_none": True,
         "validate": [validate.Length(min=1, max=MAX_TEXT), printable]}
@@ -57,6 +59,25 @@ class CashIn(Strict):
     note = fields.String(**NOTE)
 
 
+class FloatIn(Strict):
+    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    note = fields.String(**NOTE)
+
+
+class CashDifferenceIn(Strict):
+    difference = fields.String(required=True, validate=validate.OneOf(["shortage", "surplus"]),
+                               metadata={"description": "shortage: the tin held less than "
+                                                        "expected; surplus: more"})
+    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    currency = fields.String(required=True, **CURRENCY)
+    account = fields.String(required=True, **{**PARTY, "metadata": {
+        "description": "Who bears it: \"club\" (its cash-over-short account) or a member's "
+                       "id or display name", "example": "club"}})
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT),
+                                                    printable])
+
+
 class BookEntrySchema(Open):
     position = fields.Integer()
     seq = fields.Integer(metadata={"description": "The entry's number in the club's book log"})
@@ -71,37 +92,73 @@ class BookEntrySchema(Open):
     hash = fields.String(metadata={"description": "SHA-256 chained to the entry before"})
 
 
-class PageQuery(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
+class AsOfQuery(KnownQuery):
+    as_of = fields.String(validate=[validate.Length(min=1, max=64), printable], metadata={
+        "description": "The books as they stood then: a book position (the number of a book "
+                       "entry) or an ISO-8601 time with its offset; now if absent",
+        "example": "2026-11-30T23:59:59Z"})
 
+
+class CsvQuery(AsOfQuery):
+    format = fields.String(validate=validate.OneOf(["json", "csv"]), metadata={
+        "description": "csv for a spreadsheet (or send Accept: text/csv)"})
+    bom = fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                         metadata={
+        "description": "true (or 1): start the CSV with a UTF-8 byte order mark, so a "
+                       "spreadsheet reads Zoë as Zoë"})
+
+
+class PageQuery(CsvQuery):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31),
                            metadata={"description": "The number (n) of the last entry seen"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    format = fields.String(validate=validate.OneOf(["json", "csv"]),
-                           metadata={"description": "csv for every entry as a spreadsheet"})
 
 
-class FormatQuery(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
+class RegisterQuery(PageQuery):
+    """The register's filters and page; `after` is the last entry's `seq` seen."""
 
-    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    member_id = fields.String(validate=validate.Length(min=1, max=ID_LENGTH), metadata={
+        "description": "Only entries that name this member (payer, payee, written off)"})
+    kind = fields.String(validate=validate.OneOf(list(KINDS.values())))
+    method = fields.String(validate=validate.OneOf(list(PaymentMethod)))
+    session_id = fields.String(validate=validate.Length(min=1, max=STREAM_ID_LENGTH))
+    currency = fields.String(validate=validate.Length(min=1, max=8))
+    since = fields.AwareDateTime(format="iso", metadata={
+        "description": "Recorded at or after (ISO 8601 with its offset)"})
+    until = fields.AwareDateTime(format="iso", metadata={
+        "description": "Recorded before (ISO 8601 with its offset)"})
 
 
-class SeasonQuery(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
+class SeasonQuery(AsOfQuery):
     format = fields.String(validate=validate.OneOf(["json", "html"]), metadata={
-        "description": "html for the club's page: the standings and the open debts, printable "
-                       "(or send Accept: text/html)"})
+        "description": "html for the club's page: the standings, the open debts and what "
+                       "the club owes, printable (or send Accept: text/html)"})
 
     since = fields.AwareDateTime(load_default=None, default_timezone=dt.UTC,
                                  metadata={"description": "Sessions ended at or after (UTC "
                                                           "unless it says)"})
     until = fields.AwareDateTime(load_default=None, default_timezone=dt.UTC,
                                  metadata={"description": "Sessions ended at or before"})
+
+
+class ReversalIn(Strict):
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT),
+                                                    printable])
+
+
+class CurrenciesIn(Strict):
+    currency = fields.String(required=True, validate=validate.Length(min=1, max=8),
+                             metadata={"description": "ISO 4217: the club's own",
+                                       "example": "GBP"})
+    accepted = fields.List(fields.String(validate=validate.Length(min=1, max=8)),
+                           load_default=list, validate=validate.Length(max=20),
+                           metadata={"description": "Other ISO 4217 codes it takes payments "
+                                                    "in", "example": ["EUR"]})
+
+
+class CurrenciesSchema(Open):
+    currency = fields.String()
+    accepted = fields.List(fields.String())
 
 
 class AccountEntrySchema(Open):
@@ -160,6 +217,7 @@ class ClubAccountsSchema(Open):
     cash = per_currency()
     bank = per_currency()
     written_off = per_currency()
+    cash_over_short = per_currency()
     left_in_sessions = per_currency()
 
 
@@ -204,3 +262,70 @@ class StandingsSchema(Open):
     since = fields.String(allow_none=True)
     until = fields.String(allow_none=True)
     members = fields.List(fields.Nested(MemberStandingSchema))
+
+
+class OpenCreditSchema(OpenDebtSchema):
+    pass
+
+
+class PayablesSchema(Open):
+    payables = fields.List(fields.Nested(OpenCreditSchema))
+    totals = per_currency()
+
+
+class BookRegisterEntrySchema(Open):
+    seq = fields.Integer()
+    recorded_at = fields.String(metadata={"format": "date-time"})
+    kind = fields.String(metadata={"description": "payment, write-off, cash-count, reversal "
+                                                  "or currencies"})
+    type = fields.String()
+    payer = fields.String(allow_none=True)
+    payer_name = fields.String(allow_none=True)
+    payee = fields.String(allow_none=True)
+    payee_name = fields.String(allow_none=True)
+    member_id = fields.String(allow_none=True)
+    member_name = fields.String(allow_none=True)
+    currency = fields.String(allow_none=True)
+    amount_minor = fields.Integer(allow_none=True)
+    method = fields.String(allow_none=True)
+    session_id = fields.String(allow_none=True)
+    counted_minor = fields.Integer(allow_none=True)
+    reverses = fields.Integer(allow_none=True, metadata={
+        "description": "A reversal: the seq of the entry it cancels (its fields shown)"})
+    reversed_by = fields.Integer(allow_none=True, metadata={
+        "description": "The seq of the reversal that cancelled this entry, or null"})
+    note = fields.String(allow_none=True)
+    reason = fields.String(allow_none=True)
+    actor = fields.String()
+
+
+class BookRegisterPageSchema(Open):
+    entries = fields.List(fields.Nested(BookRegisterEntrySchema))
+    next_after = fields.Integer(allow_none=True)
+    next = fields.String(allow_none=True)
+
+
+class SettleSideSchema(Open):
+    currency = fields.String()
+    pays_club = fields.List(fields.Dict(), metadata={
+        "description": "Who owes the club: {member_id, name, amount_minor}"})
+    club_pays = fields.List(fields.Dict(), metadata={
+        "description": "Whom the club owes: {member_id, name, amount_minor}"})
+    receivable_minor = fields.Integer()
+    payable_minor = fields.Integer()
+    cash_minor = fields.Integer()
+    bank_minor = fields.Integer()
+    written_off_minor = fields.Integer()
+    cash_over_short_minor = fields.Integer(metadata={
+        "description": "The tins' shortages the club bore, net of surpluses"})
+    left_in_sessions_minor = fields.Integer()
+    position_minor = fields.Integer(metadata={
+        "description": "cash + bank + receivable - payable"})
+    balanced = fields.Boolean(metadata={
+        "description": "position = -(written off + left in sessions): the books add up"})
+
+
+class SettleUpSchema(Open):
+    currency = fields.String()
+    accepted = fields.List(fields.String())
+    currencies = fields.List(fields.Nested(SettleSideSchema))

@@ -33,7 +33,8 @@ class Explain(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, session_id: str, format: str | None = None,  # noqa: A002 (the query name)
-            player: str | None = None, as_of: str | None = None):
+            player: str | None = None, as_of: str | None = None, table: str | None = None,
+            bom: bool = False):
         """Explain every figure
 
         For each player, the pool and the next pool: the net, each category (as on the
@@ -44,9 +45,10 @@ class Explain(MethodView):
         one player's figure; `as_of` explains the figures as they stood then.
         """
         if wants_csv(format):
-            text = ledger().explain_csv(session_id, player=player, as_of=as_of)
+            text = ledger().explain_csv(session_id, player=player, as_of=as_of, table=table)
             safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
-            return Response(text, mimetype=CSV_MIMETYPE, headers={
-                "Content-Disposition": f'attachment; filename="lanterloo-{safe}-explain.csv"',
-                "Vary": "Accept"})
+            name = f"lanterloo-{safe}-explain{'-' + table if table else ''}.csv"
+            return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE,
+                            headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                     "Vary": "Accept"})
         return ledger().explain(session_id, player=player, as_of=as_of), 200, {"Vary": "Accept"}

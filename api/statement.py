@@ -48,9 +48,9 @@ def wants_csv(fmt: str | None) -> bool:
     return request.accept_mimetypes.best_match([JSON_MIMETYPE, CSV_MIMETYPE]) == CSV_MIMETYPE
 
 
-def csv_filename(session_id: str) -> str:
+def csv_filename(session_id: str, table: str | None = None) -> str:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
-    return f"lanterloo-{safe}-statement.csv"
+    return f"lanterloo-{safe}-statement{'-' + table if table else ''}.csv"
 
 
 def statement_explain(session_id: str) -> dict[str, Any] | None:
@@ -72,7 +72,7 @@ class Statement(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, session_id: str, format: str | None = None,  # noqa: A002 (the query name)
-            as_of: str | None = None):
+            as_of: str | None = None, table: str | None = None, bom: bool = False):
         """Read the settlement statement
 
         Per player: units paid for deals, antes, loos and each kind of penalty; units received
@@ -83,9 +83,10 @@ class Statement(MethodView):
         """
         wanted = wanted_format(format)
         if wanted == "csv":
-            text = ledger().statement_csv(session_id, as_of=as_of)
-            return Response(text, mimetype=CSV_MIMETYPE, headers={
-                "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
+            text = ledger().statement_csv(session_id, as_of=as_of, table=table)
+            return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
+                "Content-Disposition":
+                    f'attachment; filename="{csv_filename(session_id, table)}"',
                 "Vary": "Accept"})
         if wanted == "html":
             if as_of is not None:

@@ -87,7 +87,9 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/write-offs", "/sessions/{session_id}/cash", "/sessions/{session_id}/explain",
         "/sessions/{session_id}/pairing-codes", "/pairing", "/club/sessions",
         "/club/sessions-before-clubs", "/sessions/{session_id}/attach",
-        "/sessions/{session_id}/entries"}
+        "/sessions/{session_id}/entries", "/book-entries", "/book-entries/{seq}/reversal",
+        "/payables", "/settle-up", "/club/currencies", "/sessions/{session_id}/float",
+        "/sessions/{session_id}/cash-differences"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
