@@ -45,30 +45,11 @@ alembic-check: install
 CHROMIUM ?= $(or $(LOO_CHROMIUM),/usr/bin/chromium)
 
 browser:
-	@set -uo pipefail; \
-	if [ ! -x "$(CHROMIUM)" ]; then \
-	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
-	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-	  else sudo="none"; fi; \
-	  if [ "$$sudo" = none ]; then \
-	    echo "browser tests: Chromium is not at $(CHROMIUM) and this user may not install it" \
-	      "(not root, no sudo without a password): they will be skipped"; \
-	  elif ! command -v apt-get >/dev/null; then \
-	    echo "browser tests: Chromium is not at $(CHROMIUM) and there is no apt-get:" \
-	      "they will be skipped"; \
-	  else \
-	    echo "browser tests: installing Debian's chromium (apt-get)"; \
-	    $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
-	      chromium || echo "browser tests: apt-get could not install chromium:" \
-	      "they will be skipped"; \
-	  fi; \
-	fi; \
-	if [ -x "$(CHROMIUM)" ]; then \
+	@bash tests/support/debian_package.sh "browser tests" chromium "$(CHROMIUM)"
+	@if [ -x "$(CHROMIUM)" ]; then \
 	  bash tests/browser/vendor_axe.sh || echo "browser tests: axe-core could not be" \
 	    "vendored (npm): its accessibility checks will be skipped"; \
-	fi; \
-	if [ -n "$${CI:-}" ] && [ "$${CI}" != false ] && [ ! -x "$(CHROMIUM)" ]; then \
-	  echo "CI is set and Chromium is missing" >&2; exit 1; fi; exit 0
+	fi
 
 # The proxy's tests (tests/faults/test_proxy.py) run deploy/nginx.conf in front of gunicorn
 # with Debian's nginx: installed here with apt-get when it is missing and the machine allows
@@ -77,26 +58,7 @@ browser:
 NGINX ?= $(or $(LOO_NGINX),/usr/sbin/nginx)
 
 proxy:
-	@set -uo pipefail; \
-	if [ ! -x "$(NGINX)" ]; then \
-	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
-	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-	  else sudo="none"; fi; \
-	  if [ "$$sudo" = none ]; then \
-	    echo "proxy tests: nginx is not at $(NGINX) and this user may not install it" \
-	      "(not root, no sudo without a password): they will be skipped"; \
-	  elif ! command -v apt-get >/dev/null; then \
-	    echo "proxy tests: nginx is not at $(NGINX) and there is no apt-get:" \
-	      "they will be skipped"; \
-	  else \
-	    echo "proxy tests: installing Debian's nginx (apt-get)"; \
-	    $$sudo apt-get update -q && RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive $$sudo \
-	      apt-get install -y -q nginx || echo "proxy tests: apt-get could not install" \
-	      "nginx: they will be skipped"; \
-	  fi; \
-	fi; \
-	if [ -n "$${CI:-}" ] && [ "$${CI}" != false ] && [ ! -x "$(NGINX)" ]; then \
-	  echo "CI is set and nginx is missing" >&2; exit 1; fi; exit 0
+	@bash tests/support/debian_package.sh "proxy tests" nginx "$(NGINX)"
 
 # Every tier, over $(TEST_WORKERS) pytest-xdist workers. pytest exits 5 when it collected no
 # tests: that is a failure here, not a pass.
