@@ -11,7 +11,7 @@ PORT ?= 8000
 # pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=0`: one process).
 TEST_WORKERS ?= auto
 
-.PHONY: run test install lint typecheck alembic-check browser pytest faults bench clean
+.PHONY: run test install lint typecheck alembic-check browser proxy pytest faults bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,34 +45,24 @@ alembic-check: install
 CHROMIUM ?= $(or $(LOO_CHROMIUM),/usr/bin/chromium)
 
 browser:
-	@set -uo pipefail; \
-	if [ ! -x "$(CHROMIUM)" ]; then \
-	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
-	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-	  else sudo="none"; fi; \
-	  if [ "$$sudo" = none ]; then \
-	    echo "browser tests: Chromium is not at $(CHROMIUM) and this user may not install it" \
-	      "(not root, no sudo without a password): they will be skipped"; \
-	  elif ! command -v apt-get >/dev/null; then \
-	    echo "browser tests: Chromium is not at $(CHROMIUM) and there is no apt-get:" \
-	      "they will be skipped"; \
-	  else \
-	    echo "browser tests: installing Debian's chromium (apt-get)"; \
-	    $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
-	      chromium || echo "browser tests: apt-get could not install chromium:" \
-	      "they will be skipped"; \
-	  fi; \
-	fi; \
-	if [ -x "$(CHROMIUM)" ]; then \
+	@bash tests/support/debian_package.sh "browser tests" chromium "$(CHROMIUM)"
+	@if [ -x "$(CHROMIUM)" ]; then \
 	  bash tests/browser/vendor_axe.sh || echo "browser tests: axe-core could not be" \
 	    "vendored (npm): its accessibility checks will be skipped"; \
-	fi; \
-	if [ -n "$${CI:-}" ] && [ "$${CI}" != false ] && [ ! -x "$(CHROMIUM)" ]; then \
-	  echo "CI is set and Chromium is missing" >&2; exit 1; fi; exit 0
+	fi
+
+# The proxy's tests (tests/faults/test_proxy.py) run deploy/nginx.conf in front of gunicorn
+# with Debian's nginx: installed here with apt-get when it is missing and the machine allows
+# it (root, or sudo without a password), without starting its service. When it cannot be,
+# those tests are skipped (under CI=true they fail) and say why.
+NGINX ?= $(or $(LOO_NGINX),/usr/sbin/nginx)
+
+proxy:
+	@bash tests/support/debian_package.sh "proxy tests" nginx "$(NGINX)"
 
 # Every tier, over $(TEST_WORKERS) pytest-xdist workers. pytest exits 5 when it collected no
 # tests: that is a failure here, not a pass.
-pytest: install browser
+pytest: install browser proxy
 	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(TEST_WORKERS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
@@ -81,7 +71,7 @@ test: lint typecheck alembic-check pytest
 # The long fault runs too (tests/faults, marked `full`): PostgreSQL restarted as after a crash
 # during a stream of appends, on a private cluster of its own. `make test` runs the fast
 # subset of tests/faults with the rest of the suite.
-faults: install
+faults: install proxy
 	LOO_FAULTS=full LOO_TEST_TIER=all $(BIN)/python -m pytest -q tests/faults
 
 # Lanterloo beside its baselines (bare Flask, raw psycopg) under gunicorn and wrk, and a

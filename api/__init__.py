@@ -91,6 +91,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     openapi.install(api)
     auth.document_security(api)
     from . import (
+        attach,
         audit,
         books,
         clubs,
@@ -108,7 +109,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, health, audit, books, tablets, exports):
+                   clubs, attach, health, audit, books, tablets, exports):
         api.register_blueprint(module.blp)
     if app.config.get("STRICT_RESPONSES"):
         from . import contract

@@ -1,5 +1,6 @@
 """The auditor's questions across the club's sessions: the event search, the penalty and
-breach register and the corrections, filtered and paged, as JSON or CSV (ledger/audit.py)."""
+breach register and the corrections, filtered and paged, as JSON or CSV (ledger/audit.py);
+and the register of tokens to review (ledger/clubs.py `token_register`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import marshmallow as ma
 import orjson
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ledger.audit import (
     CORRECTION_COLUMNS,
@@ -27,9 +27,12 @@ from .audit_schemas import (
     CorrectionsQuery,
     RegisterPage,
     RegisterQuery,
+    TokenRegisterSchema,
 )
-from .auth import RECORD_READERS, requires
+from .auth import RECORD_READERS, principal, requires
 from .context import ledger
+from .extension import services
+from .inputs import Blueprint
 from .statement import CSV_MIMETYPE, wants_csv
 
 blp = Blueprint("audit", __name__, url_prefix="/audit",
@@ -51,11 +54,13 @@ def answer(endpoint: str, key: str, columns: list[str], query: dict[str, Any],
     page["next"] = None
     if page["next_after"] is not None:
         args = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
-                for k, v in query.items() if k in FILTER_NAMES or k == "format"}
+                for k, v in query.items() if k in FILTER_NAMES or k == "format"
+                or (k == "bom" and v)}
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if wants_csv(fmt):
-        return Response(to_csv(page[key], columns), mimetype=CSV_MIMETYPE, headers={
+        bom = "\ufeff" if query.get("bom") else ""
+        return Response(bom + to_csv(page[key], columns), mimetype=CSV_MIMETYPE, headers={
             **headers, "Content-Disposition": f'attachment; filename="lanterloo-audit-{key}'
                                               f'-after-{after}.csv"'})
     # Written straight as JSON (the schema documents it): marshmallow's dump of a page of
@@ -119,6 +124,22 @@ class Corrections(MethodView):
         their place, the balances it changed, the reason and who authorised it.
         """
         return run_query("corrections", query)
+
+
+@blp.route("/tokens")
+class TokenRegister(MethodView):
+    @requires(*RECORD_READERS)
+    @blp.doc(operationId="tokenRegister")
+    @blp.response(200, TokenRegisterSchema)
+    def get(self):
+        """The token register
+
+        The club's tokens that a member issued and someone should review: one a member issued
+        to himself (an admin giving himself a treasurer's token), and one an admin issued for
+        a role that writes the ledger (treasurer, dealer); each with who issued it, with which
+        token, when, the role, whether it is revoked, and why it is listed.
+        """
+        return {"tokens": services().clubs.token_register(principal().club_id)}
 
 
 # The query schema of each.

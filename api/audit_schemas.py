@@ -12,16 +12,13 @@ from ledger.domain.events import EVENT_TYPES
 from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
 
 from .record_schemas import RecordedEventSchema, VoidedEntrySchema, family
-from .schema_base import Open, Timestamp, Variants
+from .schema_base import KnownQuery, Open, Timestamp, Variants
 from .schemas import MAX_POSITION
 
 
-class AuditQuery(ma.Schema):
+class AuditQuery(KnownQuery):
     """The filters and the page. An unknown parameter is refused (422 naming it): a filter
     mistyped must not quietly widen an auditor's question."""
-
-    class Meta:
-        unknown = ma.RAISE
 
     session_id = fields.String(validate=validate.Length(min=1, max=STREAM_ID_LENGTH),
                                metadata={"description": "Only this session of the club"})
@@ -51,14 +48,9 @@ class AuditQuery(ma.Schema):
                            metadata={"description": "At most this many rows"})
     format = fields.String(validate=validate.OneOf(["json", "csv"]), metadata={
         "description": "csv for a spreadsheet (or send Accept: text/csv)"})
-
-    @ma.pre_load
-    def _known_only(self, data: Any, **kwargs: Any) -> Any:
-        # webargs reads a query string with unknown=EXCLUDE whatever the schema says
-        for name in data:
-            if name not in self.fields:
-                raise ma.ValidationError(f"unknown filter {name!r}", field_name=name)
-        return data
+    bom = fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                         metadata={"description": "true (or 1): start the CSV with a UTF-8 "
+                                                  "byte order mark, for a spreadsheet"})
 
     # Refused beyond what the schema says: `until` not after `since` (422); among the
     # corrections, a filter by offence or breach.
@@ -121,9 +113,14 @@ class RegisterEntrySchema(_Row):
     breach = fields.String(required=True, allow_none=True,
                            metadata={"description": "The rule of play broken"})
     amount_units = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The penalty's amount (null while it waits on the tricks)"})
-    paid_units = fields.Integer(required=True,
-                                metadata={"description": "Units its own postings moved"})
+        "description": "The penalty's amount; for one fixed when its deal is settled, what "
+                       "the settlement charged (null until then)"})
+    paid_units = fields.Integer(required=True, metadata={
+        "description": "Units charged for it: its own postings, or the settlement's"})
+    charged_as = fields.String(allow_none=True, validate=validate.OneOf(["fine", "loo"]),
+                               metadata={"description": "For a penalty fixed at the deal's "
+                                                        "settlement: a fine, or the loo he "
+                                                        "paid instead (Blenheim law 9)"})
     destination = fields.String(required=True, allow_none=True)
     law = fields.String(required=True, allow_none=True)
     detail = fields.String(required=True, allow_none=True)
@@ -157,3 +154,30 @@ def _page(name: str, row: fields.Field) -> type[ma.Schema]:
 AuditEventsPage = _page("events", Variants("AuditEvent", dump=AuditEventSchema))
 RegisterPage = _page("entries", fields.Nested(RegisterEntrySchema))
 CorrectionsPage = _page("corrections", fields.Nested(CorrectionEntrySchema))
+
+
+class IssuedTokenSchema(Open):
+    token_id = fields.String(required=True)
+    member_id = fields.String(required=True, metadata={"description": "Whose token it is"})
+    member = fields.String(required=True)
+    role = fields.String(required=True)
+    label = fields.String(required=True)
+    issued_at = fields.String(required=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(required=True, allow_none=True,
+                               metadata={"format": "date-time"})
+    issued_by = fields.String(required=True,
+                              metadata={"description": "The member who issued it"})
+    issued_by_name = fields.String(required=True)
+    issued_with = fields.String(required=True, allow_none=True,
+                                metadata={"description": "The token that asked for it"})
+    issuer_role = fields.String(required=True, allow_none=True,
+                                metadata={"description": "That token's role"})
+    reasons = fields.List(fields.String(validate=validate.OneOf(
+        ["self-issued", "beyond-issuer-role"])), required=True, metadata={
+        "description": "Why it is to be reviewed: self-issued (issued to the member who "
+                       "asked), beyond-issuer-role (an admin issued a role that writes the "
+                       "ledger: treasurer or dealer)"})
+
+
+class TokenRegisterSchema(Open):
+    tokens = fields.List(fields.Nested(IssuedTokenSchema), required=True)

@@ -7,29 +7,42 @@ returns the stored first answer, `Idempotent-Replayed: true`). docs/books.md.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
-from flask import Response, url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+
+from ledger.bookreads import REGISTER_COLUMNS, Filters
+from ledger.domain.accounts import csv_text
 
 from .auth import ADMIN, AUDITOR, TREASURER, principal, requires
 from .books_schemas import (
     AccountSchema,
     AccountsSchema,
+    AsOfQuery,
     BookEntrySchema,
+    BookRegisterPageSchema,
+    CashDifferenceIn,
     CashIn,
+    CsvQuery,
+    CurrenciesIn,
+    CurrenciesSchema,
     DebtsSchema,
-    FormatQuery,
+    FloatIn,
     PageQuery,
+    PayablesSchema,
     PaymentIn,
+    RegisterQuery,
+    ReversalIn,
     SeasonQuery,
+    SettleUpSchema,
     StandingsSchema,
     WriteOffIn,
 )
 from .context import books, check_session_id
-from .inputs import header_params, json_object
+from .inputs import Blueprint, header_params, json_object
 from .pages import HTML_MIMETYPE, render_club_page
 from .schema_base import ref
 from .statement import CSV_MIMETYPE, wanted_format, wants_csv
@@ -48,9 +61,15 @@ ENTRY_HEADERS = {"Idempotent-Replayed": {
                    "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
 
 
-def _csv(text: str, filename: str) -> Response:
-    return Response(text, mimetype=CSV_MIMETYPE, headers={
+def _csv(text: str, filename: str, *, bom: bool = False) -> Response:
+    """One table as a CSV file; `bom` starts it with a UTF-8 byte order mark, which tells
+    a spreadsheet the file is UTF-8."""
+    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Vary": "Accept"})
+
+
+def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
+    return csv_text([header, *([row.get(k) for k in header] for row in rows)])
 
 
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
@@ -124,6 +143,121 @@ class Cash(MethodView):
         return written(books().count_cash(session_id, **data, request=write_request()))
 
 
+@blp.route("/sessions/<session_id>/float")
+class Float(MethodView):
+    @requires(*BOOKKEEPERS)
+    @_write_doc(FloatIn, "openFloat")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @_errors(*WRITE_ERRORS)
+    def post(self, session_id: str):
+        """Record the float put in the session's tin
+
+        The club's cash the tin starts with, in the session's currency: the cash check
+        expects it back at the close (payouts from it, to a guest, counted against it).
+        """
+        data = FloatIn().load(json_object())
+        return written(books().open_float(session_id, **data, request=write_request()))
+
+
+@blp.route("/sessions/<session_id>/cash-differences")
+class CashDifferences(MethodView):
+    @requires(*BOOKKEEPERS)
+    @_write_doc(CashDifferenceIn, "bookCashDifference")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @_errors(*WRITE_ERRORS, "CONFLICT")
+    def post(self, session_id: str):
+        """Book a tin's shortage or surplus
+
+        Against the club (its cash-over-short account) or a member who answers for it, with
+        a reason; at most what the session's cash check leaves unbooked, of that sign.
+        """
+        data = CashDifferenceIn().load(json_object())
+        return written(books().book_cash_difference(session_id, **data,
+                                                    request=write_request()))
+
+
+@blp.route("/book-entries/<int:seq>/reversal")
+class Reversal(MethodView):
+    @requires(*BOOKKEEPERS)
+    @_write_doc(ReversalIn, "reverseBookEntry")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @_errors(*WRITE_ERRORS, "CONFLICT")
+    def post(self, seq: int):
+        """Reverse a book entry
+
+        Cancel a mistaken payment, write-off or cash count with a reason: a new entry
+        (`EntryReversed`) posts its postings back; the entry itself stays as it was. An
+        entry is reversed once (409 `entry-already-reversed`); a reversal is not reversed.
+        """
+        data = ReversalIn().load(json_object())
+        return written(books().reverse(seq, **data, request=write_request()))
+
+
+@blp.route("/club/currencies")
+class Currencies(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getClubCurrencies")
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
+    @blp.response(200, CurrenciesSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, as_of: str | None = None):
+        """Read the currencies the club keeps
+
+        Its own currency and the others it accepts payments in (GBP alone until set).
+        """
+        return books().currencies(as_of=as_of)
+
+    @requires(*BOOKKEEPERS)
+    @_write_doc(CurrenciesIn, "setClubCurrencies")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @_errors(*WRITE_ERRORS)
+    def put(self):
+        """Set the currencies the club keeps
+
+        ISO 4217 codes only. Recorded in the book log (`CurrenciesSet`); balances already
+        held in a currency the club no longer keeps stay as they are.
+        """
+        data = CurrenciesIn().load(json_object())
+        return written(books().set_currencies(**data, request=write_request()))
+
+
+@blp.route("/book-entries")
+class Register(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="bookRegister")
+    @blp.arguments(RegisterQuery, location="query")
+    @blp.response(200, BookRegisterPageSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="The page as CSV (?format=csv or Accept: text/csv)")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, query: dict[str, Any]):
+        """The book log as a register
+
+        Payments, write-offs, cash counts, reversals and changes of currency, in the order
+        they were recorded, filtered by member, kind, method, session, currency and period;
+        a reversal shows what it cancelled and the cancelled entry `reversed_by`. Paged by
+        `seq`: follow `next_after` (or `next`, or the Link header) until it is null.
+        """
+        names = [f.name for f in dataclasses.fields(Filters)]
+        filters = Filters(**{k: v for k, v in query.items() if k in names})
+        after, limit = query["after"], query["limit"]
+        page = books().register(filters, after=after, limit=limit, as_of=query.get("as_of"))
+        headers = {"Vary": "Accept"}
+        page["next"] = None
+        if page["next_after"] is not None:
+            args: dict[str, Any] = {k: v for k, v in request.args.items()
+                                    if k not in ("after", "limit")}
+            page["next"] = url_for("books.Register", **args, after=page["next_after"],
+                                   limit=limit)
+            headers["Link"] = f'<{page["next"]}>; rel="next"'
+        if wants_csv(query.get("format")):
+            out = _csv(_table(REGISTER_COLUMNS, page["entries"]),
+                       f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
+            out.headers.update(headers)
+            return out
+        return json_response(page, headers=headers)
+
+
 @blp.route("/members/<member_id>/account")
 class MemberAccount(MethodView):
     @requires(*BOOK_READERS)
@@ -134,18 +268,22 @@ class MemberAccount(MethodView):
                       description="Every entry, as CSV, for ?format=csv or Accept: text/csv")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, member_id: str, after: int, limit: int, format: str | None = None):  # noqa: A002
+    def get(self, member_id: str, after: int, limit: int, bom: bool,
+            format: str | None = None, as_of: str | None = None):  # noqa: A002
         """Read a member's account across sessions
 
-        Every entry in time order (session results, payments, write-offs) with a running
-        balance per currency; what he owes or is owed, from which sessions, since when
-        (payments settle the oldest debts first). Paged: follow `next`.
+        Every entry in time order (session results, payments, write-offs, reversals) with a
+        running balance per currency; what he owes or is owed, from which sessions, since
+        when (payments settle the oldest debts first). Paged: follow `next`. `as_of` reads
+        it as it stood then.
         """
         if wants_csv(format):
-            return account_csv(member_id)
-        data = books().account(member_id, after=after, limit=limit)
+            return account_csv(member_id, as_of, bom)
+        data = books().account(member_id, after=after, limit=limit, as_of=as_of)
+        args: dict[str, Any] = {"as_of": as_of} if as_of else {}
         data["next"] = None if data["next_after"] is None else url_for(
-            "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit)
+            "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit,
+            **args)
         # Written straight as JSON (the schema documents it), as the audit pages are:
         # marshmallow's dump of a page and the open items was a fifth of the read
         # (docs/audit.md's benchmark).
@@ -156,33 +294,91 @@ class MemberAccount(MethodView):
 class Accounts(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getAccounts")
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
     @blp.response(200, AccountsSchema)
-    def get(self):
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, as_of: str | None = None):
         """Read the club's accounts
 
         Every member's balance per currency, the club's cash, bank and written-off accounts,
         and the check that every account sums to zero in each currency.
         """
-        return books().accounts()
+        return books().accounts(as_of=as_of)
+
+
+OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
+                "session_name", "since", "kind", "seq"]
 
 
 @blp.route("/debts")
 class Debts(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getDebts")
-    @blp.arguments(FormatQuery, location="query", as_kwargs=True)
+    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
     @blp.response(200, DebtsSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
                       description="The open debts as CSV")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, format: str | None = None):  # noqa: A002
+    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
         """Read the open debts, oldest first
 
-        Who owes the club, how much, from which session, since when.
+        Who owes the club, how much, from which session (or entry), since when.
         """
+        data = books().debts(as_of=as_of)
         if wants_csv(format):
-            return debts_csv()
-        return books().debts()
+            return debts_csv(as_of, bom, data)
+        return data
+
+
+@blp.route("/payables")
+class Payables(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getPayables")
+    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.response(200, PayablesSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="What the club owes, as CSV")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
+        """Read what the club owes, oldest first
+
+        Whom the club owes, how much, from which session (or entry), since when.
+        """
+        data = books().payables(as_of=as_of)
+        if wants_csv(format):
+            return _csv(_table(OPEN_COLUMNS, data["payables"]), "lanterloo-payables.csv",
+                        bom=bom)
+        return data
+
+
+SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
+
+
+@blp.route("/settle-up")
+class SettleUp(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getSettleUp")
+    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.response(200, SettleUpSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="Who pays whom, one row each, as CSV")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
+        """Settle up with the club
+
+        Per currency: who pays the club, whom the club pays, its cash and bank, what it
+        gave up, and the check that these add up. Everyone settles with the club.
+        """
+        data = books().settle_up(as_of=as_of)
+        if wants_csv(format):
+            rows = [{"currency": side["currency"], "side": name, **who}
+                    for side in data["currencies"]
+                    for name in ("pays_club", "club_pays") for who in side[name]]
+            return _csv(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+        return data
 
 
 @blp.route("/standings")
@@ -192,35 +388,42 @@ class Standings(MethodView):
     @blp.arguments(SeasonQuery, location="query", as_kwargs=True)
     @blp.response(200, StandingsSchema)
     @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE, schema={"type": "string"},
-                      description="The club's page: standings and open debts, printable")
+                      description="The club's page: standings, open debts and what the club "
+                                  "owes, printable")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, since: datetime | None = None, until: datetime | None = None,
-            format: str | None = None):  # noqa: A002
+            format: str | None = None, as_of: str | None = None):  # noqa: A002
         """Read the season's standings
 
         Per member, over the sessions that ended between `since` and `until`: sessions,
         deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
-        (`format=html` or Accept: text/html), with the open debts beside them.
+        (`format=html` or Accept: text/html), with the open debts and what the club owes.
         """
         if wanted_format(format) == "html":
-            return club_page(since, until)
-        return books().standings(since=since, until=until), 200, {"Vary": "Accept"}
+            return club_page(since, until, as_of)
+        return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
 
 
-def account_csv(member_id: str) -> Response:
+def account_csv(member_id: str, as_of: str | None = None, bom: bool = False) -> Response:
     """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
-    return _csv(books().account_csv(member_id), f"lanterloo-account-{member_id}.csv")
+    return _csv(books().account_csv(member_id, as_of=as_of),
+                f"lanterloo-account-{member_id}.csv", bom=bom)
 
 
-def debts_csv() -> Response:
+def debts_csv(as_of: str | None = None, bom: bool = False,
+              data: dict[str, Any] | None = None) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return _csv(books().debts_csv(), "lanterloo-debts.csv")
+    data = data if data is not None else books().debts(as_of=as_of)
+    return _csv(_table(OPEN_COLUMNS, data["debts"]), "lanterloo-debts.csv", bom=bom)
 
 
-def club_page(since: datetime | None, until: datetime | None) -> Response:
-    """The club's printable page: the standings and the open debts (also GET
-    /standings.html)."""
+def club_page(since: datetime | None, until: datetime | None,
+              as_of: str | None = None) -> Response:
+    """The club's printable page: the standings, the open debts, what the club owes and the
+    cash counted (also GET /standings.html)."""
     caller = principal()
     page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
-                            books().standings(since=since, until=until), books().debts())
+                            books().standings(since=since, until=until, as_of=as_of),
+                            books().debts(as_of=as_of), books().payables(as_of=as_of),
+                            None if as_of else books().cash_checks())
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})

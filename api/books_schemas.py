@@ -10,37 +10,31 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-import marshmallow as ma
 from marshmallow import fields, validate
 
-from ledger.domain.accounts import (
-    MAX_AMOUNT_MINOR,
-    MAX_TEXT,
-    CashCounted,
-    DebtWrittenOff,
-    PaymentMethod,
-    PaymentRecorded,
-)
+from ledger.bookreads import KINDS
+from ledger.domain.bookentries import BOOK_ENTRY_TYPES, MAX_TEXT, PaymentMethod
+from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH
 
 from .record_schemas import family, record_schema
-from .schemas import Open, Strict, printable
+from .schemas import KnownQuery, Open, Strict, printable
 
 PARTY: dict[str, Any] = {"validate": [validate.Length(min=1, max=64), printable],
          "metadata": {"description": "A member's id or display name, or \"club\"",
                       "example": "club"}}
 CURRENCY: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printable],
-            "metadata": {"description": "ISO 4217 (GBP), or \"units\" for counters",
+            "metadata": {"description": "ISO 4217 (GBP), one the club keeps, or \"units\" "
+                                        "for counters",
                          "example": "GBP"}}
 NOTE: dict[str, Any] = {"load_default": None, "allow_none": True,
         "validate": [validate.Length(min=1, max=MAX_TEXT), printable]}
-# The ranges are the domain's (ledger/domain/accounts.py check_amount, which refuses naming
-# its rule); the document says them too.
+# The amount's least is the domain's (it refuses naming its rule); the document says it too.
 MINOR: dict[str, Any] = {
     "metadata": {"description": "Minor units of the currency (pence), or units",
-                 "minimum": 1, "maximum": MAX_AMOUNT_MINOR}}
-COUNTED: dict[str, Any] = {
-    "metadata": {"description": "Minor units of the currency (pence), or units",
-                 "minimum": 0, "maximum": MAX_AMOUNT_MINOR}}
+                 "minimum": 1}}
+# A count, a float or a difference: the domain says which may be zero or below.
+AMOUNT: dict[str, Any] = {
+    "metadata": {"description": "Minor units of the currency (pence), or units"}}
 
 
 class PaymentIn(Strict):
@@ -66,17 +60,37 @@ class WriteOffIn(Strict):
 
 
 class CashIn(Strict):
-    counted_minor = fields.Integer(required=True, strict=True, **COUNTED)
+    counted_minor = fields.Integer(required=True, strict=True, **AMOUNT)
     currency = fields.String(required=True, **CURRENCY)
     note = fields.String(**NOTE)
+
+
+class FloatIn(Strict):
+    amount_minor = fields.Integer(required=True, strict=True, **AMOUNT)
+    currency = fields.String(required=True, **CURRENCY)
+    note = fields.String(**NOTE)
+
+
+class CashDifferenceIn(Strict):
+    difference = fields.String(required=True, validate=validate.OneOf(["shortage", "surplus"]),
+                               metadata={"description": "shortage: the tin held less than "
+                                                        "expected; surplus: more"})
+    amount_minor = fields.Integer(required=True, strict=True, **AMOUNT)
+    currency = fields.String(required=True, **CURRENCY)
+    account = fields.String(required=True, **{**PARTY, "metadata": {
+        "description": "Who bears it: \"club\" (its cash-over-short account) or a member's "
+                       "id or display name", "example": "club"}})
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT),
+                                                    printable])
 
 
 class BookEntrySchema(Open):
     position = fields.Integer(required=True)
     seq = fields.Integer(required=True,
                          metadata={"description": "The entry's number in the club's book log"})
-    type = fields.String(required=True, metadata={"description": "PaymentRecorded, "
-                                                                 "DebtWrittenOff or CashCounted"})
+    type = fields.String(required=True,
+                         metadata={"description": "PaymentRecorded, DebtWrittenOff or "
+                                                  "CashCounted"})
     schema_version = fields.Integer(required=True)
     payload = fields.Dict(required=True)
     recorded_at = fields.String(required=True, metadata={"format": "date-time"})
@@ -89,36 +103,51 @@ class BookEntrySchema(Open):
 
 
 # The book log's entries as one family told apart by `type` (the component BookEntry,
-# api/openapi.py), each payload read off the domain's entry (ledger/domain/accounts.py).
+# api/openapi.py), each payload read off the domain's entry (ledger/domain/bookentries.py).
 BOOK_ENTRIES = family(BookEntrySchema, "Book", required=("payload",), payloads={
-    kind.type: record_schema(kind, f"{kind.type}Payload")
-    for kind in (PaymentRecorded, DebtWrittenOff, CashCounted)})
+    name: record_schema(kind, f"{name}Payload") for name, kind in BOOK_ENTRY_TYPES.items()})
 
-class PageQuery(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
+class AsOfQuery(KnownQuery):
+    as_of = fields.String(validate=[validate.Length(min=1, max=64), printable], metadata={
+        "description": "The books as they stood then: a book position (the number of a book "
+                       "entry) or an ISO-8601 time with its offset; now if absent",
+        "example": "2026-11-30T23:59:59Z"})
 
+
+class CsvQuery(AsOfQuery):
+    format = fields.String(validate=validate.OneOf(["json", "csv"]), metadata={
+        "description": "csv for a spreadsheet (or send Accept: text/csv)"})
+    bom = fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                         metadata={
+        "description": "true (or 1): start the CSV with a UTF-8 byte order mark, so a "
+                       "spreadsheet reads Zoë as Zoë"})
+
+
+class PageQuery(CsvQuery):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31),
                            metadata={"description": "The number (n) of the last entry seen"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    format = fields.String(validate=validate.OneOf(["json", "csv"]),
-                           metadata={"description": "csv for every entry as a spreadsheet"})
 
 
-class FormatQuery(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
+class RegisterQuery(PageQuery):
+    """The register's filters and page; `after` is the last entry's `seq` seen."""
 
-    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    member_id = fields.String(validate=validate.Length(min=1, max=ID_LENGTH), metadata={
+        "description": "Only entries that name this member (payer, payee, written off)"})
+    kind = fields.String(validate=validate.OneOf(list(KINDS.values())))
+    method = fields.String(validate=validate.OneOf(list(PaymentMethod)))
+    session_id = fields.String(validate=validate.Length(min=1, max=STREAM_ID_LENGTH))
+    currency = fields.String(validate=validate.Length(min=1, max=8))
+    since = fields.AwareDateTime(format="iso", metadata={
+        "description": "Recorded at or after (ISO 8601 with its offset)"})
+    until = fields.AwareDateTime(format="iso", metadata={
+        "description": "Recorded before (ISO 8601 with its offset)"})
 
 
-class SeasonQuery(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
+class SeasonQuery(AsOfQuery):
     format = fields.String(validate=validate.OneOf(["json", "html"]), metadata={
-        "description": "html for the club's page: the standings and the open debts, printable "
-                       "(or send Accept: text/html)"})
+        "description": "html for the club's page: the standings, the open debts and what "
+                       "the club owes, printable (or send Accept: text/html)"})
 
     since = fields.AwareDateTime(load_default=None, default_timezone=dt.UTC,
                                  metadata={"description": "Sessions ended at or after (UTC "
@@ -127,12 +156,53 @@ class SeasonQuery(ma.Schema):
                                  metadata={"description": "Sessions ended at or before"})
 
 
+class ReversalIn(Strict):
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT),
+                                                    printable])
+
+
+class CurrenciesIn(Strict):
+    currency = fields.String(required=True, validate=validate.Length(min=1, max=8),
+                             metadata={"description": "ISO 4217: the club's own",
+                                       "example": "GBP"})
+    accepted = fields.List(fields.String(validate=validate.Length(min=1, max=8)),
+                           load_default=list, validate=validate.Length(max=20),
+                           metadata={"description": "Other ISO 4217 codes it takes payments "
+                                                    "in", "example": ["EUR"]})
+
+
+class BooksAsOfSchema(Open):
+    """The point a books read shows (`?as_of=`): what was asked, the book position and its
+    time."""
+
+    asked = fields.String(required=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+
+
+def books_as_of() -> fields.Nested:
+    return fields.Nested(BooksAsOfSchema, metadata={
+        "description": "Only on a read as of a point (?as_of=): the point it shows"})
+
+
+class CurrenciesSchema(Open):
+    currency = fields.String(required=True)
+    accepted = fields.List(fields.String(), required=True)
+    as_of = books_as_of()
+
+
 class AccountDetailSchema(Open):
     """The entry behind a line of an account: a session's result (seat, net_units), a payment
     (payer, payee, amount, method, ...) or a write-off (member_id, amount, reason)."""
 
     seat = fields.String()
     net_units = fields.Integer()
+    reverses = fields.Integer(metadata={"description": "A reversal: the entry it cancels"})
+    reverses_type = fields.String()
+    undo = fields.List(fields.List(fields.Raw()), metadata={
+        "description": "A reversal: the postings it puts back, [account, currency, amount]"})
+    difference = fields.String()
+    account = fields.String()
     payer = fields.String()
     payee = fields.String()
     member_id = fields.String()
@@ -190,6 +260,7 @@ class AccountSchema(Open):
     total_entries = fields.Integer(required=True)
     next_after = fields.Integer(required=True, allow_none=True)
     next = fields.String(required=True, allow_none=True)
+    as_of = books_as_of()
 
 
 class MemberBalanceSchema(Open):
@@ -203,6 +274,7 @@ class ClubAccountsSchema(Open):
     cash = per_currency(required=True)
     bank = per_currency(required=True)
     written_off = per_currency(required=True)
+    cash_over_short = per_currency(required=True)
     left_in_sessions = per_currency(required=True)
 
 
@@ -229,6 +301,7 @@ class AccountsSchema(Open):
     accounts = fields.Dict(required=True, keys=fields.String(), values=per_currency())
     check = fields.Nested(BooksCheckSchema, required=True)
     log = fields.Nested(BookLogCheckSchema, required=True)
+    as_of = books_as_of()
 
 
 class OpenDebtSchema(Open):
@@ -238,8 +311,7 @@ class OpenDebtSchema(Open):
     amount_minor = fields.Integer(required=True)
     session_id = fields.String(required=True, allow_none=True)
     session_name = fields.String(required=True, allow_none=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["session", "payment"]),
-                         metadata={"description": "What the debt comes from"})
+    kind = fields.String(required=True, metadata={"description": "What it comes from"})
     seq = fields.Integer(required=True, allow_none=True,
                          metadata={"description": "The book log entry, for a payment"})
     since = fields.String(required=True, metadata={"format": "date-time"})
@@ -248,6 +320,7 @@ class OpenDebtSchema(Open):
 class DebtsSchema(Open):
     debts = fields.List(fields.Nested(OpenDebtSchema), required=True)
     totals = per_currency(required=True)
+    as_of = books_as_of()
 
 
 class MemberStandingSchema(Open):
@@ -268,3 +341,78 @@ class StandingsSchema(Open):
     since = fields.String(required=True, allow_none=True)
     until = fields.String(required=True, allow_none=True)
     members = fields.List(fields.Nested(MemberStandingSchema), required=True)
+    as_of = books_as_of()
+
+
+class OpenCreditSchema(OpenDebtSchema):
+    pass
+
+
+class PayablesSchema(Open):
+    payables = fields.List(fields.Nested(OpenCreditSchema), required=True)
+    totals = per_currency(required=True)
+    as_of = books_as_of()
+
+
+class BookRegisterEntrySchema(Open):
+    seq = fields.Integer(required=True)
+    recorded_at = fields.String(required=True, metadata={"format": "date-time"})
+    kind = fields.String(required=True,
+                         metadata={"description": "payment, write-off, cash-count, reversal "
+                                                  "or currencies"})
+    type = fields.String(required=True)
+    payer = fields.String(required=True, allow_none=True)
+    payer_name = fields.String(required=True, allow_none=True)
+    payee = fields.String(required=True, allow_none=True)
+    payee_name = fields.String(required=True, allow_none=True)
+    member_id = fields.String(required=True, allow_none=True)
+    member_name = fields.String(required=True, allow_none=True)
+    currency = fields.String(required=True, allow_none=True)
+    amount_minor = fields.Integer(required=True, allow_none=True)
+    method = fields.String(required=True, allow_none=True)
+    session_id = fields.String(required=True, allow_none=True)
+    counted_minor = fields.Integer(required=True, allow_none=True)
+    difference = fields.String(allow_none=True, metadata={
+        "description": "A cash difference: shortage or surplus"})
+    reverses = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "A reversal: the seq of the entry it cancels (its fields shown)"})
+    reversed_by = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The seq of the reversal that cancelled this entry, or null"})
+    note = fields.String(required=True, allow_none=True)
+    reason = fields.String(required=True, allow_none=True)
+    actor = fields.String(required=True)
+
+
+class BookRegisterPageSchema(Open):
+    entries = fields.List(fields.Nested(BookRegisterEntrySchema), required=True)
+    next_after = fields.Integer(required=True, allow_none=True)
+    next = fields.String(required=True, allow_none=True)
+    as_of = books_as_of()
+
+
+class SettleSideSchema(Open):
+    currency = fields.String(required=True)
+    pays_club = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Who owes the club: {member_id, name, amount_minor}"})
+    club_pays = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Whom the club owes: {member_id, name, amount_minor}"})
+    receivable_minor = fields.Integer(required=True)
+    payable_minor = fields.Integer(required=True)
+    cash_minor = fields.Integer(required=True)
+    bank_minor = fields.Integer(required=True)
+    written_off_minor = fields.Integer(required=True)
+    cash_over_short_minor = fields.Integer(required=True, metadata={
+        "description": "The tins' shortages the club bore, net of surpluses"})
+    left_in_sessions_minor = fields.Integer(required=True)
+    position_minor = fields.Integer(required=True, metadata={
+        "description": "cash + bank + receivable - payable"})
+    balanced = fields.Boolean(required=True, metadata={
+        "description": "position = -(written off + left in sessions): the books add up"})
+
+
+class SettleUpSchema(Open):
+    currency = fields.String(required=True)
+    accepted = fields.List(fields.String(), required=True)
+    currencies = fields.List(fields.Nested(SettleSideSchema), required=True)
+
+    as_of = books_as_of()

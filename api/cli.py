@@ -20,6 +20,7 @@ way to reach sessions that belong to no club (opened before clubs existed).
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import signal
 import sys
@@ -267,7 +268,8 @@ def cmd_club_attach(args: argparse.Namespace) -> int:
         club = clubs.club(args.club)
         ledger = Ledger(clubs.engine).for_club(club["club_id"])
         with ledger.store.reading() as conn:
-            session_ids = queries.sessions_of_no_club(conn) if args.all else args.session
+            session_ids = ([row.id for row in queries.sessions_of_no_club(conn)] if args.all
+                           else args.session)
         if not session_ids:
             print("no session is outside a club: nothing to attach")
         refused = 0
@@ -351,9 +353,27 @@ def _urls(base: str, session_id: str) -> list[tuple[str, str]]:
     ]
 
 
+def exposure_warning(host: str) -> str | None:
+    """What `serve` says when it listens beyond this machine: on its own it does not bound
+    how long a client takes to send a request, so it must sit behind the proxy."""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return None
+    return (f"WARNING: listening on {host}, beyond this machine. Lanterloo must sit behind the "
+            "reverse proxy of deploy/nginx.conf there: on its own it does not cut a client "
+            "that sends its request slowly (each one holds a worker thread), nor limit "
+            "request rates. Listen on 127.0.0.1 behind the proxy (deploy/README.md).")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     url = _database_url(args)
     engine = _engine(args)
+    warning = exposure_warning(args.host)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     try:
         _migrate(engine)
         print(f"database: {_describe(engine)}")

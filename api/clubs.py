@@ -7,13 +7,15 @@ exactly as a missing one does. A token's secret is shown once, in the 201 that c
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
+
+from ledger.issuing import issue_token
 
 from .auth import EVERY_ROLE, MANAGERS, MEMBER_READERS, principal, requires
 from .extension import services
-from .inputs import json_object
+from .inputs import Blueprint, header_params, json_object
 from .schemas import PLAYER, Open, Strict, printable
+from .writing import write_request, written
 
 blp = Blueprint("club", __name__, url_prefix="",
                 description="The caller's club: who am I, its members and its tokens.")
@@ -64,8 +66,8 @@ class TokenSchema(Open):
 
 
 class NewTokenSchema(TokenSchema):
-    token = fields.String(required=True,
-                          metadata={"description": "The bearer token, shown this once only"})
+    token = fields.String(metadata={"description": "The bearer token, shown this once only "
+                                                   "(a retry's answer leaves it out)"})
 
 
 class TokensSchema(Open):
@@ -135,7 +137,8 @@ class Tokens(MethodView):
 
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
-                          "content": {"application/json": {"schema": TokenInSchema}}})
+                          "content": {"application/json": {"schema": TokenInSchema}}},
+             parameters=header_params("Idempotency-Key"))
     @blp.doc(operationId="createToken")
     @blp.response(201, NewTokenSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
@@ -143,11 +146,15 @@ class Tokens(MethodView):
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self):
-        """Create a token for a member, with a role and a label; its secret is shown once"""
+        """Create a token for a member, with a role and a label; its secret is shown once
+
+        With an Idempotency-Key a retry makes no second token: it is answered with the first
+        answer less the secret (`Idempotent-Replayed: true`), which is never stored.
+        """
         body = _body(TokenInSchema)
-        token = services().clubs.create_token(principal().club_id, body["member"], body["role"],
-                                     body["label"], expires_in_days=body["expires_in_days"])
-        return token, 201
+        return written(issue_token(
+            services().clubs, principal().club_id, body["member"], body["role"], body["label"],
+            expires_in_days=body["expires_in_days"], request=write_request()))
 
 
 @blp.route("/tokens/<token_id>")

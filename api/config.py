@@ -42,6 +42,9 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
         # Failed pairing codes (POST /pairing) one address may send in a minute (api/tablets.py).
         "PAIRING_FAILURES_PER_MINUTE": _int("LOO_PAIRING_FAILURES_PER_MINUTE", 10),
+        # The club whose administrator may attach sessions from before clubs over the API
+        # (api/attach.py), by id or name; unset: allowed only where the database holds one club.
+        "ATTACH_CLUB": os.environ.get("LOO_ATTACH_CLUB", ""),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
         # JSON lines (one object per line), or "text" for a terminal.
         "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),

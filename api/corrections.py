@@ -12,14 +12,13 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from ledger.domain import Command
 
 from .auth import CORRECTORS, DEALER, UNDOERS, principal, requires
 from .context import check_session_id, ledger
-from .inputs import header_params
+from .inputs import Blueprint, header_params
 from .schemas import AppendResultSchema, Strict, Variants, load_events, printable
 from .writing import write_request, written
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import STATE_READERS, requires
 from .context import check_session_id, ledger
 from .explain_schemas import AsOfQuery
+from .inputs import Blueprint
 from .schemas import DealViewSchema
 
 blp = Blueprint("deals", __name__, url_prefix="/sessions/<session_id>/deals",

@@ -27,6 +27,8 @@ from werkzeug.exceptions import HTTPException
 
 from ledger.domain import LedgerError
 
+from .redaction import redact
+
 log = logging.getLogger("lanterloo.api")
 
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -274,7 +276,7 @@ def _database_error(error: Exception) -> Response:
     orig = getattr(error, "orig", None) or error
     # One line, no traceback: the cause is outside the service, and a burst of them during an
     # outage must not bury the log.
-    log.warning("database failure on %s %s: %s (%s: %s)", request.method, request.path,
+    log.warning("database failure on %s %s: %s (%s: %s)", request.method, redact(request.path),
                 reason, type(orig).__name__, str(orig).strip().splitlines()[0][:200]
                 if str(orig).strip() else "")
     _note_database_error(reason)
@@ -288,7 +290,7 @@ def _note_database_error(reason: str) -> None:
 def _unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):  # defensive: Flask routes these to _http_exception
         return _http_exception(error)
-    log.exception("unhandled error on %s %s", request.method, request.path)
+    log.exception("unhandled error on %s %s", request.method, redact(request.path))
     return problem(500, "internal-error", "the service failed to handle this request; "
                    "it has been logged", title=TITLES["internal-error"], rule="internal-error")
 

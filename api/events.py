@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from flask import current_app, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import APPENDERS, RECORD_READERS, check_commands, requires
 from .context import check_session_id, ledger
-from .inputs import header_params, json_object, session_links
+from .inputs import Blueprint, header_params, json_object, session_links
 from .schema_base import ref
 from .schemas import (
     AppendResultSchema,

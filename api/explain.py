@@ -6,11 +6,11 @@ import re
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, requires
 from .context import check_session_id, ledger
 from .explain_schemas import ExplainQuery, ExplainSchema
+from .inputs import Blueprint
 from .statement import CSV_MIMETYPE, wants_csv
 
 blp = Blueprint("explain", __name__, url_prefix="/sessions/<session_id>/explain",
@@ -33,7 +33,8 @@ class Explain(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, session_id: str, format: str | None = None,  # noqa: A002 (the query name)
-            player: str | None = None, as_of: str | None = None):
+            player: str | None = None, as_of: str | None = None, table: str | None = None,
+            bom: bool = False):
         """Explain every figure
 
         For each player, the pool and the next pool: the net, each category (as on the
@@ -44,14 +45,16 @@ class Explain(MethodView):
         one player's figure; `as_of` explains the figures as they stood then.
         """
         if wants_csv(format):
-            return explain_csv(session_id, player, as_of)
+            return explain_csv(session_id, player, as_of, table, bom)
         return ledger().explain(session_id, player=player, as_of=as_of), 200, {"Vary": "Accept"}
 
 
-def explain_csv(session_id: str, player: str | None, as_of: str | None) -> Response:
+def explain_csv(session_id: str, player: str | None, as_of: str | None,
+                table: str | None = None, bom: bool = False) -> Response:
     """The trail as CSV, a row per posting (also GET /sessions/<id>/explain.csv)."""
-    text = ledger().explain_csv(session_id, player=player, as_of=as_of)
+    text = ledger().explain_csv(session_id, player=player, as_of=as_of, table=table)
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
-    return Response(text, mimetype=CSV_MIMETYPE, headers={
-        "Content-Disposition": f'attachment; filename="lanterloo-{safe}-explain.csv"',
-        "Vary": "Accept"})
+    name = f"lanterloo-{safe}-explain{'-' + table if table else ''}.csv"
+    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"',
+                             "Vary": "Accept"})

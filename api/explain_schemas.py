@@ -22,8 +22,18 @@ class AsOfQuery(ma.Schema):
     as_of = AS_OF
 
 
+def _bom() -> fields.Boolean:
+    return fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                          metadata={"description": "CSV: true (or 1) starts the file with a "
+                                                   "UTF-8 byte order mark, for a spreadsheet"})
+
+
 class StatementAsOfQuery(StatementQuery):
     as_of = AS_OF
+    table = fields.String(validate=validate.OneOf(["players", "summary", "transfers", "cash"]),
+                          metadata={"description": "CSV: only this table, one per file (all "
+                                                   "of them one after another if absent)"})
+    bom = _bom()
 
 
 class ExplainQuery(StatementQuery):
@@ -32,6 +42,10 @@ class ExplainQuery(StatementQuery):
     player = fields.String(validate=PLAYER["validate"], metadata={
         "description": "Only this player's figure (a player of the session)", "example": "B"})
     as_of = AS_OF
+    table = fields.String(validate=validate.OneOf(["postings", "figures"]), metadata={
+        "description": "CSV: only this table, one per file (both one after the other if "
+                       "absent)"})
+    bom = _bom()
 
 
 class RuleSchema(Open):

@@ -14,15 +14,15 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .audit import QUERY_SCHEMAS, audit_csv
 from .auth import RECORD_READERS, requires
 from .books import BOOK_READERS, account_csv, club_page, debts_csv
-from .books_schemas import SeasonQuery
+from .books_schemas import CsvQuery, SeasonQuery
 from .context import check_session_id
 from .explain import explain_csv
-from .explain_schemas import AsOfQuery, ExplainQuery
+from .explain_schemas import ExplainQuery, StatementAsOfQuery
+from .inputs import Blueprint
 from .pages import HTML_MIMETYPE
 from .statement import CSV_MIMETYPE, statement_csv, statement_page
 
@@ -46,11 +46,12 @@ def text(content_type: str, description: str) -> Any:
 class StatementCsv(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="getStatementCsv")
-    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
+    @blp.arguments(StatementAsOfQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "The statement as CSV, with a Content-Disposition filename")
-    def get(self, session_id: str, as_of: str | None = None) -> Response:
+    def get(self, session_id: str, as_of: str | None = None, table: str | None = None,
+            bom: bool = False) -> Response:
         """Read the settlement statement as CSV (as of a point with `as_of`)"""
-        return statement_csv(session_id, as_of)
+        return statement_csv(session_id, as_of, table, bom)
 
 
 @blp.route("/sessions/<session_id>/statement.html", tags=["statement"])
@@ -69,10 +70,10 @@ class ExplainCsv(MethodView):
     @blp.doc(operationId="explainSessionCsv")
     @blp.arguments(ExplainQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "The trail as CSV: one row per posting")
-    def get(self, session_id: str, player: str | None = None,
-            as_of: str | None = None) -> Response:
+    def get(self, session_id: str, player: str | None = None, as_of: str | None = None,
+            table: str | None = None, bom: bool = False) -> Response:
         """Explain every figure, as CSV"""
-        return explain_csv(session_id, player, as_of)
+        return explain_csv(session_id, player, as_of, table, bom)
 
 
 def _audit(name: str, operation: str, summary: str) -> type[MethodView]:
@@ -97,20 +98,22 @@ _audit("corrections", "correctionsRegisterCsv", "The corrections, as CSV")
 class AccountCsv(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getMemberAccountCsv")
+    @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "Every entry of the account, as CSV")
-    def get(self, member_id: str) -> Response:
+    def get(self, member_id: str, bom: bool = False, as_of: str | None = None) -> Response:
         """Read a member's account as CSV: every entry"""
-        return account_csv(member_id)
+        return account_csv(member_id, as_of, bom)
 
 
 @blp.route("/debts.csv", tags=["books"])
 class DebtsCsv(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getDebtsCsv")
+    @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "The open debts as CSV")
-    def get(self) -> Response:
+    def get(self, bom: bool = False, as_of: str | None = None) -> Response:
         """Read the open debts as CSV"""
-        return debts_csv()
+        return debts_csv(as_of, bom)
 
 
 @blp.route("/standings.html", tags=["books"])
@@ -119,6 +122,7 @@ class ClubPage(MethodView):
     @blp.doc(operationId="getClubPage")
     @blp.arguments(SeasonQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(HTML_MIMETYPE, "The club's page: the standings and the open debts, printable")
-    def get(self, since: datetime | None = None, until: datetime | None = None) -> Response:
+    def get(self, since: datetime | None = None, until: datetime | None = None,
+            as_of: str | None = None) -> Response:
         """Read the season's standings as the club's printable page"""
-        return club_page(since, until)
+        return club_page(since, until, as_of)

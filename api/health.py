@@ -8,26 +8,37 @@
   needs the write lock on SQLite and a writable primary on PostgreSQL), and its schema is at
   the revision this code was built for. 503 problem+json otherwise, with the reason
   (`database-unavailable`, `database-read-only`, `database-busy`, `database-full`,
-  `schema-not-at-head`). Take an instance out of the load balancer on it.
+  `schema-not-at-head`). Take an instance out of the load balancer on it. It answers within
+  READY_WITHIN_S whatever the database does: the probe runs on a thread of its own, and a
+  probe that has not answered by then is a 503 `database-unavailable` (a probe still running
+  is not started again: the next request waits on the same one).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as ProbeTimeout
 from functools import cache
 from typing import cast
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from .errors import ApiProblem, database_reason
 from .extension import services
+from .inputs import Blueprint
 from .schemas import Open
 
 log = logging.getLogger("lanterloo.api")
+
+# How long /readyz takes at worst: an orchestrator's probe (Kubernetes' timeoutSeconds is 1 s
+# by default, a load balancer's a few) must get an answer, not a timeout.
+READY_WITHIN_S = 1.5
 
 blp = Blueprint("health", __name__, url_prefix="",
                 description="Liveness and readiness checks for load balancers.")
@@ -41,7 +52,7 @@ class ReadinessSchema(Open):
     status = fields.String(required=True, metadata={"example": "ok"})
     database = fields.String(required=True, metadata={"example": "ok"})
     schema = fields.String(required=True, metadata={
-        "example": "0009", "description": "the schema's Alembic revision"})
+        "example": "0010", "description": "the schema's Alembic revision"})
 
 
 @cache
@@ -63,9 +74,44 @@ class Health(MethodView):
         return {"status": "ok"}
 
 
-def _probe() -> str | None:
+class _Prober:
+    """The readiness probe of this process, on a thread of its own; at most one at a time."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: Future[str | None] | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid = -1
+
+    def revision(self, engine: Engine, within_s: float) -> str | None:
+        """The probe's answer, or ProbeTimeout when it takes longer than `within_s`."""
+        with self._lock:
+            if self._pool is None or self._pid != os.getpid():  # a forked worker: its own
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="lanterloo-readyz")
+                self._pid, self._running = os.getpid(), None
+            if self._running is None or self._running.done():
+                self._running = self._pool.submit(_probe_again_on_a_new_connection, engine)
+            running = self._running
+        return running.result(timeout=within_s)
+
+
+PROBER = _Prober()
+
+
+def _probe_again_on_a_new_connection(engine: Engine) -> str | None:
+    try:
+        return _probe(engine)
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+        # A pooled connection that died with the server (pings happen only after a
+        # connection sat idle): the pool has let go of it; ask on a new one.
+        return _probe(engine)
+
+
+def _probe(engine: Engine) -> str | None:
     """The schema revision, read in a transaction that also takes a write, rolled back."""
-    with services().engine.connect() as connection:
+    with engine.connect() as connection:
         with connection.begin() as transaction:
             revision = connection.execute(
                 text("SELECT version_num FROM alembic_version")).scalar()
@@ -84,14 +130,12 @@ class Ready(MethodView):
         """Can this process serve: the database answers, is writable, and is at the head
         revision"""
         try:
-            try:
-                revision = _probe()
-            except DBAPIError as error:
-                if not error.connection_invalidated:
-                    raise
-                # A pooled connection that died with the server (pings happen only after a
-                # connection sat idle): the pool has let go of it; ask on a new one.
-                revision = _probe()
+            revision = PROBER.revision(services().engine, READY_WITHIN_S)
+        except ProbeTimeout:
+            log.warning("not ready: the database did not answer within %s s", READY_WITHIN_S)
+            raise ApiProblem(503, "database-unavailable",
+                             f"not ready: the database did not answer within {READY_WITHIN_S} s",
+                             rule="database-unavailable", headers={"Retry-After": "5"}) from None
         except Exception as error:
             reason = database_reason(error)
             if reason is None:

@@ -1,5 +1,5 @@
-"""Request inputs: a JSON object body, If-Match, Idempotency-Key and its fingerprint, Prefer,
-ETags."""
+"""Request inputs: a JSON body (read once, nested at most MAX_JSON_DEPTH deep), If-Match,
+Idempotency-Key and its fingerprint, Prefer, ETags."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ import json
 import re
 from typing import Any
 
-from flask import request
+import flask_smorest
+from flask import g, request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from .errors import ApiProblem
 
@@ -21,10 +24,37 @@ _ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
 # W/"12") or *. Anything else, an empty value included, is a 400.
 IF_MATCH_PATTERN = r'^\s*(?:\*|(?:W/)?"?[0-9]{1,18}"?)\s*$'
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# How deep a request body may nest arrays and objects. The deepest body the API takes (a batch
+# of events: {"events": [{"face_up": {...}}]}) is 4 deep; a deeper one is refused before it
+# reaches a schema, a fingerprint or a log, where recursion would crash the request.
+MAX_JSON_DEPTH = 32
+_UNREAD = object()
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def json_body() -> Any:
+    """The request body parsed as JSON, once per request (every route reads it here, the
+    schemas of api/schemas.py through `BodyParser`): 400 if it is not UTF-8 JSON, nests deeper
+    than MAX_JSON_DEPTH or holds a lone surrogate."""
+    cached = g.get("json_body", _UNREAD)
+    if cached is not _UNREAD:
+        return cached
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except RecursionError:
+        raise _too_deep() from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ApiProblem(400, "malformed-request", f"the body is not valid JSON: {error}",
+                         rule="json") from None
+    refusal = _unreadable(body)
+    if refusal is not None:
+        raise refusal
+    g.json_body = body
+    return body
 
 
 def json_object() -> dict[str, Any]:
@@ -34,38 +64,68 @@ def json_object() -> dict[str, Any]:
         raise ApiProblem(415, "unsupported-media-type",
                          f"send the body as application/json, not {mimetype or 'nothing'}",
                          rule="content-type", headers={"Accept-Post": "application/json"})
-    raw = request.get_data(cache=True)
-    try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ApiProblem(400, "malformed-request", f"the body is not valid JSON: {error}",
-                         rule="json") from None
+    body = json_body()
     if not isinstance(body, dict):
         raise ApiProblem(400, "malformed-request",
                          f"the body must be a JSON object, not {_json_kind(body)}",
                          rule="json-object")
-    if _has_lone_surrogate(body):
-        raise ApiProblem(400, "malformed-request",
-                         "the body is not valid Unicode: a string or a member name holds a "
-                         "lone surrogate escape such as \\ud800", rule="json")
     return body
 
 
-def _has_lone_surrogate(value: Any) -> bool:
-    """Whether a lone UTF-16 surrogate (JSON's "\\ud800" without its pair) is anywhere in
-    `value`: such text cannot be stored, compared or echoed as UTF-8."""
-    stack = [value]
+def sent_json() -> Any:
+    """The body if it is JSON (for a fingerprint), else None; never raises."""
+    if not is_json_request(request) or not request.get_data(cache=True):
+        return None
+    try:
+        return json_body()
+    except ApiProblem:
+        return None
+
+
+class BodyParser(FlaskParser):
+    """webargs' parser for the schemas of `Blueprint.arguments`, reading the body through
+    `json_body` (an empty body is missing, as webargs has it)."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req) or not req.get_data(cache=True):
+            return core.missing
+        return json_body()
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint whose `arguments` read the body through `json_body`."""
+
+    ARGUMENTS_PARSER = BodyParser()
+
+
+def _too_deep() -> ApiProblem:
+    return ApiProblem(400, "malformed-request",
+                      f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep",
+                      rule="json-depth")
+
+
+def _unreadable(body: Any) -> ApiProblem | None:
+    """What makes a parsed body unreadable, found in one walk without recursion: arrays and
+    objects nested deeper than MAX_JSON_DEPTH, or a lone UTF-16 surrogate (JSON's "\\ud800"
+    without its pair) in a string or a member name, which cannot be stored, compared or
+    echoed as UTF-8."""
+    stack: list[tuple[Any, int]] = [(body, 0)]  # (a value, how many containers hold it)
     while stack:
-        item = stack.pop()
+        item, level = stack.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+                return ApiProblem(400, "malformed-request",
+                                  "the body is not valid Unicode: a string or a member name "
+                                  "holds a lone surrogate escape such as \\ud800", rule="json")
+        elif isinstance(item, dict | list):
+            if level >= MAX_JSON_DEPTH:
+                return _too_deep()
+            if isinstance(item, dict):
+                stack.extend((key, level) for key in item)
+                stack.extend((value, level + 1) for value in item.values())
+            else:
+                stack.extend((value, level + 1) for value in item)
+    return None
 
 
 def _json_kind(value: object) -> str:

@@ -1,13 +1,16 @@
 """Request ids, structured logs and the request's log line, and the body limit on a stream.
 
 Every request gets an id: the client's `X-Request-Id` when it is a plain token of at most 128
-characters (letters, digits, `._:-`), else a new one; the response sends it back in
-`X-Request-Id`, and every log line of the request names it.
+characters (letters, digits, `._:-`) that does not look like a credential, else a new one;
+the response sends it back in `X-Request-Id`, and every log line of the request names it.
 
 Logs are JSON lines (LOO_LOG_FORMAT=json, the default; `text` for a terminal): one line per
 request on the `lanterloo.request` logger with the request id, method, route and path,
 status, latency, the club and session when there are any, and the rule of every refusal.
-No header is logged, so never a token; a secret never reaches a log line.
+No header is logged, so never a token; a secret never reaches a log line: anything shaped
+like a credential that a client puts in the path, the query or a header the line names (a
+token `loo_...`, a `Bearer ...` value) is written redacted (`redact`), by the formatters as
+well as by the request's line, whatever logged it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import metrics
+from .redaction import redact
 
 REQUEST_ID_HEADER = "X-Request-Id"
 ENVIRON_REQUEST_ID = "lanterloo.request_id"
@@ -39,6 +43,13 @@ request_log = logging.getLogger("lanterloo.request")
 # Members of a LogRecord that are not the caller's own fields.
 _RECORD_MEMBERS = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message",
                                                                                 "asctime"}
+
+
+class RedactingFormatter(logging.Formatter):
+    """logging's plain formatter (LOO_LOG_FORMAT=text), credentials redacted."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 # json.dumps(line, default=str, ensure_ascii=False), without making an encoder per line.
@@ -65,7 +76,7 @@ class JsonFormatter(logging.Formatter):
                 line["request_id"] = request_id
         if record.exc_info:
             line["exc"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
-        return _ENCODER.encode(line)
+        return redact(_ENCODER.encode(line))
 
 
 def current_request_id() -> str | None:
@@ -86,8 +97,8 @@ def configure_logging(level: str, fmt: str) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler._lanterloo = True  # type: ignore[attr-defined]
     if fmt.lower() == "text":
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s "
-                                               "%(message)s"))
+        handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s "
+                                                "%(message)s"))
     else:
         handler.setFormatter(JsonFormatter())
     logger.addHandler(handler)
@@ -96,7 +107,7 @@ def configure_logging(level: str, fmt: str) -> None:
 
 def request_id_from(environ: dict[str, Any]) -> str:
     sent = environ.get("HTTP_X_REQUEST_ID", "")
-    return sent if _GOOD_ID.match(sent) else uuid.uuid4().hex
+    return sent if _GOOD_ID.match(sent) and redact(sent) == sent else uuid.uuid4().hex
 
 
 # -- WSGI: the request id, and the size of a body sent without a Content-Length --------------
@@ -161,7 +172,7 @@ def install(app: Flask) -> None:
         url_rule = req.url_rule
         route = url_rule.rule if url_rule is not None else "unmatched"
         method = req.method
-        path = req.path
+        path = redact(req.path)
         status = response.status_code
         rule = state.get("problem_rule") if status >= 400 else None
         replayed = headers.get("Idempotent-Replayed") == "true"
@@ -181,6 +192,8 @@ def install(app: Flask) -> None:
         session_id = (req.view_args or {}).get("session_id")
         if session_id:
             fields["session"] = session_id
+        if req.query_string:
+            fields["query"] = redact(req.query_string.decode("latin-1"))
         if rule:
             fields["rule"] = rule
         if replayed:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
 
 from ledger.domain import Rules
@@ -24,6 +23,7 @@ from ledger.domain.vocabulary import Destination
 
 from .auth import STATE_READERS, requires
 from .context import check_session_id, ledger
+from .inputs import Blueprint
 from .schemas import Open
 
 blp = Blueprint("offences", __name__, url_prefix="/sessions/<session_id>/offences",

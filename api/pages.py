@@ -23,6 +23,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from ledger.domain.currencies import decimals
+
 from .charts import balance_chart
 
 HERE = Path(__file__).parent
@@ -34,11 +36,6 @@ DOCUMENT_CSP = (f"default-src 'none'; style-src '{STYLE_HASH}'; img-src data:; "
                 "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 HTML_MIMETYPE = "text/html"
 
-# ISO 4217 minor units that are not two decimals; "units" are counters, not money.
-DECIMALS = {"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0,
-            "PYG": 0, "RWF": 0, "UGX": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
-            "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
-            "UNITS": 0}
 MINUS = "\u2212"
 
 _env = Environment(loader=FileSystemLoader(HERE / "templates" / "pages"),
@@ -58,7 +55,7 @@ def money(minor: int | None, currency: str | None, *, sign: bool = False) -> str
     if minor is None:
         return ""
     code = (currency or "").upper()
-    places = DECIMALS.get(code, 2)
+    places = decimals(code) if code != "UNITS" else 0
     whole, part = divmod(abs(minor), 10 ** places)
     text = f"{whole:,}" + (f".{part:0{places}d}" if places else "")
     lead = MINUS if minor < 0 else ("+" if sign and minor > 0 else "")
@@ -186,15 +183,23 @@ def _totals(amounts: Iterable[Mapping[str, int]]) -> dict[str, int]:
 
 
 def render_club_page(club: Mapping[str, Any], standings: Mapping[str, Any],
-                     debts: Mapping[str, Any]) -> str:
-    """The club's books: the season's standings per member (`GET /standings`) and the open
-    debts, oldest first (`GET /debts`), as one printable HTML document."""
+                     debts: Mapping[str, Any], payables: Mapping[str, Any] | None = None,
+                     cash_checks: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The club's books: the season's standings per member (`GET /standings`), the open
+    debts (`GET /debts`) and what the club owes (`GET /payables`), oldest first, as one
+    printable HTML document. Nets are in money per currency: units of sessions played at
+    different values (5p, 10p) are never added together; only sessions played for counters
+    show a net in units. `cash_checks` (Books.cash_checks) are the tins last counted."""
     members: Sequence[Mapping[str, Any]] = standings.get("members", [])
     currencies = sorted({c for m in members for c in (m.get("net_minor") or {})})
+    payables = payables or {}
     return _env.get_template("club.html").render(
         club=club, club_name=club.get("club") or club.get("name") or "The club",
         members=members, currencies=currencies,
         net_totals=_totals(m.get("net_minor") or {} for m in members),
         debts=debts.get("debts", []), debt_totals=dict(sorted(
             (debts.get("totals") or {}).items())),
+        as_of=standings.get("as_of"), cash_checks=cash_checks,
+        payables=payables.get("payables", []), payable_totals=dict(sorted(
+            (payables.get("totals") or {}).items())),
         stylesheet=Markup(STYLESHEET))

@@ -28,6 +28,7 @@ from .event_schemas import (  # noqa: F401  (the schemas' one name for the route
 from .record_schemas import RecordedEventSchema  # noqa: F401
 from .schema_base import (  # noqa: F401
     PLAYER,
+    KnownQuery,
     Open,
     RuleOverridesIn,
     RulesSchema,
@@ -147,6 +148,12 @@ class ProblemSchema(ma.Schema):
                                                         "session cannot follow: the rule that "
                                                         "refused an entry after it"})
     version = fields.Integer(metadata={"description": "...and that entry's version"})
+    reversed_by = fields.Integer(metadata={"description": "An entry reversed already: by "
+                                                          "which"})
+    unbooked_minor = fields.Integer(metadata={"description": "A cash difference beyond the "
+                                                            "check: what is left to book"})
+    limit_units = fields.Integer(metadata={"description": "An amount past the limit: the "
+                                                         "limit"})
     candidates = fields.List(fields.String(), metadata={
         "description": "pam_held_by refused: the players it may name"})
     owes_minor = fields.Integer(metadata={"description": "A write-off beyond the debt: what "

@@ -22,6 +22,8 @@ from gunicorn import util
 from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import ThreadWorker
 
+from .redaction import redact
+
 PROBLEM_TYPE_PREFIX = "urn:lanterloo:problem:"
 _CODES = {400: "malformed-request", 403: "forbidden", 414: "uri-too-long",
           417: "expectation-failed", 431: "header-fields-too-large",
@@ -74,7 +76,7 @@ class JsonAccessLogger(Logger):
             "request_id": headers.get("x-request-id") or environ.get("lanterloo.request_id"),
             "remote": environ.get("REMOTE_ADDR"),
             "method": getattr(req, "method", None),
-            "path": getattr(req, "path", None),
+            "path": redact(str(getattr(req, "path", None) or "")),
             "status": int(status) if status.isdigit() else status,
             "bytes": getattr(resp, "sent", None),
             "duration_ms": round(seconds * 1000, 2),

@@ -7,7 +7,6 @@ from typing import Any
 import marshmallow as ma
 from flask import Response, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from ledger.domain import OpenSession
@@ -16,7 +15,7 @@ from .auth import OPENERS, STATE_READERS, requires
 from .context import check_session_id, ledger
 from .errors import ApiProblem, first_message
 from .explain_schemas import AsOfQuery
-from .inputs import etag, header_params, json_object, session_links
+from .inputs import Blueprint, etag, header_params, json_object, session_links
 from .schemas import (
     MAX_PLAYERS,
     PLAYER,

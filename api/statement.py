@@ -12,12 +12,12 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, principal, requires
 from .context import check_session_id, ledger
 from .errors import ApiProblem
 from .explain_schemas import StatementAsOfQuery
+from .inputs import Blueprint
 from .pages import HTML_MIMETYPE, render_statement
 from .schemas import StatementSchema
 
@@ -48,9 +48,9 @@ def wants_csv(fmt: str | None) -> bool:
     return request.accept_mimetypes.best_match([JSON_MIMETYPE, CSV_MIMETYPE]) == CSV_MIMETYPE
 
 
-def csv_filename(session_id: str) -> str:
+def csv_filename(session_id: str, table: str | None = None) -> str:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
-    return f"lanterloo-{safe}-statement.csv"
+    return f"lanterloo-{safe}-statement{'-' + table if table else ''}.csv"
 
 
 def statement_explain(session_id: str) -> dict[str, Any] | None:
@@ -72,7 +72,7 @@ class Statement(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, session_id: str, format: str | None = None,  # noqa: A002 (the query name)
-            as_of: str | None = None):
+            as_of: str | None = None, table: str | None = None, bom: bool = False):
         """Read the settlement statement
 
         Per player: units paid for deals, antes, loos and each kind of penalty; units received
@@ -83,7 +83,7 @@ class Statement(MethodView):
         """
         wanted = wanted_format(format)
         if wanted == "csv":
-            return statement_csv(session_id, as_of)
+            return statement_csv(session_id, as_of, table, bom)
         if wanted == "html":
             if as_of is not None:
                 raise ApiProblem(422, "invalid-input", "the printable page shows the session "
@@ -94,11 +94,12 @@ class Statement(MethodView):
         return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}
 
 
-def statement_csv(session_id: str, as_of: str | None) -> Response:
+def statement_csv(session_id: str, as_of: str | None, table: str | None = None,
+                  bom: bool = False) -> Response:
     """The statement as CSV (also GET /sessions/<id>/statement.csv, api/exports.py)."""
-    text = ledger().statement_csv(session_id, as_of=as_of)
-    return Response(text, mimetype=CSV_MIMETYPE, headers={
-        "Content-Disposition": f'attachment; filename="{csv_filename(session_id)}"',
+    text = ledger().statement_csv(session_id, as_of=as_of, table=table)
+    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
+        "Content-Disposition": f'attachment; filename="{csv_filename(session_id, table)}"',
         "Vary": "Accept"})
 
 

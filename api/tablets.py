@@ -25,7 +25,6 @@ from typing import Any
 import segno
 from flask import current_app, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from ledger.domain import LedgerError
@@ -35,7 +34,7 @@ from .auth import EVERY_ROLE, STATE_READERS, TREASURER, principal, requires
 from .context import check_session_id
 from .errors import ApiProblem
 from .extension import services
-from .inputs import json_object
+from .inputs import Blueprint, json_object
 from .record_schemas import EntryEventSchema
 from .schemas import Open, Strict, Variants, printable
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import RECORD_READERS, requires
 from .context import check_session_id, ledger
+from .inputs import Blueprint
 from .schemas import VerifySchema
 
 blp = Blueprint("verify", __name__, url_prefix="/sessions/<session_id>/verify",

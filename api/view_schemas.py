@@ -282,6 +282,9 @@ class CashCheckSchema(Open):
     counts = fields.Integer(required=True, metadata={"description": "How often it was "
                                                                     "counted"})
     note = fields.String(required=True, allow_none=True)
+    float_minor = fields.Integer(metadata={"description": "The float the tin started with"})
+    booked_minor = fields.Integer(metadata={"description": "Differences booked against it"})
+    unbooked_minor = fields.Integer(metadata={"description": "What is left to book"})
 
 
 class StatementSchema(Open):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, request
+from flask import Response
 
 from ledger.domain import SessionNotFound
 from ledger.writes import AppendResult, WriteRequest
@@ -32,6 +32,7 @@ from .inputs import (
     if_match_version,
     precondition_required,
     prefers_minimal,
+    sent_json,
 )
 
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -59,7 +60,7 @@ def write_request(*, body_version: int | None = None,
                                   field="session_id")
         raise precondition_required()
     return WriteRequest(current_actor(), expected, key,
-                        fingerprint(request.get_json(silent=True), expected)
+                        fingerprint(sent_json(), expected)
                         if key is not None else None)
 
 

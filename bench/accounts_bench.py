@@ -1,4 +1,4 @@
-"""The club's books at a club's scale: reads of accounts, debts and standings.
+"""The club's books at a club's scale: every books read, now and as of a point.
 
     python -m bench.accounts_bench URL [--sessions 1000] [--payments 1000]   # one JSON line
 
@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
+from ledger.bookreads import Filters
 from ledger.clubs import Actor, Clubs
 from ledger.domain.accounts import SessionResult
 from ledger.projections import result_rows
@@ -77,6 +78,7 @@ def main() -> None:
                              amount_minor=rnd.randint(1, 100), currency="GBP", method="cash",
                              request=WriteRequest(actor))
     payment_ms = (time.perf_counter() - begun) * 1000 / max(args.payments, 1)
+    middle = max(args.payments // 2, 1)  # a book position half way
     print(json.dumps({
         "sessions": args.sessions, "payments": args.payments,
         "payment_append_ms": round(payment_ms, 1),
@@ -84,6 +86,15 @@ def main() -> None:
         "accounts_ms": median_ms(books.accounts),
         "debts_ms": median_ms(books.debts),
         "standings_ms": median_ms(books.standings),
+        "payables_ms": median_ms(books.payables),
+        "settle_up_ms": median_ms(books.settle_up),
+        "register_page_ms": median_ms(lambda: books.register(Filters(), limit=100)),
+        "register_member_ms": median_ms(lambda: books.register(Filters(member_id=ids["M0"]),
+                                                                limit=100)),
+        "accounts_as_of_ms": median_ms(lambda: books.accounts(as_of=str(middle))),
+        "debts_as_of_ms": median_ms(lambda: books.debts(as_of=str(middle))),
+        "member_account_as_of_ms": median_ms(lambda: books.account(ids["M0"],
+                                                                   as_of=str(middle))),
     }))
     engine.dispose()
 

@@ -176,8 +176,14 @@ class Audit:
         if filters.type is not None and filters.type not in REGISTER_TYPES:
             raise InvalidInput(f"type must be {PENALTY} or {BREACH} in the register",
                                rule="audit-filter", field="type")
-        return self._page(filters, after, limit, key="entries", types=REGISTER_TYPES,
+        page = self._page(filters, after, limit, key="entries", types=REGISTER_TYPES,
                           row=_register_row, about=(PLAYER,))
+        later = [e for e in page["entries"] if e["kind"] == "penalty"
+                 and e["destination"] in LATER and e["amount_units"] is None]
+        if later:
+            with self.store.reading() as conn:
+                _charged_with_deal(conn, later)
+        return page
 
     def corrections(self, filters: Filters = Filters(), *, after: int = 0,
                     limit: int = 100) -> dict[str, Any]:
@@ -412,7 +418,40 @@ def _register_row(row: Any, *, superseded: int | None, members: dict[str, str]
             "destination": p["destination"] if penalty else None,
             "law": p["law"] if penalty else None,
             "detail": None if penalty else p["detail"],
-            "detected": p.get("detected", False) if penalty else True}
+            "detected": p.get("detected", False) if penalty else True,
+            "charged_as": None}
+
+
+# The penalties whose amount the deal's settlement fixes (vocabulary.Destination).
+LATER = ("settled-with-deal", "next_pool-at-settlement")
+
+
+def _charged_with_deal(conn: Any, entries: list[dict[str, Any]]) -> None:
+    """Fill in, for penalties charged when their deal was settled, what the settlement
+    charged (the last DealSettled of the deal): the offender's posting for the offence, or
+    the loo he paid instead (Blenheim law 9: "if he makes no trick he is looed"), with
+    `charged_as` "fine" or "loo". Left null while the deal is not settled."""
+    wanted = {(e["session_id"], e["deal_no"]) for e in entries}
+    settled: dict[tuple[str, int], dict[str, Any]] = {}
+    for row in conn.execute(select(events.c.stream_id, events.c.payload)
+                            .where(events.c.type == "DealSettled",
+                                   events.c.stream_id.in_({s for s, _ in wanted}))
+                            .order_by(events.c.position)):
+        key = (row.stream_id, row.payload["deal_no"])
+        if key in wanted:
+            settled[key] = row.payload
+    for e in entries:
+        deal = settled.get((e["session_id"], e["deal_no"]))
+        if deal is None:
+            continue
+        mine = [p for p in deal.get("postings") or [] if p["from"] == e["player"]]
+        fine = [p for p in mine if p.get("offence") == e["offence"]]
+        loo = [p for p in mine if p["reason"] == "loo"] if e["player"] in deal["looed"] \
+            and e["destination"] == "settled-with-deal" else []
+        charged = fine or loo
+        if charged:
+            e["amount_units"] = e["paid_units"] = sum(p["amount_units"] for p in charged)
+            e["charged_as"] = "fine" if fine else "loo"
 
 
 def _correction_row(row: Any, *, superseded: int | None, members: dict[str, str]
@@ -433,7 +472,7 @@ _COMMON = ["position", "session_id", "version", "recorded_at", "actor", "member_
 EVENT_COLUMNS = [*_COMMON, "type", "schema_version", "payload", "hash"]
 REGISTER_COLUMNS = [*_COMMON, "type", "kind", "deal_no", "player", "player_member_id",
                     "offence", "breach", "amount_units", "paid_units", "destination", "law",
-                    "detail", "detected"]
+                    "detail", "detected", "charged_as"]
 CORRECTION_COLUMNS = [*_COMMON, "deal_no", "voids", "replacements", "changes", "reason",
                       "authorised_by", "rewound_to"]
 

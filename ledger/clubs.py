@@ -33,6 +33,7 @@ __all__ = ["Actor", "Principal", "Clubs", "ROLES", "TOKEN_PREFIX", "NotFound", "
            "resolve_players", "hash_secret", "create_short_lived_token"]
 
 TOKEN_PREFIX = "loo_"
+LEDGER_WRITERS = ("treasurer", "dealer")  # the roles that append to a session
 MAX_NAME = 40  # a seat name (api/schemas.py PLAYER)
 MAX_LABEL = 100
 MAX_EXPIRY_DAYS = 3650
@@ -176,8 +177,8 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
 
 
 def create_short_lived_token(conn: Connection, club_id: str, member_id: str, role: str,
-                             label: str, *, lifetime: timedelta,
-                             now: datetime | None = None) -> dict[str, Any]:
+                             label: str, *, lifetime: timedelta, now: datetime | None = None,
+                             issued_by: str | None = None) -> dict[str, Any]:
     """A token that expires after `lifetime` (hours, not days: a tablet paired for one
     evening, ledger/tablets.py), written in the caller's transaction; "token" holds the
     secret, returned here once. Otherwise a token like any other (revoked the same way)."""
@@ -194,7 +195,7 @@ def create_short_lived_token(conn: Connection, club_id: str, member_id: str, rol
     secret = secrets.token_urlsafe(32)
     store.insert_token(conn, token_id=token_id, club_id=club_id, member_id=member_id, role=role,
                        label=label, secret_hash=hash_secret(secret), now=now,
-                       expires_at=now + lifetime)
+                       expires_at=now + lifetime, issued_by=issued_by)
     row = store.find_token(conn, token_id)
     return {**token_dict(row, now=now), "token": f"{TOKEN_PREFIX}{token_id}_{secret}"}
 
@@ -226,8 +227,8 @@ class Clubs:
             store.insert_club(conn, club_id=club_id, name=name, name_key=name_key(name),
                               now=_now())
             member = self._add_member(conn, club_id, admin, guest=False)
-            token = self._create_token(conn, club_id, member["member_id"], "admin", label,
-                                       expires_in_days)
+            token = self.create_token_in(conn, club_id, member["member_id"], "admin", label,
+                                         expires_in_days)
         return {"club_id": club_id, "name": name}, member, token
 
     def club(self, id_or_name: str) -> dict[str, Any]:
@@ -281,10 +282,13 @@ class Clubs:
         with self.store.transaction() as tx:
             self.store.tokens_changed(tx)
             conn = tx.conn
-            return self._create_token(conn, club_id, member_id, role, label, expires_in_days)
+            return self.create_token_in(conn, club_id, member_id, role, label, expires_in_days)
 
-    def _create_token(self, conn: Connection, club_id: str, member_id: str, role: str,
-                      label: str, expires_in_days: int | None) -> dict[str, Any]:
+    def create_token_in(self, conn: Connection, club_id: str, member_id: str, role: str,
+                        label: str, expires_in_days: int | None,
+                        issued_by: Actor | None = None) -> dict[str, Any]:
+        """A new token written in the caller's transaction; `issued_by`: who asked for it
+        (kept for the token register), None at the command line."""
         if role not in ROLES:
             raise InvalidInput(f"role must be one of {', '.join(ROLES)}", rule="role",
                                field="role")
@@ -303,9 +307,33 @@ class Clubs:
         secret = secrets.token_urlsafe(32)
         store.insert_token(conn, token_id=token_id, club_id=club_id, member_id=member_id,
                            role=role, label=label, secret_hash=hash_secret(secret), now=now,
-                           expires_at=expires_at)
+                           expires_at=expires_at,
+                           issued_by=issued_by.member_id if issued_by else None,
+                           issued_with=issued_by.token_id if issued_by else None)
         row = store.find_token(conn, token_id)
         return {**token_dict(row, now=now), "token": f"{TOKEN_PREFIX}{token_id}_{secret}"}
+
+    def token_register(self, club_id: str) -> list[dict[str, Any]]:
+        """The tokens of the club a member issued that someone should review: one a member
+        issued to himself, and one an admin issued for a role that writes the ledger
+        (treasurer, dealer), which the admin's own role cannot; each with why."""
+        out = []
+        with self.store.reading() as conn:
+            for row in store.issued_tokens(conn, club_id):
+                reasons = []
+                if row.issued_by == row.member_id:
+                    reasons.append("self-issued")
+                if row.issuer_role == "admin" and row.role in LEDGER_WRITERS:
+                    reasons.append("beyond-issuer-role")
+                if reasons:
+                    out.append({
+                        "token_id": row.id, "member_id": row.member_id,
+                        "member": row.member_name, "role": row.role, "label": row.label,
+                        "issued_at": _iso(row.created_at), "revoked_at": _iso(row.revoked_at),
+                        "issued_by": row.issued_by, "issued_by_name": row.issuer_name,
+                        "issued_with": row.issued_with, "issuer_role": row.issuer_role,
+                        "reasons": reasons})
+        return out
 
     def tokens(self, club_id: str) -> list[dict[str, Any]]:
         now = _now()

@@ -364,17 +364,26 @@ class Ledger:
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return _plain({**statement(state, pin), "cash": None, "as_of": at})
 
-    def statement_csv(self, session_id: str, *, as_of: int | str | None = None) -> str:
+    def statement_csv(self, session_id: str, *, as_of: int | str | None = None,
+                      table: str | None = None) -> str:
+        """The statement as CSV: one table (`players`, `summary`, `transfers` or `cash`), or
+        all of them (ledger/domain/statement.py)."""
         from ledger.treasury import cash_of
 
         with self.store.reading() as conn:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                return statement_csv(state, history.pin(row.version, row.head_hash)) \
-                    + cash_csv(cash_of(self.engine, row.club_id, state))
-            state, pin, _ = history.state_and_pin_at(conn, row, as_of)
-        return statement_csv(state, pin)
+                pin = history.pin(row.version, row.head_hash)
+                cash = cash_of(self.engine, row.club_id, state) \
+                    if table in (None, "cash") else None
+            else:
+                state, pin, _ = history.state_and_pin_at(conn, row, as_of)
+                cash = None
+        if table == "cash":
+            return cash_csv(cash, alone=True)
+        text = statement_csv(state, pin, table)
+        return text + cash_csv(cash) if table is None and as_of is None else text
 
     def explain(self, session_id: str, *, player: str | None = None,
                 as_of: int | str | None = None) -> dict[str, Any]:
@@ -395,8 +404,8 @@ class Ledger:
         return explain(session_id, logged, version=version, player=player, as_of=at)
 
     def explain_csv(self, session_id: str, *, player: str | None = None,
-                    as_of: int | str | None = None) -> str:
-        return explain_csv(self.explain(session_id, player=player, as_of=as_of))
+                    as_of: int | str | None = None, table: str | None = None) -> str:
+        return explain_csv(self.explain(session_id, player=player, as_of=as_of), table)
 
     def events(self, session_id: str, after_position: int = 0,
                limit: int = 100) -> dict[str, Any]:

@@ -155,7 +155,8 @@ class Tablets:
                 label = match.label \
                     or f"Tablet {store.codes_used_for(conn, match.session_id) + 1}"
                 token = create_short_lived_token(conn, match.club_id, match.member_id, ROLE,
-                                                 label, lifetime=TOKEN_LIFETIME, now=now)
+                                                 label, lifetime=TOKEN_LIFETIME, now=now,
+                                                 issued_by=match.created_by)
                 if not store.mark_used(conn, match.id, now=now, token_id=token["token_id"]):
                     raise refused  # used by a concurrent request: this transaction rolls back
                 club = clubstore.find_club(conn, match.club_id)

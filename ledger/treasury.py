@@ -16,24 +16,30 @@ docs/books.md's.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine
 
+from ledger import bookreads as reads
 from ledger.clubs import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
 from ledger.domain import accounts as bk
-from ledger.domain.accounts import (
+from ledger.domain import bookentries as be
+from ledger.domain.bookentries import (
     CLUB,
     CashCounted,
+    CashDifferenceBooked,
+    CurrenciesSet,
     DebtWrittenOff,
-    Line,
+    Difference,
+    EntryReversed,
+    FloatOpened,
     PaymentMethod,
     PaymentRecorded,
 )
+from ledger.domain.currencies import UNITS, check_kept
 from ledger.domain.vocabulary import Status
 from ledger.store import booklog as store
 from ledger.store import clubstore, open_store, queries
@@ -46,6 +52,10 @@ MAX_PAGE_LIMIT = 1000
 
 class WriteOffExceedsDebt(LedgerError):
     code = "rule-violation"
+
+
+class AlreadyReversed(OutOfTurn):
+    """The entry was reversed already: a second reversal would cancel it twice."""
 
 
 class Books:
@@ -63,7 +73,7 @@ class Books:
                        request: WriteRequest) -> AppendResult:
         """Record that `payer` paid `payee` (each a member's id or name, or "club")."""
 
-        def build(conn: Connection) -> bk.BookEntry:
+        def build(conn: Connection) -> be.BookEntry:
             who = {name: self._party(conn, value, name)
                    for name, value in (("payer", payer), ("payee", payee))}
             if who["payer"] == CLUB and who["payee"] == CLUB:
@@ -75,6 +85,7 @@ class Books:
             if session_id is not None:
                 state = self._session(conn, session_id)
                 _same_currency(state, currency)
+            check_kept(currency, reads.currencies(conn, self.club_id, reads.NOW).kept)
             return PaymentRecorded(payer=who["payer"], payee=who["payee"],
                                    amount_minor=amount_minor, currency=currency,
                                    method=PaymentMethod(method), session_id=session_id,
@@ -87,11 +98,11 @@ class Books:
                   request: WriteRequest) -> AppendResult:
         """Write off what `member` owes, up to all of it in that currency; `reason` required."""
 
-        def build(conn: Connection) -> bk.BookEntry:
+        def build(conn: Connection) -> be.BookEntry:
             member_id = self._party(conn, member, "member", club=False)
             entry = DebtWrittenOff(member_id=member_id, amount_minor=amount_minor,
                                    currency=currency, reason=reason)
-            items = bk.member_items(member_id, self._lines(conn, member_id))
+            _, items = reads.member_items(conn, self.club_id, reads.NOW, member_id)
             owes = -bk.account_summary(items)["balances"].get(currency, 0)
             if entry.amount_minor > owes:
                 raise WriteOffExceedsDebt(
@@ -106,7 +117,7 @@ class Books:
                    note: str | None = None, request: WriteRequest) -> AppendResult:
         """Record the cash counted on the table at the (ended) session's close."""
 
-        def build(conn: Connection) -> bk.BookEntry:
+        def build(conn: Connection) -> be.BookEntry:
             state = self._session(conn, session_id)
             if state.status != Status.ENDED:
                 raise OutOfTurn("the cash is counted at the session's close: end the session "
@@ -118,7 +129,83 @@ class Books:
 
         return self._append(build, request, "cash", session_id, counted_minor, currency, note)
 
-    def _append(self, build: Callable[[Connection], bk.BookEntry], request: WriteRequest,
+    def open_float(self, session_id: str, *, amount_minor: Any, currency: Any,
+                   note: str | None = None, request: WriteRequest) -> AppendResult:
+        """Record the float put in the session's tin before (or during) play."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            state = self._session(conn, session_id)
+            entry = FloatOpened(session_id=session_id, amount_minor=amount_minor,
+                                currency=currency, note=note)
+            _same_currency(state, currency)
+            return entry
+
+        return self._append(build, request, "float", session_id, amount_minor, currency, note)
+
+    def book_cash_difference(self, session_id: str, *, difference: Any, amount_minor: Any,
+                             currency: Any, account: Any, reason: Any,
+                             request: WriteRequest) -> AppendResult:
+        """Book a counted tin's shortage or surplus against the club or a member: at most
+        what the session's cash check leaves unbooked, of that sign."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            state = self._session(conn, session_id)
+            party = self._party(conn, account, "account")
+            if difference not in tuple(Difference):
+                raise InvalidInput("difference must be shortage or surplus",
+                                   rule="cash-difference", field="difference")
+            entry = CashDifferenceBooked(
+                session_id=session_id, difference=Difference(difference),
+                amount_minor=amount_minor, currency=currency, account=party, reason=reason)
+            _same_currency(state, currency)
+            check = self.cash(conn, state)
+            if check is None:
+                raise OutOfTurn("count the cash first: a difference is booked against the "
+                                "cash check", rule="cash-difference-after-count",
+                                field="session_id")
+            left = check["unbooked_minor"]
+            if entry.signed_minor * left <= 0 or abs(entry.signed_minor) > abs(left):
+                raise InvalidInput(
+                    f"the cash check leaves {left} unbooked: a {difference} of "
+                    f"{entry.amount_minor} does not match it",
+                    rule="cash-difference-exceeds-check", field="amount_minor",
+                    unbooked_minor=left)
+            return entry
+
+        return self._append(build, request, "cash-difference", session_id, difference,
+                            amount_minor, currency, account, reason)
+
+    def reverse(self, seq: Any, *, reason: Any, request: WriteRequest) -> AppendResult:
+        """Cancel book entry `seq` for `reason`, with a new entry posting its postings back;
+        an entry is reversed once, a reversal never."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+                raise InvalidInput("seq must be the number of a book entry",
+                                   rule="entry-exists", field="seq")
+            log = reads.Log.read(conn, self.club_id, reads.NOW)
+            entry = log.entries.get(seq)
+            if entry is None:
+                raise NotFound(f"no book entry {seq}", rule="entry-exists", field="seq")
+            done = log.reversed_by().get(seq)
+            if done is not None:
+                raise AlreadyReversed(f"book entry {seq} was reversed by entry {done}",
+                                      rule="entry-already-reversed", field="seq",
+                                      reversed_by=done)
+            return be.reversal_of(entry, seq, reason)
+
+        return self._append(build, request, "reversal", seq, reason)
+
+    def set_currencies(self, *, currency: Any, accepted: Any,
+                       request: WriteRequest) -> AppendResult:
+        """From now on keep the books in `currency`, and accept payments in `accepted`."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            return CurrenciesSet(currency=currency, accepted=tuple(accepted or ()))
+
+        return self._append(build, request, "currencies", currency, *(accepted or ()))
+
+    def _append(self, build: Callable[[Connection], be.BookEntry], request: WriteRequest,
                 *what: object) -> AppendResult:
         """Append the entry `build` makes as the next of the club's book log."""
         actor = request.actor
@@ -171,213 +258,130 @@ class Books:
                                   field="session_id")
         return SessionState.from_dict(row.state)
 
-    # -- reads ----------------------------------------------------------------------------
+    # -- reads (ledger/bookreads.py; `as_of` a book position or a time, None now) -------
 
-    def _lines(self, conn: Connection, member_id: str | None = None) -> list[Line]:
-        """Every line of the club's books (session results and entries), in time order; only
-        those that touch `member_id`, if given."""
-        results = [bk.session_line(
-            session_id=r.session_id, session_name=r.session_name, seat=r.seat,
-            member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
-            net_minor=None if r.net_minor is None else int(r.net_minor),
-            ended_at=as_utc(r.ended_at))
-            for r in store.load_results(conn, club_id=self.club_id, member_id=member_id)]
-        names = {line.session_id or "": line.session_name or "" for line in results}
-        entries = [bk.entry_line(bk.entry_from_record(r.type, r.schema_version, r.payload),
-                                 seq=r.seq, at=as_utc(r.recorded_at),
-                                 session_names=names)
-                   for r in store.entries(conn, self.club_id)
-                   if r.type != CashCounted.type and (member_id is None or member_id in (
-                       r.payload.get("payer"), r.payload.get("payee"),
-                       r.payload.get("member_id")))]
-        return bk.in_order(results + entries)
+    def _read(self, as_of: str | None, read: Callable[[Connection, reads.Cut], Any]) -> Any:
+        with self.engine.connect() as conn:
+            return read(conn, reads.cut_at(conn, self.club_id, as_of))
 
-    def _members(self, conn: Connection) -> dict[str, Any]:
-        return {row.id: row for row in clubstore.list_members(conn, self.club_id)}
-
-    def account(self, member_id: str, *, after: int = 0, limit: int = 100) -> dict[str, Any]:
+    def account(self, member_id: str, *, after: int = 0, limit: int = 100,
+                as_of: str | None = None) -> dict[str, Any]:
         """The member's account: a page of its lines in time order with a running balance
         per currency, and what he owes or is owed, from which sessions, since when."""
         _check_page(after, limit)
-        with self.engine.connect() as conn:
-            member = clubstore.find_member(conn, self.club_id, member_id=member_id)
-            if member is None:
-                raise NotFound(f"no member {member_id}", rule="member-exists",
-                               field="member_id")
-            items = bk.member_items(member_id, self._lines(conn, member_id))
-        # only the page's lines are written out (a member of 1,000 sessions has 1,000)
-        page = [bk.item_dict(item, member_id, n)
-                for n, item in enumerate(items[after:after + limit], after + 1)]
-        return {"member_id": member_id, "name": member.name, "guest": bool(member.guest),
-                **bk.account_summary(items), "entries": page, "total_entries": len(items),
-                "next_after": after + limit if after + limit < len(items) else None}
+        return self._read(as_of, lambda conn, cut: reads.account(
+            conn, self.club_id, cut, member_id, after=after, limit=limit))
 
-    def account_csv(self, member_id: str) -> str:
-        data = self.account(member_id, limit=MAX_PAGE_LIMIT)
+    def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
         rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
                  "currency", "amount_minor", "balance_minor", "open_minor"]]
-        after = 0
-        while True:
-            rows += [[e[k] for k in rows[0]] for e in data["entries"]]
-            if data["next_after"] is None:
-                break
-            after = data["next_after"]
-            data = self.account(member_id, after=after, limit=MAX_PAGE_LIMIT)
+        with self.engine.connect() as conn:
+            cut = reads.cut_at(conn, self.club_id, as_of)
+            _, items = reads.member_items(conn, self.club_id, cut, member_id)
+        rows += [[line[k] for k in rows[0]] for line in (
+            bk.item_dict(item, member_id, n) for n, item in enumerate(items, 1))]
         return bk.csv_text(rows)
 
-    def _balances(self, conn: Connection) -> tuple[dict[str, dict[str, int]], list[Any]]:
-        """Every account's balance per currency, the results summed by the database (a
-        club's results are its largest table), and the club's book entries."""
-        sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for member_id, currency, amount in store.result_sums(conn, self.club_id, "member_id"):
-            sums[bk.member_account(member_id)][currency] += amount
-        for session_id, currency, amount in store.result_sums(conn, self.club_id,
-                                                              "session_id"):
-            sums[bk.session_account(session_id)][currency] -= amount
-        rows = store.entries(conn, self.club_id)
-        for row in rows:
-            entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
-            for p in entry.postings():
-                sums[p.account][p.currency] += p.amount
-        return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}, rows
-
-    def accounts(self) -> dict[str, Any]:
+    def accounts(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Every member's balance per currency, the club's accounts and the zero-sum check."""
-        with self.engine.connect() as conn:
-            balances, rows = self._balances(conn)
-            members = self._members(conn)
-        head, broken = store.verify_chain(rows)
-        count = len(rows)
-        totals = bk.zero_sum(balances)
-
-        def held(account: str) -> dict[str, int]:
-            return {c: -v for c, v in balances.get(account, {}).items()}
-
-        sessions_left: dict[str, int] = defaultdict(int)
-        for account, per_currency in balances.items():
-            if account.startswith("session:"):
-                for currency, amount in per_currency.items():
-                    sessions_left[currency] -= amount
-        return {
-            "members": [{"member_id": m.id, "name": m.name, "guest": bool(m.guest),
-                         "balances": balances.get(bk.member_account(m.id), {})}
-                        for m in sorted(members.values(), key=lambda m: m.name_key)],
-            "club": {"cash": held(bk.CLUB_CASH), "bank": held(bk.CLUB_BANK),
-                     "written_off": held(bk.CLUB_WRITTEN_OFF),
-                     "left_in_sessions": {c: v for c, v in sorted(sessions_left.items())
-                                          if v}},
-            "accounts": balances,
-            "check": {"sums": totals, "zero_sum": not any(totals.values())},
-            "log": {"entries": count, "chain_head": head, "chain_ok": broken is None,
-                    "problem": broken},
-        }
-
-    def _chain(self, conn: Connection) -> tuple[str, str | None, int]:
-        rows = store.entries(conn, self.club_id)
-        head, broken = store.verify_chain(rows)
-        return head, broken, len(rows)
+        return self._read(as_of, lambda conn, cut: reads.accounts(conn, self.club_id, cut))
 
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole)."""
         with self.engine.connect() as conn:
-            _, broken, _ = self._chain(conn)
+            _, broken = store.verify_chain(store.entries(conn, self.club_id))
         return [f"book log: {broken}"] if broken else []
 
-    def debts(self) -> dict[str, Any]:
+    def debts(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Every member's open debts, oldest first, and their totals per currency."""
-        with self.engine.connect() as conn:
-            balances, rows = self._balances(conn)
-            members = self._members(conn)
-            owing = {(account[len("member:"):], currency): -amount
-                     for account, per_currency in balances.items()
-                     if account.startswith("member:")
-                     for currency, amount in per_currency.items() if amount < 0}
-            debits = [] if not owing else [bk.session_line(
-                session_id=r.session_id, session_name=r.session_name, seat=r.seat,
-                member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
-                net_minor=None if r.net_minor is None else int(r.net_minor),
-                ended_at=as_utc(r.ended_at))
-                for r in store.load_results(conn, club_id=self.club_id, debits_only=True)]
-        names = {line.session_id or "": line.session_name or "" for line in debits}
-        debits += [bk.entry_line(bk.entry_from_record(r.type, r.schema_version, r.payload),
-                                 seq=r.seq, at=as_utc(r.recorded_at),
-                                 session_names=names)
-                   for r in rows if r.type == PaymentRecorded.type]
-        out = []
-        for member_id, line, currency, amount in bk.open_debts(debits, owing):
-            member = members[member_id]
-            out.append({"member_id": member_id, "name": member.name, "currency": currency,
-                        "amount_minor": amount, "session_id": line.session_id,
-                        "session_name": line.session_name, "kind": str(line.kind),
-                        "seq": line.seq, "since": line.at.isoformat(), "_at": line.at})
-        out.sort(key=lambda d: (d["_at"], name_key(d["name"]), d["session_id"] or ""))
-        totals: dict[str, int] = defaultdict(int)
-        for d in out:
-            del d["_at"]
-            totals[d["currency"]] += d["amount_minor"]
-        return {"debts": out, "totals": dict(sorted(totals.items()))}
+        return self._read(as_of, lambda conn, cut: reads.open_items(
+            conn, self.club_id, cut, credits=False))
 
-    def debts_csv(self) -> str:
-        data = self.debts()
-        header = ["member_id", "name", "currency", "amount_minor", "session_id",
-                  "session_name", "since"]
-        return bk.csv_text([header, *([d[k] for k in header] for d in data["debts"])])
+    def payables(self, *, as_of: str | None = None) -> dict[str, Any]:
+        """What the club owes each member, oldest first, and the totals per currency."""
+        return self._read(as_of, lambda conn, cut: reads.open_items(
+            conn, self.club_id, cut, credits=True))
 
-    def standings(self, *, since: datetime | None = None,
-                  until: datetime | None = None) -> dict[str, Any]:
+    def settle_up(self, *, as_of: str | None = None) -> dict[str, Any]:
+        """Who pays the club, whom it pays, its cash and bank, per currency."""
+        return self._read(as_of, lambda conn, cut: reads.settle_up(conn, self.club_id, cut))
+
+    def standings(self, *, since: datetime | None = None, until: datetime | None = None,
+                  as_of: str | None = None) -> dict[str, Any]:
         """Per member, over the sessions that ended in [since, until]: sessions, deals
         dealt, net (units, and money per currency), loos and penalties; sorted by name."""
         since = since.astimezone(UTC) if since is not None else None
         until = until.astimezone(UTC) if until is not None else None
-        with self.engine.connect() as conn:  # summed by the database
-            rows = store.standing_sums(conn, self.club_id, since=since, until=until)
-            members = self._members(conn)
-        table: dict[str, dict[str, Any]] = {}
-        for row in rows:
-            if row.member_id not in members:
-                continue
-            m = members[row.member_id]
-            s = table.setdefault(row.member_id, {
-                "member_id": m.id, "name": m.name, "guest": bool(m.guest), "sessions": 0,
-                "deals_dealt": 0, "net_units": 0, "net_minor": {}, "loos": 0,
-                "loo_units": 0, "penalties": 0, "penalty_units": 0})
-            s["sessions"] += int(row.sessions)
-            for name in ("deals_dealt", "net_units", "loos", "loo_units", "penalties",
-                         "penalty_units"):
-                s[name] += int(getattr(row, name))
-            if row.net_minor is not None:
-                s["net_minor"][row.currency] = int(row.net_minor)
-        for s in table.values():
-            s["net_minor"] = dict(sorted(s["net_minor"].items()))
-        ordered = sorted(table.values(), key=lambda s: (name_key(s["name"]), s["member_id"]))
-        return {"since": since.isoformat() if since else None,
-                "until": until.isoformat() if until else None, "members": ordered}
+        return self._read(as_of, lambda conn, cut: reads.standings(
+            conn, self.club_id, cut, since=since, until=until))
+
+    def register(self, filters: reads.Filters, *, after: int = 0, limit: int = 100,
+                 as_of: str | None = None) -> dict[str, Any]:
+        """The book log's entries, filtered and paged (bookreads.register)."""
+        _check_page(after, limit)
+        return self._read(as_of, lambda conn, cut: reads.register(
+            conn, self.club_id, cut, filters, after=after, limit=limit))
+
+    def currencies(self, *, as_of: str | None = None) -> dict[str, Any]:
+        """The currency the club keeps its books in, and the others it accepts."""
+        def read(conn: Connection, cut: reads.Cut) -> dict[str, Any]:
+            kept = reads.currencies(conn, self.club_id, cut)
+            return {"currency": kept.currency, "accepted": list(kept.accepted),
+                    **cut.echo()}
+        return self._read(as_of, read)
 
     # -- the statement's cash section ---------------------------------------------------
 
     def cash(self, conn: Connection, state: SessionState) -> dict[str, Any] | None:
         """The cash check of one session (ledger.domain.accounts.cash_check)."""
-        def of_session(type_: str) -> list[Any]:
-            return [row for row in store.entries(conn, self.club_id, types=(type_,))
-                    if row.payload.get("session_id") == state.session_id]
+        undone = {row.payload["reverses"] for row in store.entries(
+            conn, self.club_id, types=(EntryReversed.type,))}
 
-        # Most statements have no count: then the payments are not read at all.
+        def of_session(type_: str) -> list[Any]:  # a reversed entry no longer counts
+            return [row for row in store.entries(conn, self.club_id, types=(type_,))
+                    if row.payload.get("session_id") == state.session_id
+                    and row.seq not in undone]
+
+        # Most statements have no count: then nothing else is read at all.
         counts: list[tuple[datetime, CashCounted]] = []
         for row in of_session(CashCounted.type):
-            entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
+            entry = be.entry_from_record(row.type, row.schema_version, row.payload)
             assert isinstance(entry, CashCounted)
             counts.append((as_utc(row.recorded_at), entry))
         if not counts:
             return None
-        payments: list[PaymentRecorded] = []
-        for row in of_session(PaymentRecorded.type):
-            entry = bk.entry_from_record(row.type, row.schema_version, row.payload)
-            assert isinstance(entry, PaymentRecorded)
-            payments.append(entry)
+
+        def entries(cls: type[Any]) -> list[Any]:
+            return [be.entry_from_record(row.type, row.schema_version, row.payload)
+                    for row in of_session(cls.type)]
+
         currency = state.currency if state.money_per_unit_minor is not None \
-            and state.currency else bk.UNITS
+            and state.currency else UNITS
         return bk.cash_check(counts, pools_minor=bk.pools_minor(state), currency=currency,
-                             payments=payments)
+                             payments=entries(PaymentRecorded), floats=entries(FloatOpened),
+                             booked=entries(CashDifferenceBooked))
+
+
+    def cash_checks(self, *, limit: int = 20) -> list[dict[str, Any]]:
+        """The cash checks of the last `limit` sessions whose tin was counted, the latest
+        first (the club's page)."""
+        with self.engine.connect() as conn:
+            undone = {row.payload["reverses"] for row in store.entries(
+                conn, self.club_id, types=(EntryReversed.type,))}
+            counted = [row.payload["session_id"] for row in store.entries(
+                conn, self.club_id, types=(CashCounted.type,)) if row.seq not in undone]
+            latest = list(dict.fromkeys(reversed(counted)))[:limit]
+            out = []
+            for session_id in latest:
+                row = queries.load_session(conn, session_id, club_id=self.club_id)
+                if row is None:
+                    continue
+                state = SessionState.from_dict(row.state)
+                check = self.cash(conn, state)
+                if check is not None:
+                    out.append({"session_id": session_id, "session_name": state.name,
+                                **check})
+        return out
 
 
 def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[str, Any] | None:
@@ -392,7 +396,7 @@ def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[st
 
 def _same_currency(state: SessionState, currency: Any) -> None:
     expected = state.currency if state.money_per_unit_minor is not None and state.currency \
-        else bk.UNITS
+        else UNITS
     if currency != expected:
         raise InvalidInput(f"session {state.session_id} is played in {expected}, not "
                            f"{currency!r}", rule="session-currency", field="currency")

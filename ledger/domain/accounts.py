@@ -11,6 +11,7 @@ accounts, and its postings sum to zero in each currency (double entry):
 - `session:<id>`: minus the members' nets of an ended session (zero unless the session
   ended with units left in its pools).
 
+The entries themselves are ledger/domain/bookentries.py's.
 A session's result is not a book entry: it is the `session_results` projection of its own
 log, posted here as `SessionResult` lines. Payments and credits settle a member's oldest
 open items first (FIFO, `allocate`).
@@ -20,36 +21,36 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any
 
 from . import events as ev
+from .bookentries import (
+    CLUB,
+    BookEntry,
+    BookPosting,
+    CashCounted,
+    CashDifferenceBooked,
+    DebtWrittenOff,
+    EntryReversed,
+    FloatOpened,
+    PaymentMethod,
+    PaymentRecorded,
+    check_balanced,
+    member_account,
+    session_account,
+)
 from .corrections import live_events
-from .errors import InvalidInput, InvariantBroken
+from .currencies import UNITS
+from .errors import InvariantBroken
 from .events import Event
 from .state import SessionState
 from .statement import safe_cell
 from .vocabulary import Reason, Status
-
-CLUB = "club"
-UNITS = "units"  # the currency of a session played for counters
-CLUB_CASH = "club:cash"
-CLUB_BANK = "club:bank"
-CLUB_WRITTEN_OFF = "club:written-off"
-MAX_AMOUNT_MINOR = 10**12  # a billion pounds in pence: beyond any club's night
-MAX_TEXT = 500
-_CURRENCY = re.compile(r"^[A-Z]{3}$")
-
-
-class PaymentMethod(StrEnum):
-    CASH = "cash"
-    TRANSFER = "transfer"
-    OTHER = "other"
 
 
 class EntryKind(StrEnum):
@@ -58,173 +59,8 @@ class EntryKind(StrEnum):
     SESSION = "session"
     PAYMENT = "payment"
     WRITE_OFF = "write-off"
-
-
-def member_account(member_id: str) -> str:
-    return f"member:{member_id}"
-
-
-def session_account(session_id: str) -> str:
-    return f"session:{session_id}"
-
-
-class BookPosting(NamedTuple):
-    """A signed amount on one account, in one currency (a tuple: a club's books make
-    thousands of them per read)."""
-
-    account: str
-    currency: str
-    amount: int
-
-
-def check_balanced(postings: Sequence[BookPosting]) -> None:
-    """Double entry: the postings of one entry sum to zero in each currency."""
-    sums: dict[str, int] = defaultdict(int)
-    for p in postings:
-        sums[p.currency] += p.amount
-    if any(sums.values()):
-        raise InvariantBroken(f"book postings do not balance: {dict(sums)}")
-
-
-# -- checks that name the field and the rule ------------------------------------------------
-
-def check_currency(value: Any, field: str = "currency") -> str:
-    if not isinstance(value, str) or not (value == UNITS or _CURRENCY.match(value)):
-        raise InvalidInput(f"currency must be a three-letter ISO 4217 code such as GBP, or "
-                           f"{UNITS!r} for counters; got {value!r}", rule="currency",
-                           field=field)
-    return value
-
-
-def check_amount(value: Any, field: str, *, zero: bool = False) -> int:
-    least = 0 if zero else 1
-    if isinstance(value, bool) or not isinstance(value, int) \
-            or not least <= value <= MAX_AMOUNT_MINOR:
-        raise InvalidInput(f"{field} must be a whole number of minor units from {least} to "
-                           f"{MAX_AMOUNT_MINOR}; got {value!r}",
-                           rule="amount-non-negative" if zero else "amount-positive",
-                           field=field)
-    return value
-
-
-def check_text(value: Any, field: str, *, required: bool) -> str | None:
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT \
-            or not value.isprintable():
-        rule = f"{field}-required" if required else "text"
-        raise InvalidInput(f"{field} must be 1 to {MAX_TEXT} printable characters"
-                           + (" (it is required)" if required else ""), rule=rule, field=field)
-    return value
-
-
-# -- the entries of the book log --------------------------------------------------------------
-
-@dataclass(frozen=True)
-class BookEntry:
-    type: ClassVar[str]
-    schema_version: ClassVar[int] = 1
-
-    def postings(self) -> list[BookPosting]:
-        return []
-
-    def to_payload(self) -> dict[str, Any]:
-        """The payload stored in the book log: the fields as plain JSON values."""
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = str(value) if isinstance(value, StrEnum) else value
-        return out
-
-
-@dataclass(frozen=True)
-class PaymentRecorded(BookEntry):
-    """`payer` paid `payee` (each a member id or "club") `amount_minor` of `currency`."""
-
-    type: ClassVar[str] = "PaymentRecorded"
-    payer: str
-    payee: str
-    amount_minor: int
-    currency: str
-    method: PaymentMethod
-    session_id: str | None = None
-    note: str | None = None
-
-    def __post_init__(self) -> None:
-        check_amount(self.amount_minor, "amount_minor")
-        check_currency(self.currency)
-        if self.method not in tuple(PaymentMethod):
-            raise InvalidInput(f"method must be one of {', '.join(PaymentMethod)}",
-                               rule="payment-method", field="method")
-        if self.payer == self.payee:
-            raise InvalidInput("the payer and the payee are the same party",
-                               rule="payer-is-payee", field="payee")
-        check_text(self.note, "note", required=False)
-
-    def account_of(self, party: str) -> str:
-        if party == CLUB:
-            return CLUB_CASH if self.method == PaymentMethod.CASH else CLUB_BANK
-        return member_account(party)
-
-    def postings(self) -> list[BookPosting]:
-        # Who pays gains a claim on the club (or owes it less); who is paid, the opposite.
-        out = [BookPosting(self.account_of(self.payer), self.currency, self.amount_minor),
-               BookPosting(self.account_of(self.payee), self.currency, -self.amount_minor)]
-        check_balanced(out)
-        return out
-
-
-@dataclass(frozen=True)
-class DebtWrittenOff(BookEntry):
-    """The club gave up `amount_minor` of what `member_id` owed it, for `reason`."""
-
-    type: ClassVar[str] = "DebtWrittenOff"
-    member_id: str
-    amount_minor: int
-    currency: str
-    reason: str
-
-    def __post_init__(self) -> None:
-        check_amount(self.amount_minor, "amount_minor")
-        check_currency(self.currency)
-        check_text(self.reason, "reason", required=True)
-
-    def postings(self) -> list[BookPosting]:
-        out = [BookPosting(member_account(self.member_id), self.currency, self.amount_minor),
-               BookPosting(CLUB_WRITTEN_OFF, self.currency, -self.amount_minor)]
-        check_balanced(out)
-        return out
-
-
-@dataclass(frozen=True)
-class CashCounted(BookEntry):
-    """The cash on the table at a session's close, as the treasurer counted it. A count moves
-    no money (no postings): the statement compares it with what the ledger expects."""
-
-    type: ClassVar[str] = "CashCounted"
-    session_id: str
-    counted_minor: int
-    currency: str
-    note: str | None = None
-
-    def __post_init__(self) -> None:
-        check_amount(self.counted_minor, "counted_minor", zero=True)
-        check_currency(self.currency)
-        check_text(self.note, "note", required=False)
-
-
-BOOK_ENTRY_TYPES: dict[str, type[BookEntry]] = {
-    cls.type: cls for cls in (PaymentRecorded, DebtWrittenOff, CashCounted)}
-
-
-def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> BookEntry:
-    cls = BOOK_ENTRY_TYPES.get(type_)
-    if cls is None or schema_version != cls.schema_version:
-        raise InvariantBroken(f"unknown book entry {type_} v{schema_version}")
-    data = dict(payload)
-    if cls is PaymentRecorded:
-        data["method"] = PaymentMethod(data["method"])
-    return cls(**data)
+    REVERSAL = "reversal"
+    CASH_DIFFERENCE = "cash-difference"  # a tin's shortage or surplus he answers for
 
 
 # -- session results ----------------------------------------------------------------------------
@@ -303,8 +139,9 @@ def session_line(*, session_id: str, session_name: str, seat: str, member_id: st
 
 def entry_line(entry: BookEntry, *, seq: int, at: datetime,
                session_names: dict[str, str] | None = None) -> Line:
-    kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF}.get(
-        type(entry))
+    kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF,
+            EntryReversed: EntryKind.REVERSAL,
+            CashDifferenceBooked: EntryKind.CASH_DIFFERENCE}.get(type(entry))
     session_id = getattr(entry, "session_id", None)
     return Line(at=at, kind=kind, postings=tuple(entry.postings()), session_id=session_id,
                 session_name=(session_names or {}).get(session_id or ""), seq=seq,
@@ -396,26 +233,28 @@ def items_by_member(lines: Iterable[Line]) -> dict[str, list[Item]]:
     return dict(out)
 
 
-def open_debts(lines: Iterable[Line], owing: dict[tuple[str, str], int]
-               ) -> list[tuple[str, Line, str, int]]:
+def open_debts(lines: Iterable[Line], owing: dict[tuple[str, str], int], *,
+               credits: bool = False) -> list[tuple[str, Line, str, int]]:
     """FIFO's open debts, found from the newest end: a member who owes X in a currency
     still owes his newest debit lines back to X (payments and credits settled the older
     ones first), the oldest of them in part. `owing`: {(member id, currency): X > 0};
     `lines` need hold only the lines that debit members. Returns (member id, line,
-    currency, open amount), newest first."""
+    currency, open amount), newest first. With `credits`, the same for what the club owes
+    them: `owing` is what it owes each, `lines` those that credit members."""
     left = dict(owing)
     out = []
     for line in reversed(in_order(lines)):
         for p in line.postings:
-            if p.amount >= 0 or not p.account.startswith("member:"):
+            if (p.amount <= 0 if credits else p.amount >= 0) \
+                    or not p.account.startswith("member:"):
                 continue
             key = (p.account[len("member:"):], p.currency)
             if left.get(key, 0) > 0:
-                take = min(left[key], -p.amount)
+                take = min(left[key], abs(p.amount))
                 left[key] -= take
                 out.append((key[0], line, p.currency, take))
     if any(left.values()):
-        raise InvariantBroken("the debit lines do not account for what the members owe")
+        raise InvariantBroken("the lines do not account for what the members owe or are owed")
     return out
 
 
@@ -426,6 +265,11 @@ def describe(line: Line, member_id: str) -> str:
         return f"result of session {line.session_name or line.session_id} ({d['seat']})"
     if line.kind == EntryKind.WRITE_OFF:
         return f"written off: {d['reason']}"
+    if line.kind == EntryKind.REVERSAL:
+        return f"reversal of entry {d['reverses']}: {d['reason']}"
+    if line.kind == EntryKind.CASH_DIFFERENCE:
+        return (f"cash {d['difference']} of session {line.session_name or line.session_id}: "
+                f"{d['reason']}")
     payer = "paid by him" if d["payer"] == member_id else f"paid by {d['payer']}"
     payee = "to him" if d["payee"] == member_id else f"to {d['payee']}"
     return f"payment {payer} {payee} ({d['method']})"
@@ -467,11 +311,16 @@ def account_summary(items: Sequence[Item]) -> dict[str, Any]:
 # -- the cash check ------------------------------------------------------------------------------
 
 def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: int,
-               currency: str, payments: Iterable[PaymentRecorded]) -> dict[str, Any] | None:
+               currency: str, payments: Iterable[PaymentRecorded],
+               floats: Iterable[FloatOpened] = (),
+               booked: Iterable[CashDifferenceBooked] = ()) -> dict[str, Any] | None:
     """The cash counted on a session's table against what the ledger says should be there.
 
-    expected = what is still in the pools (in money) + cash paid to the club against the
-    session - cash the club paid out against it. The last count stands; None when none.
+    expected = the float put in the tin + what is still in the pools (in money) + cash paid
+    to the club against the session - cash the club paid out against it (from the float, a
+    guest's winnings). The last count stands; None when none. `booked_minor` is the
+    shortages (negative) and surpluses booked for it; `unbooked_minor` what is left of the
+    difference once they are.
     """
     if not counts:
         return None
@@ -484,12 +333,16 @@ def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: i
             paid_in += p.amount_minor
         if p.payer == CLUB:
             paid_out += p.amount_minor
-    expected = pools_minor + paid_in - paid_out
+    float_minor = sum(f.amount_minor for f in floats if f.currency == currency)
+    booked_minor = sum(b.signed_minor for b in booked if b.currency == currency)
+    expected = float_minor + pools_minor + paid_in - paid_out
+    difference = last.counted_minor - expected
     return {"currency": currency, "counted_minor": last.counted_minor,
-            "expected_minor": expected, "difference_minor": last.counted_minor - expected,
+            "expected_minor": expected, "difference_minor": difference,
             "pools_minor": pools_minor, "cash_paid_in_minor": paid_in,
             "cash_paid_out_minor": paid_out, "counted_at": at.isoformat(),
-            "counts": len(counts), "note": last.note}
+            "counts": len(counts), "note": last.note, "float_minor": float_minor,
+            "booked_minor": booked_minor, "unbooked_minor": difference - booked_minor}
 
 
 # -- a session's results, from its state and its log ---------------------------------------------
@@ -563,14 +416,20 @@ def csv_text(rows: Iterable[Sequence[object]]) -> str:
     return buf.getvalue()
 
 
-def cash_csv(cash: dict[str, Any] | None) -> str:
-    """The statement's cash section as CSV lines (after a blank line)."""
+CASH_COLUMNS = ["currency", "counted_minor", "expected_minor", "difference_minor",
+                "pools_minor", "cash_paid_in_minor", "cash_paid_out_minor", "counted_at",
+                "float_minor", "booked_minor", "unbooked_minor"]
+
+
+def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False) -> str:
+    """The statement's cash section as CSV: `alone`, a table of its own (a header, and the
+    count's row if there is one); else lines to follow the statement's tables (after a
+    blank line), as the statement sheet has always had them."""
+    if alone:
+        rows: list[list[object]] = [list(CASH_COLUMNS)]
+        if cash is not None:
+            rows.append([cash[k] for k in CASH_COLUMNS])
+        return csv_text(rows)
     if cash is None:
         return csv_text([[], ["cash", "counted", "none"]])
-    return csv_text([[], ["cash", "currency", "counted_minor", "expected_minor",
-                          "difference_minor", "pools_minor", "cash_paid_in_minor",
-                          "cash_paid_out_minor", "counted_at"],
-                     ["cash", cash["currency"], cash["counted_minor"], cash["expected_minor"],
-                      cash["difference_minor"], cash["pools_minor"],
-                      cash["cash_paid_in_minor"], cash["cash_paid_out_minor"],
-                      cash["counted_at"]]])
+    return csv_text([[], ["cash", *CASH_COLUMNS], ["cash", *(cash[k] for k in CASH_COLUMNS)]])

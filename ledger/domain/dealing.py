@@ -12,9 +12,9 @@ from typing import Any
 from . import commands as cmd
 from . import events as ev
 from .cards import check_capacity, parse_card, suit_of
-from .errors import InvalidInput, OutOfTurn
+from .errors import InvalidInput, LedgerError, OutOfTurn
 from .events import NEXT_POOL, POOL, posting
-from .guards import between_deals, known_player
+from .guards import amount_limit_refusal, amount_limit_units, between_deals, known_player
 from .limits import (
     CURRENCY_PATTERN,
     MAX_PLAYERS,
@@ -23,6 +23,7 @@ from .limits import (
     SESSION_NAME_MAX,
     UNIT_NAME_MAX,
 )
+from .money import loo_units
 from .penalising import fines_left_to_deal
 from .records import Posting
 from .rules import Rules, build_rules
@@ -193,6 +194,9 @@ def start_deal(s: SessionState, c: cmd.StartDeal) -> list[ev.Event]:
     face_up = _face_up(s, c, kind, dealt, trump_card)
     if not redeal:
         postings = _stakes(s, dealer, deal_no, fresh and kind == DealKind.HAND)
+        refusal = _past_amount_limit(s, postings, len(dealt))
+        if refusal is not None:
+            raise refusal
     return [ev.DealStarted(deal_no=deal_no, dealer=dealer, kind=kind, trump_card=trump_card,
                            dealt=list(dealt), fresh=fresh, forced=forced, miss=miss,
                            redeal=redeal, face_up=face_up, postings=postings)]
@@ -213,6 +217,33 @@ def _stakes(s: SessionState, dealer: str, deal_no: int, fresh_hand: bool) -> lis
         postings.append(posting(NEXT_POOL, POOL, s.next_pool_units(), Reason.BROUGHT_FORWARD,
                                 deal_no=deal_no))
     return postings
+
+
+def next_deal_past_amount_limit(s: SessionState) -> LedgerError | None:
+    """The refusal of the next deal, dealt in turn, for the amount limit; None if it may
+    start (expect.py leaves the deal out of the table's choices, ending.py lets the session
+    end even while a player waits to withdraw at his deal)."""
+    dealer = s.next_dealer
+    if dealer is None:
+        return None
+    plan = next_deal(s)
+    stakes = _stakes(s, dealer, s.deal_no + 1, plan.fresh and plan.kind == DealKind.HAND)
+    return _past_amount_limit(s, stakes, len(dealt_in(s, dealer)))
+
+
+def _past_amount_limit(s: SessionState, stakes: list[Posting], dealt: int) -> LedgerError | None:
+    """docs/rules.md §11.43: a deal starts only if, were every player dealt in looed, no
+    account could pass the amount limit: the largest account now, plus the pool at play, plus
+    a loo from each player dealt in. Refused, the session stays between deals, so it can be
+    ended (its pool divided) instead."""
+    pool = s.pool_units() + sum(p["amount_units"] for p in stakes if p["to"] == POOL)
+    largest = max((abs(units) for units in s.balances.values()), default=0)
+    worst = largest + pool + dealt * loo_units(s.rules, pool)
+    if worst <= amount_limit_units(s):
+        return None
+    return amount_limit_refusal(
+        s, f"deal {s.deal_no + 1} would play for a pool of {pool} units, and its loos could "
+           f"take an account to {worst} units")
 
 
 def _face_up(s: SessionState, c: cmd.StartDeal, kind: DealKind, dealt: list[str],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import commands as cmd
 from . import events as ev
+from .dealing import next_deal_past_amount_limit
 from .errors import InvalidInput, OutOfTurn
 from .events import NEXT_POOL, posting
 from .guards import between_deals
@@ -23,7 +24,9 @@ def end_session(s: SessionState, c: cmd.EndSession) -> list[ev.Event]:
         raise InvalidInput(f"method must be one of {', '.join(END_METHODS)}", rule="end-method",
                            field="method")
     method = EndMethod(c.method)
-    if s.withdrawing:
+    # docs/rules.md §11.43: a session at the amount limit ends though a player waits to
+    # withdraw at his deal (the deal cannot be dealt)
+    if s.withdrawing and next_deal_past_amount_limit(s) is None:
         raise OutOfTurn(f"{s.withdrawing} withdraws at his deal; deal it first",
                         rule="between-deals")
     postings: list[Posting] = []

@@ -19,9 +19,10 @@ from .errors import SessionNotFound
 from .events import Event
 from .evolve import evolve
 from .expect import expected
+from .guards import within_amount_limit
 from .seating import hands_dealt
 from .state import SessionState
-from .vocabulary import Account, Phase
+from .vocabulary import Account, Phase, Status
 
 __all__ = ["execute", "fold", "expected", "session_view", "deal_view"]
 
@@ -53,6 +54,10 @@ def execute(state: SessionState | None, command: Command, *, session_id: str = "
         for event in more:
             state = fold(state, event)
             out.append(event)
+    # the backstop of docs/rules.md §11.43 (a deal starts only if it stays within the limit);
+    # the end of a session, the way out it offers, is never refused for it
+    if state.status != Status.ENDED:
+        within_amount_limit(state)
     return state, out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import pam_card
-from .dealing import next_deal
+from .dealing import next_deal, next_deal_past_amount_limit
 from .declaring import legal_declarations, next_declarer
 from .ending import END_METHODS
 from .exchanging import may_exchange, may_show_flush, pam_asked, pam_exempts, pam_place, stock_left
@@ -27,7 +27,9 @@ def expected(state: SessionState) -> dict[str, Any]:
     if deal is None or deal.phase == Phase.SETTLED:
         plan = next_deal(state)
         methods = [m for m in END_METHODS if not (m == EndMethod.SINGLE and state.loos_owed)]
-        actions: list[dict[str, Any]] = [
+        # docs/rules.md §11.43: past the amount limit no deal is offered; the session ends
+        at_limit = next_deal_past_amount_limit(state) is not None
+        actions: list[dict[str, Any]] = [] if at_limit else [
             {"type": "DealStarted", "dealer": state.next_dealer, "kind": plan.kind,
              "fresh": plan.fresh,
              # why everyone will stand with no miss, whatever the trump; else None, and then
@@ -36,14 +38,13 @@ def expected(state: SessionState) -> dict[str, Any]:
              "club_law": plan.kind == DealKind.HAND and plan.forced is None
              and state.rules.club_law,
              "needs": ["trump_card", "face_up"] if plan.kind == DealKind.SINGLE
-             else ["trump_card"]},
-            {"type": "PlayerJoined"},
-        ]
+             else ["trump_card"]}]
+        actions.append({"type": "PlayerJoined"})
         if not state.withdrawing and len(state.active) > 2:
             actions.append({"type": "PlayerWithdrew", "player": state.next_dealer})
         if not state.last_round_left:
             actions.append({"type": "LastRoundStarted"})
-        if not state.withdrawing:
+        if not state.withdrawing or at_limit:
             actions.append({"type": "SessionEnded", "methods": methods})
         return {"phase": BETWEEN_DEALS, "round_even": _round_even(state), "actions": actions}
     if deal.phase == Phase.REDEAL:

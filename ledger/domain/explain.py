@@ -391,25 +391,38 @@ CSV_COLUMNS = ("account", "kind", "version", "position", "event_type", "recorded
                "offence", "preset", "parameter", "law", "source", "docs")
 
 
-def explain_csv(trail: dict[str, Any]) -> str:
-    """The trail as CSV: one row per posting of each figure, then each figure's net."""
+EXPLAIN_TABLES = ("postings", "figures")
+
+
+def explain_csv(trail: dict[str, Any], table: str | None = None) -> str:
+    """The trail as CSV: one row per posting of each figure (`table` "postings"), each
+    figure's net (`table` "figures", with the version it was read at), or both one after the
+    other as the trail has always been written."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
 
     def row(values: Sequence[object]) -> None:
         out.writerow(["" if v is None else safe_cell(v) for v in values])
 
-    row(CSV_COLUMNS)
-    for fig in trail["figures"]:
-        for p in fig["postings"]:
-            rule = p["rule"]
-            row([fig["account"], fig["kind"], *(p[k] for k in CSV_COLUMNS[2:15]),
-                 *(rule[k] for k in CSV_COLUMNS[15:])])
-    row([])
-    row(["account", "kind", "net_units", "categories"])
-    for fig in trail["figures"]:
-        row([fig["account"], fig["kind"], fig["net_units"],
-             "; ".join(f"{k} {v}" for k, v in fig["categories"].items())])
     as_of = trail.get("as_of")
-    row(["version", trail["version"], "as_of", "" if as_of is None else as_of["version"]])
+    if table in (None, "postings"):
+        row(CSV_COLUMNS)
+        for fig in trail["figures"]:
+            for p in fig["postings"]:
+                rule = p["rule"]
+                row([fig["account"], fig["kind"], *(p[k] for k in CSV_COLUMNS[2:15]),
+                     *(rule[k] for k in CSV_COLUMNS[15:])])
+    if table == "figures":
+        row(["account", "kind", "net_units", "categories", "version", "as_of"])
+        for fig in trail["figures"]:
+            row([fig["account"], fig["kind"], fig["net_units"],
+                 "; ".join(f"{k} {v}" for k, v in fig["categories"].items()),
+                 trail["version"], "" if as_of is None else as_of["version"]])
+    if table is None:
+        row([])
+        row(["account", "kind", "net_units", "categories"])
+        for fig in trail["figures"]:
+            row([fig["account"], fig["kind"], fig["net_units"],
+                 "; ".join(f"{k} {v}" for k, v in fig["categories"].items())])
+        row(["version", trail["version"], "as_of", "" if as_of is None else as_of["version"]])
     return buf.getvalue()

@@ -24,6 +24,14 @@ CURRENCY_PATTERN = re.compile(r"[A-Z]{3}")  # ISO 4217
 # Amounts of units (rule parameters) and money per unit are whole numbers up to this.
 MAX_UNITS = 10**9
 
+# What any account of a session (a player, the pool, the next pool) may hold, in units and,
+# played for money, in minor units of money (docs/rules.md §11.43, rule `amount-limit`). An
+# unlimited loo doubles the pool or more at every loo, so without a bound a session would soon
+# hold amounts that JSON readers (exact only below 2**53), orjson (64 bits) and the databases'
+# BIGINT columns (2**63) cannot carry. 10**15 is exact in a double, and a club's totals summed
+# over thousands of sessions still fit a BIGINT.
+MAX_AMOUNT_UNITS = 10**15
+
 # The packs (docs/rules.md §3.3) and the cards dealt to each hand at the three-card variant.
 PACK_52 = 52
 PACK_32 = 32

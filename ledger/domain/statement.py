@@ -161,30 +161,51 @@ class _SafeWriter:
         self._w.writerow([safe_cell(v) for v in row])
 
 
-def statement_csv(state: SessionState, log: dict[str, Any] | None = None) -> str:
+STATEMENT_TABLES = ("players", "summary", "transfers")
+
+
+def statement_tables(state: SessionState, log: dict[str, Any] | None = None
+                     ) -> dict[str, list[list[object]]]:
+    """The statement's tables, each a header and its rows: `players` (paid and received per
+    category, the net), `summary` (the pools, the zero-sum check, the log's pin) and
+    `transfers` (who pays whom)."""
     data = statement(state, log)
     paid = sorted({k for x in data["players"] for k in x["paid_units"]})
     received = sorted({k for x in data["players"] for k in x["received_units"]})
+    players: list[list[object]] = [
+        ["player", *(f"paid:{c}" for c in paid), *(f"received:{c}" for c in received),
+         "net_units", "net_money_minor", "currency"]]
+    for x in data["players"]:
+        players.append([x["player"], *(x["paid_units"].get(c, 0) for c in paid),
+                        *(x["received_units"].get(c, 0) for c in received), x["net_units"],
+                        "" if x["net_money_minor"] is None else x["net_money_minor"],
+                        data["currency"] or ""])
+    pool = data["pool"]
+    summary: list[list[object]] = [
+        ["pool", "current_pool_units", pool["current_pool_units"], "next_pool_units",
+         pool["next_pool_units"], pool["what_became_of_it"]],
+        ["check", "nets_plus_pools_units", data["check"]["nets_plus_pools_units"],
+         "zero_sum", data["check"]["zero_sum"]]]
+    if log:
+        summary.append(["log", "version", log["version"], "chain_head", log["chain_head"]])
+    transfers: list[list[object]] = [["from", "to", "amount_units", "amount_money_minor"]]
+    for t in data["settlement"]["transfers"]:
+        transfers.append([t["from"], t["to"], t["amount_units"],
+                          "" if t["amount_money_minor"] is None else t["amount_money_minor"]])
+    return {"players": players, "summary": summary, "transfers": transfers}
+
+
+def statement_csv(state: SessionState, log: dict[str, Any] | None = None,
+                  table: str | None = None) -> str:
+    """The statement as CSV: one of its tables (`table`), or all of them one after the
+    other, a blank line between, as the statement sheet has always been written."""
+    tables = statement_tables(state, log)
     buf = io.StringIO()
     w = _SafeWriter(buf)
-    w.writerow(["player", *(f"paid:{c}" for c in paid), *(f"received:{c}" for c in received),
-                "net_units", "net_money_minor", "currency"])
-    for x in data["players"]:
-        w.writerow([x["player"], *(x["paid_units"].get(c, 0) for c in paid),
-                    *(x["received_units"].get(c, 0) for c in received), x["net_units"],
-                    "" if x["net_money_minor"] is None else x["net_money_minor"],
-                    data["currency"] or ""])
-    pool = data["pool"]
-    w.writerow([])
-    w.writerow(["pool", "current_pool_units", pool["current_pool_units"], "next_pool_units",
-                pool["next_pool_units"], pool["what_became_of_it"]])
-    w.writerow(["check", "nets_plus_pools_units", data["check"]["nets_plus_pools_units"],
-                "zero_sum", data["check"]["zero_sum"]])
-    if log:
-        w.writerow(["log", "version", log["version"], "chain_head", log["chain_head"]])
-    w.writerow([])
-    w.writerow(["from", "to", "amount_units", "amount_money_minor"])
-    for t in data["settlement"]["transfers"]:
-        w.writerow([t["from"], t["to"], t["amount_units"],
-                    "" if t["amount_money_minor"] is None else t["amount_money_minor"]])
+    chosen = [tables[table]] if table else [tables[name] for name in STATEMENT_TABLES]
+    for n, rows in enumerate(chosen):
+        if n:
+            w.writerow([])
+        for row in rows:
+            w.writerow(row)
     return buf.getvalue()

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, func, select
 
 from .chain import first_broken_link, utc_iso
-from .tables import book_entries, session_results
+from .tables import book_entries, events, session_results, sessions
 
 
 def chain_stream(club_id: str) -> str:
@@ -39,12 +39,40 @@ def entry_dict(row: Mapping[str, Any]) -> dict[str, Any]:
             "member_id": row["member_id"], "token_id": row["token_id"], "hash": row["hash"]}
 
 
-def entries(conn: Connection, club_id: str, types: Sequence[str] = ()) -> list[Row[Any]]:
-    """The club's book log in order (its entries of `types` only, if given)."""
+def entries(conn: Connection, club_id: str, types: Sequence[str] = (),
+            up_to: int | None = None) -> list[Row[Any]]:
+    """The club's book log in order (its entries of `types` only, if given; only those
+    numbered up to `up_to`, if given)."""
     query = select(book_entries).where(book_entries.c.club_id == club_id)
     if types:
         query = query.where(book_entries.c.type.in_(types))
+    if up_to is not None:
+        query = query.where(book_entries.c.seq <= up_to)
     return list(conn.execute(query.order_by(book_entries.c.seq)))
+
+
+def seq_at(conn: Connection, club_id: str, moment: datetime) -> int:
+    """The number of the club's last book entry recorded at or before `moment` (0 if none)."""
+    return int(conn.scalar(select(func.coalesce(func.max(book_entries.c.seq), 0))
+                           .where(book_entries.c.club_id == club_id,
+                                  book_entries.c.recorded_at <= moment)) or 0)
+
+
+def entry_time(conn: Connection, club_id: str, seq: int) -> datetime | None:
+    """When the club's book entry `seq` was recorded (None: there is none)."""
+    return conn.scalar(select(book_entries.c.recorded_at)
+                       .where(book_entries.c.club_id == club_id, book_entries.c.seq == seq))
+
+
+def corrected_after(conn: Connection, club_id: str, moment: datetime) -> list[str]:
+    """The club's sessions opened by `moment` that a correction changed after it: their
+    results now are not what the books read at `moment` (the few such, by the type index)."""
+    club_sessions = select(sessions.c.id).where(sessions.c.club_id == club_id,
+                                                sessions.c.created_at <= moment)
+    return sorted(str(s) for s in conn.scalars(
+        select(events.c.stream_id).distinct()
+        .where(events.c.type == "EntryCorrected", events.c.recorded_at > moment,
+               events.c.stream_id.in_(club_sessions))))
 
 
 def verify_chain(rows: Iterable[Row[Any]]) -> tuple[str, str | None]:
@@ -58,11 +86,16 @@ def verify_chain(rows: Iterable[Row[Any]]) -> tuple[str, str | None]:
 def load_results(conn: Connection, *, club_id: str | None = None,
                  session_id: str | None = None, member_id: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 debits_only: bool = False) -> list[Row[Any]]:
+                 sign: int = 0, leave_out: Sequence[str] = ()) -> list[Row[Any]]:
+    """The results (of the club, the session, the member; ended in [since, until]; only
+    those that left a member owing, sign -1, or owed, sign +1; but not of the sessions
+    `leave_out`), in the order they ended."""
     query = select(session_results)
-    if debits_only:  # the results that left a member owing
-        query = query.where(func.coalesce(session_results.c.net_minor,
-                                          session_results.c.net_units) < 0)
+    amount = func.coalesce(session_results.c.net_minor, session_results.c.net_units)
+    if sign:
+        query = query.where(amount < 0 if sign < 0 else amount > 0)
+    if leave_out:
+        query = query.where(session_results.c.session_id.not_in(leave_out))
     if club_id is not None:
         query = query.where(session_results.c.club_id == club_id)
     if session_id is not None:
@@ -78,16 +111,22 @@ def load_results(conn: Connection, *, club_id: str | None = None,
                                             session_results.c.seat)).all())
 
 
-def result_sums(conn: Connection, club_id: str, by: str) -> list[tuple[str, str, int]]:
-    """(member or session id, currency, the sum of its seats' amounts) of the club's results:
-    `by` "member_id" or "session_id"; the amount is net_minor, or net_units for counters."""
+def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | None = None,
+                leave_out: Sequence[str] = ()) -> list[tuple[str, str, int]]:
+    """(member or session id, currency, the sum of its seats' amounts) of the club's results
+    (ended by `until`, if given; not of the sessions `leave_out`): `by` "member_id" or
+    "session_id"; the amount is net_minor, or net_units for counters."""
     key = session_results.c[by]
     amount = func.sum(func.coalesce(session_results.c.net_minor, session_results.c.net_units))
-    rows = conn.execute(select(key, session_results.c.currency, amount)
-                        .where(session_results.c.club_id == club_id,
-                               session_results.c.member_id.is_not(None))
-                        .group_by(key, session_results.c.currency))
-    return [(str(k), str(c), int(a)) for k, c, a in rows]
+    query = (select(key, session_results.c.currency, amount)
+             .where(session_results.c.club_id == club_id,
+                    session_results.c.member_id.is_not(None))
+             .group_by(key, session_results.c.currency))
+    if until is not None:
+        query = query.where(session_results.c.ended_at <= until)
+    if leave_out:
+        query = query.where(session_results.c.session_id.not_in(leave_out))
+    return [(str(k), str(c), int(a)) for k, c, a in conn.execute(query)]
 
 
 STANDING_SUMS = ("deals_dealt", "net_units", "net_minor", "loos", "loo_units", "penalties",
@@ -95,7 +134,7 @@ STANDING_SUMS = ("deals_dealt", "net_units", "net_minor", "loos", "loo_units", "
 
 
 def standing_sums(conn: Connection, club_id: str, *, since: datetime | None,
-                  until: datetime | None) -> list[Row[Any]]:
+                  until: datetime | None, leave_out: Sequence[str] = ()) -> list[Row[Any]]:
     """Per member and currency, over the club's results that ended in [since, until]: the
     number of sessions and the sum of each of STANDING_SUMS (net_minor None for counters)."""
     r = session_results.c
@@ -107,6 +146,8 @@ def standing_sums(conn: Connection, club_id: str, *, since: datetime | None,
         query = query.where(r.ended_at >= since)
     if until is not None:
         query = query.where(r.ended_at <= until)
+    if leave_out:
+        query = query.where(r.session_id.not_in(leave_out))
     return list(conn.execute(query))
 
 

@@ -54,10 +54,27 @@ def list_members(conn: Connection, club_id: str) -> list[Row[Any]]:
 
 def insert_token(conn: Connection, *, token_id: str, club_id: str, member_id: str, role: str,
                  label: str, secret_hash: str, now: datetime,
-                 expires_at: datetime | None) -> None:
+                 expires_at: datetime | None, issued_by: str | None = None,
+                 issued_with: str | None = None) -> None:
     conn.execute(insert(tokens).values(
         id=token_id, club_id=club_id, member_id=member_id, role=role, label=label,
-        secret_hash=secret_hash, created_at=now, expires_at=expires_at, revoked_at=None))
+        secret_hash=secret_hash, created_at=now, expires_at=expires_at, revoked_at=None,
+        issued_by=issued_by, issued_with=issued_with))
+
+
+def issued_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:
+    """The club's tokens that a member issued, with who issued them and with what role."""
+    issuer = members.alias("issuer")
+    issuing = tokens.alias("issuing")
+    return list(conn.execute(
+        select(tokens.c.id, tokens.c.member_id, members.c.name.label("member_name"),
+               tokens.c.role, tokens.c.label, tokens.c.created_at, tokens.c.revoked_at,
+               tokens.c.issued_by, issuer.c.name.label("issuer_name"), tokens.c.issued_with,
+               issuing.c.role.label("issuer_role"))
+        .join(members, members.c.id == tokens.c.member_id)
+        .join(issuer, issuer.c.id == tokens.c.issued_by)
+        .outerjoin(issuing, issuing.c.id == tokens.c.issued_with)
+        .where(tokens.c.club_id == club_id).order_by(tokens.c.created_at, tokens.c.id)))
 
 
 _TOKEN_COLUMNS = (tokens.c.id, tokens.c.club_id, tokens.c.member_id, tokens.c.role,

@@ -344,6 +344,28 @@ def _install_client_deadline(engine: Engine, limits: Limits) -> None:
 
     dialect.do_ping = do_ping  # type: ignore[method-assign]
 
+    # Nor do COMMIT and ROLLBACK (the DBAPI connection's own commit() and rollback(), which
+    # the pool's reset on return calls too): a COMMIT sent just before the server froze
+    # would wait for as long as it stays frozen. Bound each by the statement's deadline; a
+    # COMMIT cut so is in doubt (the server may still commit it), which a retry with the
+    # same Idempotency-Key settles (docs/operations.md, "Timeouts").
+    for name in ("do_commit", "do_rollback"):
+        setattr(dialect, name, _within_deadline(getattr(dialect, name), deadline, fileno_of))
+
+
+def _within_deadline(call: Callable[[Any], None], seconds: float,
+                     fileno_of: Callable[[Any], Callable[[], int]]) -> Callable[[Any], None]:
+    """`call(dbapi_connection)` under the client-side deadline of `seconds`."""
+
+    def bounded_call(dbapi_connection: Any) -> None:
+        token = WATCHDOG.arm(seconds, fileno_of(dbapi_connection))
+        try:
+            call(dbapi_connection)
+        finally:
+            WATCHDOG.disarm(token)
+
+    return bounded_call
+
 
 PING_IDLE_SECONDS = 1.0
 _IDLE_SINCE = "lanterloo_idle_since"

@@ -86,9 +86,11 @@ def load_session(conn: Connection, session_id: str, *, club_id: str | None = Non
     return conn.execute(query).first()
 
 
-def sessions_of_no_club(conn: Connection) -> list[str]:
-    """The sessions recorded before clubs that no club holds yet, oldest first."""
-    return list(conn.scalars(select(sessions.c.id).where(sessions.c.club_id.is_(None))
+def sessions_of_no_club(conn: Connection) -> list[Row[Any]]:
+    """The sessions recorded before clubs that no club holds yet, oldest first: their id,
+    when they were opened, and their version."""
+    return list(conn.execute(select(sessions.c.id, sessions.c.created_at, sessions.c.version)
+                             .where(sessions.c.club_id.is_(None))
                              .order_by(sessions.c.created_at, sessions.c.id)))
 
 

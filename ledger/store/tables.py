@@ -93,6 +93,10 @@ tokens = Table(
     Column("created_at", Timestamp, nullable=False),
     Column("expires_at", Timestamp, nullable=True),
     Column("revoked_at", Timestamp, nullable=True),
+    # Who issued it (migration 0010): the member and the token that asked; None for a token
+    # made at the command line, with a club, or before 0010 (GET /audit/tokens).
+    Column("issued_by", String(ID_LENGTH), nullable=True),
+    Column("issued_with", String(TOKEN_ID_LENGTH), nullable=True),
     CheckConstraint("role IN ('admin', 'treasurer', 'dealer', 'auditor')", name="role"),
 )
 

@@ -210,7 +210,7 @@ def test_the_club_page_reads_and_prints_in_chromium(new_device, axe_source, shot
     page.set_content(render_club_page({"club": "The Bell loo club"}, standings, debts))
     rows = page.locator("[data-testid=standings] tbody tr")
     assert rows.count() == 6
-    assert rows.first.inner_text().split("\t")[:4] == ["Ada", "12", "41", "+57"]
+    assert rows.first.inner_text().split("\t")[:4] == ["Ada", "12", "41", "+2.85 GBP"]
     assert page.locator("[data-total=GBP]").inner_text() == "2.05 GBP"
     assert serious_violations(page, axe_source) == []
     page.emulate_media(media="print")
@@ -253,10 +253,11 @@ def test_the_club_page_shows_the_books_standings_and_open_debts(new_device, serv
     page.get_by_test_id("show").click()
     sheet = page.locator("main.sheet")
     expect(sheet).to_be_visible(timeout=TIMEOUT)
-    shown = {row.get_attribute("data-member-id"): int(
-        row.locator("[data-net-units]").get_attribute("data-net-units"))
+    shown = {row.get_attribute("data-member-id"): {
+        cell.get_attribute("data-currency"): int(cell.get_attribute("data-net-minor"))
+        for cell in row.locator("[data-net-minor]").all()}
         for row in sheet.locator("[data-testid=standings] tbody tr[data-member-id]").all()}
-    assert shown == {m["member_id"]: m["net_units"] for m in standings["members"]}
+    assert shown == {m["member_id"]: m["net_minor"] for m in standings["members"]}
     owed = [int(cell.get_attribute("data-amount-minor")) for cell in
             sheet.locator("[data-testid=debts] [data-amount-minor]").all()]
     assert owed == [d["amount_minor"] for d in debts["debts"]]

@@ -50,6 +50,24 @@ def app(request: pytest.FixtureRequest, engine: Engine, backend: str,
 
 
 @pytest.fixture
+def club(engine: Engine) -> Any:
+    """A club of the books' tests (docs/books.md): members Ann, Bob and Cal."""
+    from ledger.clubs import Clubs
+    from tests.clubs import make_club
+
+    club = make_club(engine, "Thursday Loo")
+    for name in ("Ann", "Bob", "Cal"):
+        club.members[name] = Clubs(engine).add_member(club.club_id, name)["member_id"]
+    return club
+
+
+@pytest.fixture
+def tess(app: Flask, engine: Engine, club: Any) -> FlaskClient:
+    """The club's treasurer."""
+    return club_client(app, engine, club=club)
+
+
+@pytest.fixture
 def client(app: Flask, engine) -> FlaskClient:
     """A treasurer of a fresh club (tests/clubs.py): every request carries the token."""
     return club_client(app, engine)

@@ -70,6 +70,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/audit/events"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/penalties"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/corrections"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/tokens"): allowed("admin", "treasurer", "auditor"),
     ("get", "/healthz"): None,
     ("get", "/readyz"): None,
     # the club's books (docs/books.md)
@@ -80,6 +81,14 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/payments"): allowed("treasurer", ok=201),
     ("post", "/write-offs"): allowed("treasurer", ok=201),
     ("post", "/sessions/{session_id}/cash"): allowed("treasurer", ok=201),
+    ("post", "/sessions/{session_id}/float"): allowed("treasurer", ok=201),
+    ("post", "/sessions/{session_id}/cash-differences"): allowed("treasurer", ok=201),
+    ("get", "/book-entries"): allowed("admin", "treasurer", "auditor"),
+    ("post", "/book-entries/{seq}/reversal"): allowed("treasurer", ok=201),
+    ("get", "/payables"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/settle-up"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/club/currencies"): allowed("admin", "treasurer", "auditor"),
+    ("put", "/club/currencies"): allowed("treasurer", ok=201),
     # the tablet's (api/tablets.py): a code is shown by a treasurer or an admin, and exchanged
     # with no token at all (the code is the credential)
     ("post", "/sessions/{session_id}/pairing-codes"): allowed("admin", "treasurer", ok=201),
@@ -96,7 +105,11 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/members/{member_id}/account.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/debts.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/standings.html"): allowed("admin", "treasurer", "auditor"),
+    # sessions from before clubs (api/attach.py): the administrator's
+    ("get", "/club/sessions-before-clubs"): allowed("admin"),
+    ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),
 }
+ATTACH_ROUTES = ("/club/sessions-before-clubs", "/sessions/{session_id}/attach")
 # A public route's status when it is not 200.
 PUBLIC_OK = {("post", "/pairing"): 201}
 # Served beside the document, not in it.
@@ -137,8 +150,11 @@ class World:
 
 
 @pytest.fixture
-def world(app, engine) -> World:
+def world(app, engine, monkeypatch) -> World:
     ours, theirs = make_club(engine, "Our club"), make_club(engine, "Their club")
+    # the module's database holds many clubs: name ours as the one that attaches sessions
+    # from before clubs (api/attach.py); every session here is a club's already (409)
+    monkeypatch.setitem(app.config, "ATTACH_CLUB", ours.name)
     clubs = Clubs(engine)
     revoked = clubs.create_token(ours.club_id, "treasurer", "treasurer", "old phone")
     clubs.revoke_token(revoked["token_id"])
@@ -169,15 +185,33 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
     if "{member_id}" in path:
         ids["member_id"] = MISSING_MEMBER if missing else world.ours.members["dealer"]
-    if path.endswith("/cash") and not missing:  # the cash is counted once the session ends
+    if path.endswith(("/cash", "/cash-differences")) and not missing:
+        # the cash is counted once the session ends
         treasurer = Actor("treasurer", world.ours.members["treasurer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
             ids["session_id"], [EndSession(method="divide-pool")], WriteRequest(treasurer))
+    if path.endswith("/cash-differences") and not missing:  # a float of 1, a tin of 0
+        books = Books(world.engine, world.ours.club_id)
+        treasurer = Actor("treasurer", world.ours.members["treasurer"])
+        books.open_float(ids["session_id"], amount_minor=1, currency="units",
+                         request=WriteRequest(treasurer))
+        books.count_cash(ids["session_id"], counted_minor=0, currency="units",
+                         request=WriteRequest(treasurer))
     if path == "/write-offs":  # the club lends each club's dealer 1000: he owes it
         for club in (world.ours, world.theirs):
             Books(world.engine, club.club_id).record_payment(
                 payer="club", payee="dealer", amount_minor=1000, currency="GBP", method="cash",
                 request=WriteRequest(Actor("treasurer", club.members["treasurer"])))
+    if "{seq}" in path:  # a fresh payment to reverse, at the same number in both clubs
+        books = [(c, Books(world.engine, c.club_id)) for c in (world.ours, world.theirs)]
+        target = max(b.accounts()["log"]["entries"] for _, b in books) + 1
+        for club, b in books:
+            while b.accounts()["log"]["entries"] < target:
+                b.record_payment(
+                    payer="club", payee="dealer", amount_minor=1, currency="GBP",
+                    method="cash",
+                    request=WriteRequest(Actor("treasurer", club.members["treasurer"])))
+        ids["seq"] = "999999" if missing else str(target)
     pairing_code = None
     if path == "/pairing":  # a fresh code for each exchange: it is good once
         pairing_code = Tablets(world.engine).create_code(
@@ -191,7 +225,7 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
     for name, value in ids.items():
         url = url.replace("{" + name + "}", value)
     body = None
-    if method == "post":
+    if method in ("post", "put"):
         body = {
             "/sessions": {"players": ["treasurer", "dealer", "Guest"], "guests": ["Guest"]},
             "/sessions/{session_id}/events": {"type": "DealStarted", "trump_card": "3C"},
@@ -206,13 +240,20 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/sessions/{session_id}/cash": {"counted_minor": 0, "currency": "units"},
             "/sessions/{session_id}/pairing-codes": {},
             "/pairing": {"code": pairing_code},
+            "/sessions/{session_id}/attach": None,
+            "/book-entries/{seq}/reversal": {"reason": "walk"},
+            "/sessions/{session_id}/float": {"amount_minor": 1, "currency": "units"},
+            "/sessions/{session_id}/cash-differences": {
+                "difference": "shortage", "amount_minor": 1, "currency": "units",
+                "account": "club", "reason": "walk"},
+            "/club/currencies": {"currency": "GBP", "accepted": ["EUR"]},
         }[path]
     return url, body, ids
 
 
 def call(world: World, method: str, url: str, body: Any, authorization: str) -> Any:
     headers = {"Authorization": authorization} if authorization else {}
-    if method == "post":  # an append is never blind (428): each call is its own request
+    if method in ("post", "put"):  # an append is never blind (428): its own request
         world.counter += 1
         headers["Idempotency-Key"] = f"walk-{world.counter}"
     return world.client.open(url, method=method.upper(), json=body, headers=headers)
@@ -295,6 +336,11 @@ def test_another_clubs_token_never_reaches_our_objects(world, role):
             continue
         url, body, ids = request_for(world, method, path)
         response = call(world, method, url, body, f"Bearer {world.theirs.tokens[role]}")
+        if path in ATTACH_ROUTES and role == "admin":
+            # their club is not the one named to attach: refused before any session is read
+            assert response.status_code == 403, (method, url)
+            assert response.get_json()["rule"] == "attach-club"
+            continue
         if not any(p in path for p in ("{session_id}", "{token_id}", "{member_id}")):
             # Collection routes answer for the caller's own club.
             assert response.status_code == expected[role], (role, method, url)

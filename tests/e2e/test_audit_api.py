@@ -178,3 +178,40 @@ def test_a_time_window_pages_through_its_next_links_with_the_offset_kept(logged)
         response = client.get(body["next"])
     assert seen == [e["position"] for e in every
                     if e["recorded_at"] >= every[1]["recorded_at"]]
+
+
+@pytest.mark.parametrize(("winners", "charged"), [
+    (["C", "C", "C"], (18, 18, "loo")),  # no trick: looed instead, 18 (the deal's loo)
+    (["B", "C", "C"], (12, 12, "fine")),  # a trick: four stakes of 3, to the next pool
+])
+def test_the_register_shows_a_penalty_fixed_at_settlement_as_the_ledger_charged_it(
+        client_for, club, winners, charged):
+    # Blenheim law 9 (tests/rules/test_penalties.py): a revoke costs four stakes, or a loo
+    # if the offender makes no trick; known only when the deal is settled.
+    treasurer = client_for(club, "treasurer")
+    opened = treasurer.post("/sessions", json={"players": ["A", "B", "C", "D", "E"],
+                                               "preset": "blenheim", "first_dealer": "A"})
+    sid = opened.get_json()["session_id"]
+    bodies = [{"type": "DealStarted", "trump_card": "2S"},
+              *({"type": "DeclarationMade", "player": p, "declaration": d} for p, d in (
+                  ("B", "play"), ("C", "play"), ("D", "throw_up"), ("E", "throw_up"),
+                  ("A", "throw_up"))),
+              {"type": "PenaltyImposed", "player": "B", "offence": "revoke"},
+              *({"type": "TrickWon", "winner": w} for w in winners)]
+    for n, body in enumerate(bodies):
+        answer = treasurer.post(f"/sessions/{sid}/events", json=body,
+                                headers={"Idempotency-Key": f"{sid}-{n}"})
+        assert answer.status_code == 201, answer.get_json()
+    auditor = client_for(club, "auditor")
+    (before,) = auditor.get(f"/audit/penalties?session_id={sid}").get_json()["entries"]
+    assert (before["amount_units"], before["paid_units"], before["charged_as"]) == (
+        None, 0, None)  # the deal waits on the replay: not settled yet
+    waived = treasurer.post(f"/sessions/{sid}/events", json={"type": "ReplayWaived"},
+                            headers={"Idempotency-Key": f"{sid}-waived"})
+    assert waived.status_code == 201, waived.get_json()
+    (entry,) = auditor.get(f"/audit/penalties?session_id={sid}").get_json()["entries"]
+    assert (entry["amount_units"], entry["paid_units"], entry["charged_as"]) == charged
+    exported = auditor.get(f"/audit/penalties?session_id={sid}&format=csv&bom=1")
+    assert exported.data.startswith(b"\xef\xbb\xbf")
+    (row,) = rows_of(exported.data.decode("utf-8-sig"))
+    assert (row["amount_units"], row["charged_as"]) == (str(charged[0]), charged[2])

@@ -21,22 +21,6 @@ SINGLE = {"type": "DealStarted", "trump_card": "7H",
 END = {"type": "SessionEnded", "method": "divide-pool"}
 
 
-@pytest.fixture
-def club(engine):
-    club = make_club(engine, "Thursday Loo")
-    from ledger.clubs import Clubs
-
-    for name in ("Ann", "Bob", "Cal"):
-        club.members[name] = Clubs(engine).add_member(club.club_id, name)["member_id"]
-    return club
-
-
-@pytest.fixture
-def tess(app, engine, club):
-    """The treasurer."""
-    return club_client(app, engine, club=club)
-
-
 def post(client, url, body, key=None):
     headers = {"Idempotency-Key": key} if key else {}
     return client.post(url, json=body, headers=headers)
@@ -122,7 +106,7 @@ def test_the_open_debts_are_exported_as_csv(tess, club):
     response = tess.get("/debts?format=csv")
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0] == ["member_id", "name", "currency", "amount_minor", "session_id",
-                       "session_name", "since"]
+                       "session_name", "since", "kind", "seq"]
     assert [(r[1], r[3]) for r in rows[1:]] == [("Ann", "40"), ("Cal", "10")]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select, text, update
+from sqlalchemy import Engine, make_url, select, update
 
 from api.cli import main
 from ledger.bulk import verify_all
@@ -27,6 +27,8 @@ from ledger.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.tables import sessions
 from ledger.writes import WriteRequest
+from tests.conftest import unreachable
+from tests.support.databases import PostgresUnreachable
 
 RELEASES = Path(__file__).resolve().parents[1] / "upgrades"
 FOLDERS = sorted(p.name for p in RELEASES.iterdir() if (p / "release.json").exists())
@@ -51,23 +53,18 @@ def restored(request: pytest.FixtureRequest, release: Path, tmp_path: Path
             conn.close()
         yield "sqlite", f"sqlite:///{path}", release
         return
-    server = request.getfixturevalue("postgres_database")
-    name = f"{server.database}_release_{release.name.replace('-', '_')}"[:63]
-    admin = make_engine(server.set(database="postgres"), operator=True,
-                        isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = server.set(database=name)
-    libpq = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    databases = request.getfixturevalue("databases")
+    try:
+        url = databases.empty_postgres()
+    except PostgresUnreachable as error:
+        unreachable(error)
+    libpq = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f",
                     str(release / "postgresql.sql"), libpq], check=True, capture_output=True)
     try:
-        yield "postgresql", url.render_as_string(hide_password=False), release
+        yield "postgresql", url, release
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        databases.drop(url)
 
 
 def money(statement: dict[str, Any]) -> dict[str, Any]:
@@ -236,5 +233,62 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
                         headers=as_treasurer).get_json()
         assert "events" in trail, trail
         assert {e["session_id"] for e in trail["events"]} & strays
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("release", ["first-release"], indirect=True)
+@pytest.mark.parametrize("restored", ["sqlite"], indirect=True)
+def test_the_club_administrator_attaches_over_the_api(restored, capsys, monkeypatch):
+    """GET /club/sessions-before-clubs and POST /sessions/{id}/attach: the administrator of
+    the database's one club, or of the club the operator names; nobody else."""
+    from api import create_app
+    from tests.clubs import make_club
+
+    kind, url, release = restored
+    said = json.loads((release / "statements.json").read_text())[kind]
+    engine = upgraded(url, capsys)
+    try:
+        club = make_club(engine, "The Bell")
+        web = create_app({"DATABASE_URL": url, "TESTING": True}).test_client()
+        admin = {"Authorization": f"Bearer {club.tokens['admin']}"}
+        listed = web.get("/club/sessions-before-clubs", headers=admin)
+        assert listed.status_code == 200, listed.get_json()
+        strays = [s["session_id"] for s in listed.get_json()["sessions"]]
+        assert sorted(strays) == sorted(said)
+        assert {s["version"] for s in listed.get_json()["sessions"]} == {
+            said[sid]["version"] for sid in strays}
+        first, second = strays[0], strays[1]
+        for role in ("treasurer", "dealer", "auditor"):
+            refused = web.post(f"/sessions/{first}/attach",
+                               headers={"Authorization": f"Bearer {club.tokens[role]}"})
+            assert refused.status_code == 403, role
+        done = web.post(f"/sessions/{first}/attach", headers=admin)
+        assert done.status_code == 201, done.get_json()
+        assert done.get_json()["version"] == said[first]["version"] + 1
+        assert done.headers["ETag"] == f'"{said[first]["version"] + 1}"'
+        assert done.get_json()["appended"][0]["type"] == "SessionAttached"
+        again = web.post(f"/sessions/{first}/attach", headers=admin)
+        assert again.status_code == 409 and again.get_json()["rule"] == "attached-once"
+        statement = web.get(f"/sessions/{first}/statement", headers={
+            "Authorization": f"Bearer {club.tokens['treasurer']}"}).get_json()
+        assert money(statement) == {**money(said[first]), "version": statement["version"]}
+        after = web.get("/club/sessions-before-clubs", headers=admin).get_json()["sessions"]
+        assert first not in {s["session_id"] for s in after} and len(after) == len(strays) - 1
+
+        # a second club: neither administrator may, until the operator names one
+        other = make_club(engine, "The Crown")
+        for who in (club, other):
+            hidden = web.post(f"/sessions/{second}/attach", headers={
+                "Authorization": f"Bearer {who.tokens['admin']}"})
+            assert hidden.status_code == 403 and hidden.get_json()["rule"] == "attach-club"
+        named = create_app({"DATABASE_URL": url, "TESTING": True,
+                            "ATTACH_CLUB": other.name}).test_client()
+        assert named.post(f"/sessions/{second}/attach", headers=admin).status_code == 403
+        taken = named.post(f"/sessions/{second}/attach", headers={
+            "Authorization": f"Bearer {other.tokens['admin']}"})
+        assert taken.status_code == 201, taken.get_json()
+        assert named.post(f"/sessions/{first}/attach", headers={  # The Bell's: not found
+            "Authorization": f"Bearer {other.tokens['admin']}"}).status_code == 404
     finally:
         engine.dispose()

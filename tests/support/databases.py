@@ -198,6 +198,15 @@ class Databases:
         self._create_database(name, template)
         return render(self._postgres_url(name))
 
+    def empty_postgres(self) -> str:
+        """A new PostgreSQL database with nothing in it, not even a schema of ours: for a
+        restored dump (a release's database in tests/upgrades)."""
+        self._count += 1
+        name = f"{self._prefix}_{self._count}"
+        self._made.append(name)
+        self._create_database(name)
+        return render(self._postgres_url(name))
+
     def blank(self, backend: str) -> str:
         """A new, empty database of `backend`: nothing migrated. On PostgreSQL a schema of
         its own, reached through search_path, in a database kept for the run."""

@@ -556,7 +556,11 @@ class _Player:
     def between_deals(self, target: int) -> None:
         s = self.state
         assert s is not None
-        if self.deals_done >= target:
+        if self.deals_done >= target or self.action("DealStarted") is None:
+            # docs/rules.md §11.43: past the amount limit no deal is offered
+            if self.action("DealStarted") is None:
+                self.seen("amount-limit")
+                self.attempt(cmd.StartDeal(trump_card="7H"), "amount-limit")
             end = self.action("SessionEnded")
             if end is not None:
                 if "single" not in end["methods"] and self.c.chance(0.3):
@@ -980,9 +984,8 @@ class _Player:
         if phase != "declaring":
             tries.append(("declare-out-of-time", cmd.Declare(player=someone, declaration="play")))
         tries.append(("unknown-player", cmd.Declare(player="Nobody", declaration="play")))
-        if phase == "between-deals":
-            offer = self.action("DealStarted")
-            assert offer is not None
+        offer = self.action("DealStarted")
+        if phase == "between-deals" and offer is not None:
             if offer["kind"] == "single":
                 tries.append(("single-without-face-up", cmd.StartDeal(trump_card="7H")))
             else:

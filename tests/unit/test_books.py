@@ -11,27 +11,29 @@ from hypothesis import strategies as st
 
 from ledger.domain import InvalidInput
 from ledger.domain.accounts import (
-    CLUB,
-    CLUB_BANK,
-    CLUB_CASH,
-    CLUB_WRITTEN_OFF,
-    CashCounted,
-    DebtWrittenOff,
     Line,
-    PaymentMethod,
-    PaymentRecorded,
     SessionResult,
     account_summary,
     balances,
     cash_check,
     csv_text,
     entry_line,
-    member_account,
     member_items,
     open_debts,
     result_line,
-    session_account,
     zero_sum,
+)
+from ledger.domain.bookentries import (
+    CLUB,
+    CLUB_BANK,
+    CLUB_CASH,
+    CLUB_WRITTEN_OFF,
+    CashCounted,
+    DebtWrittenOff,
+    PaymentMethod,
+    PaymentRecorded,
+    member_account,
+    session_account,
 )
 
 T0 = datetime(2026, 11, 1, 19, 0, tzinfo=UTC)

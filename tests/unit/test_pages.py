@@ -315,7 +315,7 @@ def test_the_club_page_shows_the_standings_and_the_open_debts_oldest_first():
     assert "&lt;script&gt;" in page
     ann = re.search(r'<tr data-member-id="m1">(.*?)</tr>', page, re.S).group(1)
     assert re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", ann)).strip() == \
-        "Ann 12 40 +57 +14.25 GBP 9 (41) 1 (6)"
+        "Ann 12 40 +14.25 GBP 9 (41) 1 (6)"  # money per currency: no sum of units
     assert "(guest)" in text.text and "Total 0.00 GBP" in text.text
     assert text.text.index("14.25 GBP Thursday at the Bell 2026-10-01") < \
         text.text.index("12 units Counters only 2026-11-02")
@@ -326,3 +326,16 @@ def test_an_empty_club_page_says_so():
     text = Text.of(render_club_page({"club": "The Bell"}, {"members": []},
                                     {"debts": [], "totals": {}})).text
     assert "No session has ended yet." in text and "Nobody owes the club anything." in text
+    assert "The club owes nobody anything." in text
+
+
+def test_the_club_page_shows_what_the_club_owes_beside_the_debts():
+    payables = {"payables": [
+        {"member_id": "m1", "name": "Ann", "currency": "GBP", "amount_minor": 250,
+         "session_id": None, "session_name": None, "kind": "payment", "seq": 7,
+         "since": "2026-11-03T20:00:00Z"}], "totals": {"GBP": 250}}
+    page = render_club_page({"club": "The Bell"}, STANDINGS, DEBTS, payables)
+    text = Text.of(page).text
+    assert "What the club owes, oldest first" in text
+    assert "Ann 2.50 GBP entry 7 2026-11-03" in re.sub(r"\s+", " ", text)
+    assert 'data-payable-total="GBP">2.50 GBP' in page and "Net, units" not in page

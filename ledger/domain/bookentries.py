@@ -1,0 +1,344 @@
+"""The entries of a club's book log: payments, write-offs, cash counts, reversals and the
+currencies the club keeps (docs/books.md).
+
+Pure Python. Each entry is a frozen fact; its postings (`postings()`) go from an account to an
+account and sum to zero in each currency, asserted where they are made (`check_balanced`). A
+mistaken entry is never edited: an `EntryReversed` cancels it, posting its postings back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar, NamedTuple
+
+from .currencies import UNITS, check_iso
+from .errors import InvalidInput, InvariantBroken
+
+CLUB = "club"
+CLUB_CASH = "club:cash"
+CLUB_BANK = "club:bank"
+CLUB_WRITTEN_OFF = "club:written-off"
+CLUB_OVER_SHORT = "club:cash-over-short"  # the tins' shortages and surpluses the club bore
+MAX_AMOUNT_MINOR = 10**12  # a billion pounds in pence: beyond any club's night
+MAX_TEXT = 500
+_CURRENCY = re.compile(r"^[A-Z]{3}$")  # the shape of a code; the club's list decides
+
+
+class PaymentMethod(StrEnum):
+    CASH = "cash"
+    TRANSFER = "transfer"
+    OTHER = "other"
+
+
+def member_account(member_id: str) -> str:
+    return f"member:{member_id}"
+
+
+def session_account(session_id: str) -> str:
+    return f"session:{session_id}"
+
+
+class BookPosting(NamedTuple):
+    """A signed amount on one account, in one currency (a tuple: a club's books make
+    thousands of them per read)."""
+
+    account: str
+    currency: str
+    amount: int
+
+
+def check_balanced(postings: Sequence[BookPosting]) -> None:
+    """Double entry: the postings of one entry sum to zero in each currency."""
+    sums: dict[str, int] = defaultdict(int)
+    for p in postings:
+        sums[p.currency] += p.amount
+    if any(sums.values()):
+        raise InvariantBroken(f"book postings do not balance: {dict(sums)}")
+
+
+# -- checks that name the field and the rule ------------------------------------------------
+
+def check_currency(value: Any, field: str = "currency") -> str:
+    if not isinstance(value, str) or not (value == UNITS or _CURRENCY.match(value)):
+        raise InvalidInput(f"currency must be a three-letter ISO 4217 code such as GBP, or "
+                           f"{UNITS!r} for counters; got {value!r}", rule="currency",
+                           field=field)
+    return value
+
+
+def check_amount(value: Any, field: str, *, zero: bool = False) -> int:
+    least = 0 if zero else 1
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not least <= value <= MAX_AMOUNT_MINOR:
+        raise InvalidInput(f"{field} must be a whole number of minor units from {least} to "
+                           f"{MAX_AMOUNT_MINOR}; got {value!r}",
+                           rule="amount-non-negative" if zero else "amount-positive",
+                           field=field)
+    return value
+
+
+def check_text(value: Any, field: str, *, required: bool) -> str | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT \
+            or not value.isprintable():
+        rule = f"{field}-required" if required else "text"
+        raise InvalidInput(f"{field} must be 1 to {MAX_TEXT} printable characters"
+                           + (" (it is required)" if required else ""), rule=rule, field=field)
+    return value
+
+
+# -- the entries of the book log --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BookEntry:
+    type: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+
+    def postings(self) -> list[BookPosting]:
+        return []
+
+    def to_payload(self) -> dict[str, Any]:
+        """The payload stored in the book log: the fields as plain JSON values."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, StrEnum) else value
+        return out
+
+
+@dataclass(frozen=True)
+class PaymentRecorded(BookEntry):
+    """`payer` paid `payee` (each a member id or "club") `amount_minor` of `currency`."""
+
+    type: ClassVar[str] = "PaymentRecorded"
+    payer: str
+    payee: str
+    amount_minor: int
+    currency: str
+    method: PaymentMethod
+    session_id: str | None = None
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        if self.method not in tuple(PaymentMethod):
+            raise InvalidInput(f"method must be one of {', '.join(PaymentMethod)}",
+                               rule="payment-method", field="method")
+        if self.payer == self.payee:
+            raise InvalidInput("the payer and the payee are the same party",
+                               rule="payer-is-payee", field="payee")
+        check_text(self.note, "note", required=False)
+
+    def account_of(self, party: str) -> str:
+        if party == CLUB:
+            return CLUB_CASH if self.method == PaymentMethod.CASH else CLUB_BANK
+        return member_account(party)
+
+    def postings(self) -> list[BookPosting]:
+        # Who pays gains a claim on the club (or owes it less); who is paid, the opposite.
+        out = [BookPosting(self.account_of(self.payer), self.currency, self.amount_minor),
+               BookPosting(self.account_of(self.payee), self.currency, -self.amount_minor)]
+        check_balanced(out)
+        return out
+
+
+@dataclass(frozen=True)
+class DebtWrittenOff(BookEntry):
+    """The club gave up `amount_minor` of what `member_id` owed it, for `reason`."""
+
+    type: ClassVar[str] = "DebtWrittenOff"
+    member_id: str
+    amount_minor: int
+    currency: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        check_text(self.reason, "reason", required=True)
+
+    def postings(self) -> list[BookPosting]:
+        out = [BookPosting(member_account(self.member_id), self.currency, self.amount_minor),
+               BookPosting(CLUB_WRITTEN_OFF, self.currency, -self.amount_minor)]
+        check_balanced(out)
+        return out
+
+
+@dataclass(frozen=True)
+class CashCounted(BookEntry):
+    """The cash on the table at a session's close, as the treasurer counted it. A count moves
+    no money (no postings): the statement compares it with what the ledger expects."""
+
+    type: ClassVar[str] = "CashCounted"
+    session_id: str
+    counted_minor: int
+    currency: str
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        check_amount(self.counted_minor, "counted_minor", zero=True)
+        check_currency(self.currency)
+        check_text(self.note, "note", required=False)
+
+
+@dataclass(frozen=True)
+class EntryReversed(BookEntry):
+    """The treasurer cancelled entry `reverses` of the book log for `reason`: `undo` posts
+    its postings back (each negated), so the two together move nothing. The cancelled entry
+    stays in the log as it was."""
+
+    type: ClassVar[str] = "EntryReversed"
+    reverses: int  # the cancelled entry's seq
+    reverses_type: str
+    reason: str
+    undo: tuple[tuple[str, str, int], ...] = ()  # (account, currency, amount)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reverses, bool) or not isinstance(self.reverses, int) \
+                or self.reverses < 1:
+            raise InvalidInput("reverses must be the number (seq) of a book entry",
+                               rule="entry-exists", field="seq")
+        check_text(self.reason, "reason", required=True)
+        self.postings()
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"reverses": self.reverses, "reverses_type": self.reverses_type,
+                "reason": self.reason, "undo": [list(p) for p in self.undo]}
+
+    def postings(self) -> list[BookPosting]:
+        out = [BookPosting(str(a), str(c), int(n)) for a, c, n in self.undo]
+        check_balanced(out)
+        return out
+
+
+@dataclass(frozen=True)
+class CurrenciesSet(BookEntry):
+    """From now on the club keeps its books in `currency`, and accepts payments in
+    `accepted` too. Moves no money; balances already in other currencies stay as they are."""
+
+    type: ClassVar[str] = "CurrenciesSet"
+    currency: str
+    accepted: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_iso(self.currency, "currency")
+        if not isinstance(self.accepted, tuple) or len(self.accepted) > 20:
+            raise InvalidInput("accepted must be a list of at most 20 ISO 4217 codes",
+                               rule="currency", field="accepted")
+        for code in self.accepted:
+            check_iso(code, "accepted")
+        if self.currency in self.accepted or len(set(self.accepted)) != len(self.accepted):
+            raise InvalidInput("accepted lists each other currency once, not the club's own",
+                               rule="currency-listed-twice", field="accepted")
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"currency": self.currency, "accepted": list(self.accepted)}
+
+    @property
+    def kept(self) -> tuple[str, ...]:
+        return (self.currency, *self.accepted)
+
+
+# A club that never set its currencies keeps its books in pounds (docs/books.md).
+DEFAULT_CURRENCIES = CurrenciesSet(currency="GBP")
+
+@dataclass(frozen=True)
+class FloatOpened(BookEntry):
+    """The treasurer put `amount_minor` of the club's cash in a session's tin before play
+    (its float): the cash check expects it back. It moves no money: the tin is the club's
+    cash either way."""
+
+    type: ClassVar[str] = "FloatOpened"
+    session_id: str
+    amount_minor: int
+    currency: str
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        check_text(self.note, "note", required=False)
+
+
+class Difference(StrEnum):
+    SHORTAGE = "shortage"  # the tin held less than the cash check expected
+    SURPLUS = "surplus"  # more
+
+
+@dataclass(frozen=True)
+class CashDifferenceBooked(BookEntry):
+    """A session's tin held `amount_minor` less (a shortage) or more (a surplus) than its
+    cash check expected, booked against `account`: "club" (the club bears it, on
+    club:cash-over-short) or a member (he answers for it), for `reason`."""
+
+    type: ClassVar[str] = "CashDifferenceBooked"
+    session_id: str
+    difference: Difference
+    amount_minor: int
+    currency: str
+    account: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        check_amount(self.amount_minor, "amount_minor")
+        check_currency(self.currency)
+        if self.difference not in tuple(Difference):
+            raise InvalidInput("difference must be shortage or surplus",
+                               rule="cash-difference", field="difference")
+        check_text(self.reason, "reason", required=True)
+
+    def postings(self) -> list[BookPosting]:
+        # A shortage: the club holds less cash, and the account bears it (a member owes it
+        # or the club's over-and-short account lost it); a surplus the other way round.
+        other = CLUB_OVER_SHORT if self.account == CLUB else member_account(self.account)
+        amount = self.amount_minor if self.difference == Difference.SHORTAGE \
+            else -self.amount_minor
+        out = [BookPosting(CLUB_CASH, self.currency, amount),
+               BookPosting(other, self.currency, -amount)]
+        check_balanced(out)
+        return out
+
+    @property
+    def signed_minor(self) -> int:
+        """The difference as counted minus expected: negative for a shortage."""
+        return -self.amount_minor if self.difference == Difference.SHORTAGE \
+            else self.amount_minor
+
+
+BOOK_ENTRY_TYPES: dict[str, type[BookEntry]] = {
+    cls.type: cls for cls in (PaymentRecorded, DebtWrittenOff, CashCounted, EntryReversed,
+                              CurrenciesSet, FloatOpened, CashDifferenceBooked)}
+
+
+def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> BookEntry:
+    cls = BOOK_ENTRY_TYPES.get(type_)
+    if cls is None or schema_version != cls.schema_version:
+        raise InvariantBroken(f"unknown book entry {type_} v{schema_version}")
+    data = dict(payload)
+    if cls is PaymentRecorded:
+        data["method"] = PaymentMethod(data["method"])
+    elif cls is CashDifferenceBooked:
+        data["difference"] = Difference(data["difference"])
+    elif cls is EntryReversed:
+        data["undo"] = tuple((str(a), str(c), int(n)) for a, c, n in data.get("undo", ()))
+    elif cls is CurrenciesSet:
+        data["accepted"] = tuple(data.get("accepted", ()))
+    return cls(**data)
+
+
+def reversal_of(entry: BookEntry, seq: int, reason: Any) -> EntryReversed:
+    """The entry that cancels `entry` (number `seq`); a reversal or a change of currencies
+    cannot be reversed (reverse the mistake, or set the currencies again)."""
+    if isinstance(entry, EntryReversed | CurrenciesSet):
+        what = "a reversal" if isinstance(entry, EntryReversed) else "a change of currencies"
+        raise InvalidInput(f"entry {seq} is {what}: it cannot be reversed",
+                           rule="entry-not-reversible", field="seq")
+    return EntryReversed(reverses=seq, reverses_type=entry.type, reason=reason,
+                         undo=tuple((p.account, p.currency, -p.amount)
+                                    for p in entry.postings()))
