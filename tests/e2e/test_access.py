@@ -105,6 +105,9 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/members/{member_id}/account.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/debts.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/standings.html"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/payables.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/settle-up.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/book-entries.csv"): allowed("admin", "treasurer", "auditor"),
     # sessions from before clubs (api/attach.py): the administrator's
     ("get", "/club/sessions-before-clubs"): allowed("admin"),
     ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),

@@ -133,6 +133,7 @@ def test_the_text_forms_are_operations_that_answer_text_only(app):
                         ("/sessions/{session_id}/explain.csv", "text/csv"),
                         ("/audit/events.csv", "text/csv"), ("/debts.csv", "text/csv"),
                         ("/members/{member_id}/account.csv", "text/csv"),
-                        ("/standings.html", "text/html")]:
+                        ("/standings.html", "text/html"), ("/payables.csv", "text/csv"),
+                        ("/settle-up.csv", "text/csv"), ("/book-entries.csv", "text/csv")]:
         content = paths[path]["get"]["responses"]["200"]["content"]
         assert content == {media: {"schema": {"type": "string"}}}, path
