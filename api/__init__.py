@@ -20,7 +20,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
-from . import auth, extension, security
+from . import auth, extension, openapi, security
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
 from .schemas import ProblemSchema
@@ -32,6 +32,11 @@ class LanterlooApi(Api):
     """flask-smorest's Api, with errors documented and rendered as problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def register_blueprint(self, blp: Any, **options: Any) -> None:
+        """Register `blp`, its operations' documented parameters merged (see below)."""
+        merge_parameters(blp)
+        super().register_blueprint(blp, **options)
 
     def _register_error_handlers(self) -> None:
         """api/errors.py renders every error; flask-smorest's own JSON handler is not used."""
@@ -46,6 +51,21 @@ class LanterlooApi(Api):
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_MIMETYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def merge_parameters(blp: Any) -> None:
+    """Let an operation's `@blp.doc(parameters=[...])` (headers) add to the parameters its
+    `@blp.arguments` query schema documents: flask-smorest lays the manual doc over the
+    generated one, and a list laid over a list replaces it (GET /sessions/{id} once lost
+    `as_of` to its If-None-Match). Idempotent: a blueprint is registered once per app."""
+    for endpoint in blp._docs.values():
+        for doc in endpoint.values():
+            if not isinstance(doc, dict):
+                continue  # the route's own path parameters
+            manual = doc.get("manual_doc", {})
+            arguments = doc.get("arguments")
+            if arguments and "parameters" in manual:
+                arguments["parameters"].extend(manual.pop("parameters"))
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -83,6 +103,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     extension.install(app, engine, Ledger(engine) if every is None
                       else Ledger(engine, snapshot_every=int(every)))
 
+    openapi.install(api)
     auth.document_security(api)
     from . import (
         attach,
@@ -93,6 +114,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         deals,
         events,
         explain,
+        exports,
         health,
         offences,
         sessions,
@@ -102,8 +124,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, attach, health, audit, books, tablets):
+                   clubs, attach, health, audit, books, tablets, exports):
         api.register_blueprint(module.blp)
+    if app.config.get("STRICT_RESPONSES"):
+        from . import contract
+
+        contract.install(app, api.spec.to_dict)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web
 

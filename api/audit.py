@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import marshmallow as ma
 import orjson
 from flask import Response, url_for
 from flask.views import MethodView
@@ -23,7 +24,9 @@ from .audit_schemas import (
     AuditEventsPage,
     AuditQuery,
     CorrectionsPage,
+    CorrectionsQuery,
     RegisterPage,
+    RegisterQuery,
     TokenRegisterSchema,
 )
 from .auth import RECORD_READERS, principal, requires
@@ -82,15 +85,14 @@ class Events(MethodView):
         each with its session and whether it is live or superseded by a correction. Follow
         `next_after` (or `next`, or the Link header) until it is null.
         """
-        return answer("audit.Events", "events", EVENT_COLUMNS, query,
-                      lambda audit, f, **page: audit.events(f, **page))
+        return run_query("events", query)
 
 
 @blp.route("/penalties")
 class Penalties(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="penaltyRegister")
-    @blp.arguments(AuditQuery, location="query")
+    @blp.arguments(RegisterQuery, location="query")
     @blp.response(200, RegisterPage)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema=CSV_DOC["schema"],
                       description=CSV_DOC["description"])
@@ -103,15 +105,14 @@ class Penalties(MethodView):
         was entered, who logged it from which device and when, and whether a correction
         voided it.
         """
-        return answer("audit.Penalties", "entries", REGISTER_COLUMNS, query,
-                      lambda audit, f, **page: audit.penalties(f, **page))
+        return run_query("penalties", query)
 
 
 @blp.route("/corrections")
 class Corrections(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="correctionsRegister")
-    @blp.arguments(AuditQuery, location="query")
+    @blp.arguments(CorrectionsQuery, location="query")
     @blp.response(200, CorrectionsPage)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema=CSV_DOC["schema"],
                       description=CSV_DOC["description"])
@@ -122,8 +123,31 @@ class Corrections(MethodView):
         Every correction in the club's sessions: the entries it voided and what it put in
         their place, the balances it changed, the reason and who authorised it.
         """
-        return answer("audit.Corrections", "corrections", CORRECTION_COLUMNS, query,
-                      lambda audit, f, **page: audit.corrections(f, **page))
+        return run_query("corrections", query)
+
+
+# The query schema of each.
+QUERY_SCHEMAS: dict[str, type[ma.Schema]] = {
+    "events": AuditQuery, "penalties": RegisterQuery, "corrections": CorrectionsQuery}
+# Each query: its endpoint, the page's list, the CSV's columns and how to run it.
+QUERIES: dict[str, tuple[str, str, list[str], Any]] = {
+    "events": ("audit.Events", "events", EVENT_COLUMNS,
+               lambda audit, f, **page: audit.events(f, **page)),
+    "penalties": ("audit.Penalties", "entries", REGISTER_COLUMNS,
+                  lambda audit, f, **page: audit.penalties(f, **page)),
+    "corrections": ("audit.Corrections", "corrections", CORRECTION_COLUMNS,
+                    lambda audit, f, **page: audit.corrections(f, **page)),
+}
+
+
+def run_query(name: str, query: dict[str, Any]) -> Any:
+    endpoint, key, columns, run = QUERIES[name]
+    return answer(endpoint, key, columns, query, run)
+
+
+def audit_csv(name: str, query: dict[str, Any]) -> Any:
+    """One of the audit queries as CSV (also GET /audit/<name>.csv, api/exports.py)."""
+    return run_query(name, {**query, "format": "csv"})
 
 
 @blp.route("/tokens")

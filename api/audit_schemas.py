@@ -11,7 +11,9 @@ from ledger.audit import BREACHES, MAX_AUDIT_LIMIT, OFFENCES
 from ledger.domain.events import EVENT_TYPES
 from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
 
-from .schemas import MAX_POSITION, KnownQuery, Open, RecordedEventSchema, Timestamp
+from .record_schemas import RecordedEventSchema, VoidedEntrySchema, family
+from .schema_base import KnownQuery, Open, Timestamp, Variants
+from .schemas import MAX_POSITION
 
 
 class AuditQuery(KnownQuery):
@@ -50,11 +52,27 @@ class AuditQuery(KnownQuery):
                          metadata={"description": "true (or 1): start the CSV with a UTF-8 "
                                                   "byte order mark, for a spreadsheet"})
 
+    # Refused beyond what the schema says: `until` not after `since` (422); among the
+    # corrections, a filter by offence or breach.
     @ma.validates_schema
     def _until_after_since(self, data: dict[str, Any], **kwargs: Any) -> None:
         since, until = data.get("since"), data.get("until")
         if since is not None and until is not None and until <= since:
             raise ma.ValidationError("until must be after since", field_name="until")
+
+
+def _one_of_types(types: list[str], description: str) -> type[ma.Schema]:
+    """AuditQuery, its `type` documented as the types the query can have (the query itself
+    refuses the others, naming its rule `audit-filter`)."""
+    return AuditQuery.from_dict({"type": fields.String(
+        validate=validate.OneOf(sorted(EVENT_TYPES)),
+        metadata={"description": description, "enum": types})},
+        name=f"{''.join(t[:4] for t in types)}Query")
+
+
+RegisterQuery = _one_of_types(["PenaltyImposed", "BreachDetected"],
+                              "Only penalties or only breaches")
+CorrectionsQuery = _one_of_types(["EntryCorrected"], "The one type of the corrections")
 
 
 class _Row(Open):
@@ -77,7 +95,11 @@ class _Row(Open):
 
 
 class AuditEventSchema(RecordedEventSchema, _Row):
-    pass
+    """An event of the log with where it came from and whether it still counts."""
+
+
+# One schema per event type, told apart by `type` (the component AuditEvent, api/openapi.py).
+AUDITED = family(AuditEventSchema, "Audit")
 
 
 class RegisterEntrySchema(_Row):
@@ -108,9 +130,9 @@ class RegisterEntrySchema(_Row):
 
 class CorrectionEntrySchema(_Row):
     deal_no = fields.Integer(required=True, allow_none=True)
-    voids = fields.List(fields.Dict(), required=True,
+    voids = fields.List(fields.Nested(VoidedEntrySchema), required=True,
                         metadata={"description": "The entries voided: version, type, entry"})
-    replacements = fields.List(fields.Dict(), required=True)
+    replacements = fields.List(Variants("EventIn"), required=True)
     changes = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
                           metadata={"description": "Account -> signed units it changed"})
     changed_members = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
@@ -119,9 +141,9 @@ class CorrectionEntrySchema(_Row):
     rewound_to = fields.Integer(required=True)
 
 
-def _page(name: str, row: type[ma.Schema]) -> type[ma.Schema]:
+def _page(name: str, row: fields.Field) -> type[ma.Schema]:
     return Open.from_dict({
-        name: fields.List(fields.Nested(row), required=True),
+        name: fields.List(row, required=True),
         "next_after": fields.Integer(required=True, allow_none=True,
                                      metadata={"description": "Pass as ?after= next"}),
         "next": fields.String(required=True, allow_none=True,
@@ -129,30 +151,34 @@ def _page(name: str, row: type[ma.Schema]) -> type[ma.Schema]:
     }, name=f"Audit{name.capitalize()}Page")
 
 
-AuditEventsPage = _page("events", AuditEventSchema)
-RegisterPage = _page("entries", RegisterEntrySchema)
-CorrectionsPage = _page("corrections", CorrectionEntrySchema)
+AuditEventsPage = _page("events", Variants("AuditEvent", dump=AuditEventSchema))
+RegisterPage = _page("entries", fields.Nested(RegisterEntrySchema))
+CorrectionsPage = _page("corrections", fields.Nested(CorrectionEntrySchema))
 
 
 class IssuedTokenSchema(Open):
-    token_id = fields.String()
-    member_id = fields.String(metadata={"description": "Whose token it is"})
-    member = fields.String()
-    role = fields.String()
-    label = fields.String()
-    issued_at = fields.String(metadata={"format": "date-time"})
-    revoked_at = fields.String(allow_none=True, metadata={"format": "date-time"})
-    issued_by = fields.String(metadata={"description": "The member who issued it"})
-    issued_by_name = fields.String()
-    issued_with = fields.String(allow_none=True,
+    token_id = fields.String(required=True)
+    member_id = fields.String(required=True, metadata={"description": "Whose token it is"})
+    member = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(
+        ["admin", "treasurer", "dealer", "auditor"]))
+    label = fields.String(required=True)
+    issued_at = fields.String(required=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(required=True, allow_none=True,
+                               metadata={"format": "date-time"})
+    issued_by = fields.String(required=True,
+                              metadata={"description": "The member who issued it"})
+    issued_by_name = fields.String(required=True)
+    issued_with = fields.String(required=True, allow_none=True,
                                 metadata={"description": "The token that asked for it"})
-    issuer_role = fields.String(allow_none=True,
+    issuer_role = fields.String(required=True, allow_none=True,
                                 metadata={"description": "That token's role"})
-    reasons = fields.List(fields.String(), metadata={
+    reasons = fields.List(fields.String(validate=validate.OneOf(
+        ["self-issued", "beyond-issuer-role"])), required=True, metadata={
         "description": "Why it is to be reviewed: self-issued (issued to the member who "
                        "asked), beyond-issuer-role (an admin issued a role that writes the "
                        "ledger: treasurer or dealer)"})
 
 
 class TokenRegisterSchema(Open):
-    tokens = fields.List(fields.Nested(IssuedTokenSchema))
+    tokens = fields.List(fields.Nested(IssuedTokenSchema), required=True)

@@ -44,6 +44,7 @@ from .books_schemas import (
 from .context import books, check_session_id
 from .inputs import Blueprint, header_params, json_object
 from .pages import HTML_MIMETYPE, render_club_page
+from .schema_base import ref
 from .statement import CSV_MIMETYPE, wanted_format, wants_csv
 from .writing import json_response, write_request, written
 
@@ -75,9 +76,12 @@ WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESS
 
 
 def _write_doc(schema: type, operation: str) -> Any:
+    # the entry written is one of the family BookEntry, typed by its `type`
     return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
                    requestBody={"required": True,
-                                "content": {"application/json": {"schema": schema}}})
+                                "content": {"application/json": {"schema": schema}}},
+                   responses={201: {"content": {"application/json": {
+                       "schema": ref("BookEntry")}}}})
 
 
 def _errors(*names: str) -> Any:
@@ -100,7 +104,9 @@ class Payments(MethodView):
         """Record a payment
 
         Who paid whom (a member's id or name, or "club"), how much in minor units, in which
-        currency, how (cash, transfer, other), against which session if any.
+        currency, how (cash, transfer, other), against which session if any. Refused (422)
+        beyond what the schema says: a payer who is the payee (`payer-is-payee`), a party
+        who is not a member of the club, a session of another club.
         """
         data = PaymentIn().load(json_object())
         return written(books().record_payment(**data, request=write_request()))
@@ -116,7 +122,7 @@ class WriteOffs(MethodView):
         """Write off a debt
 
         Give up some or all of what a member owes in one currency, with a reason; never more
-        than he owes.
+        than he owes (422 naming `owes_minor` otherwise), and only a member of the club.
         """
         data = WriteOffIn().load(json_object())
         return written(books().write_off(**data, request=write_request()))
@@ -272,8 +278,7 @@ class MemberAccount(MethodView):
         it as it stood then.
         """
         if wants_csv(format):
-            return _csv(books().account_csv(member_id, as_of=as_of),
-                        f"lanterloo-account-{member_id}.csv", bom=bom)
+            return account_csv(member_id, as_of=as_of, bom=bom)
         data = books().account(member_id, after=after, limit=limit, as_of=as_of)
         args: dict[str, Any] = {"as_of": as_of} if as_of else {}
         data["next"] = None if data["next_after"] is None else url_for(
@@ -322,7 +327,7 @@ class Debts(MethodView):
         """
         data = books().debts(as_of=as_of)
         if wants_csv(format):
-            return _csv(_table(OPEN_COLUMNS, data["debts"]), "lanterloo-debts.csv", bom=bom)
+            return debts_csv(as_of=as_of, bom=bom)
         return data
 
 
@@ -394,12 +399,30 @@ class Standings(MethodView):
         deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
         (`format=html` or Accept: text/html), with the open debts and what the club owes.
         """
-        standings = books().standings(since=since, until=until, as_of=as_of)
         if wanted_format(format) == "html":
-            caller = principal()
-            page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
-                                    standings, books().debts(as_of=as_of),
-                                    books().payables(as_of=as_of),
-                                    None if as_of else books().cash_checks())
-            return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
-        return standings, 200, {"Vary": "Accept"}
+            return club_page(since, until, as_of=as_of)
+        return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
+
+
+def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
+    """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
+    return _csv(books().account_csv(member_id, as_of=as_of),
+                f"lanterloo-account-{member_id}.csv", bom=bom)
+
+
+def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
+    """The open debts as CSV (also GET /debts.csv)."""
+    return _csv(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+                "lanterloo-debts.csv", bom=bom)
+
+
+def club_page(since: datetime | None, until: datetime | None, *,
+              as_of: str | None = None) -> Response:
+    """The club's printable page: the standings, the open debts and what the club owes, and
+    the tins as last counted (also GET /standings.html)."""
+    caller = principal()
+    page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
+                            books().standings(since=since, until=until, as_of=as_of),
+                            books().debts(as_of=as_of), books().payables(as_of=as_of),
+                            None if as_of else books().cash_checks())
+    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})

@@ -13,10 +13,30 @@ from typing import Any
 from marshmallow import fields, validate
 
 from ledger.bookreads import KINDS
-from ledger.domain.bookentries import MAX_TEXT, PaymentMethod
+from ledger.domain.accounts import EntryKind
+from ledger.domain.bookentries import (
+    BOOK_ENTRY_TYPES,
+    MAX_AMOUNT_MINOR,
+    MAX_TEXT,
+    PaymentMethod,
+)
 from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH
 
+from .record_schemas import family, record_schema
 from .schemas import KnownQuery, Open, Strict, printable
+
+
+class BooksAsOfSchema(Open):
+    """The point a read as of was made at: as asked, the book position and the time."""
+
+    asked = fields.String(required=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+
+
+# Present when the read was made with `as_of`.
+AS_OF = fields.Nested(BooksAsOfSchema, metadata={"description": "The point read as of, "
+                                                 "when `as_of` was given"})
 
 PARTY: dict[str, Any] = {"validate": [validate.Length(min=1, max=64), printable],
          "metadata": {"description": "A member's id or display name, or \"club\"",
@@ -27,8 +47,14 @@ CURRENCY: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printabl
                          "example": "GBP"}}
 NOTE: dict[str, Any] = {"load_default": None, "allow_none": True,
         "validate": [validate.Length(min=1, max=MAX_TEXT), printable]}
+# The ranges are the domain's (ledger/domain/accounts.py check_amount, which refuses naming
+# its rule); the document says them too.
 MINOR: dict[str, Any] = {
-    "metadata": {"description": "Minor units of the currency (pence), or units"}}
+    "metadata": {"description": "Minor units of the currency (pence), or units",
+                 "minimum": 1, "maximum": MAX_AMOUNT_MINOR}}
+COUNTED: dict[str, Any] = {
+    "metadata": {"description": "Minor units of the currency (pence), or units",
+                 "minimum": 0, "maximum": MAX_AMOUNT_MINOR}}
 
 
 class PaymentIn(Strict):
@@ -54,7 +80,7 @@ class WriteOffIn(Strict):
 
 
 class CashIn(Strict):
-    counted_minor = fields.Integer(required=True, strict=True, **MINOR)
+    counted_minor = fields.Integer(required=True, strict=True, **COUNTED)
     currency = fields.String(required=True, **CURRENCY)
     note = fields.String(**NOTE)
 
@@ -79,17 +105,25 @@ class CashDifferenceIn(Strict):
 
 
 class BookEntrySchema(Open):
-    position = fields.Integer()
-    seq = fields.Integer(metadata={"description": "The entry's number in the club's book log"})
-    type = fields.String(metadata={"description": "PaymentRecorded, DebtWrittenOff or "
-                                                  "CashCounted"})
-    schema_version = fields.Integer()
-    payload = fields.Dict()
-    recorded_at = fields.String(metadata={"format": "date-time"})
-    actor = fields.String()
-    member_id = fields.String(allow_none=True)
-    token_id = fields.String(allow_none=True)
-    hash = fields.String(metadata={"description": "SHA-256 chained to the entry before"})
+    position = fields.Integer(required=True)
+    seq = fields.Integer(required=True,
+                         metadata={"description": "The entry's number in the club's book log"})
+    type = fields.String(required=True, metadata={"description": "PaymentRecorded, "
+                                                                 "DebtWrittenOff or CashCounted"})
+    schema_version = fields.Integer(required=True)
+    payload = fields.Dict(required=True)
+    recorded_at = fields.String(required=True, metadata={"format": "date-time"})
+    actor = fields.String(required=True)
+    member_id = fields.String(required=True, allow_none=True)
+    token_id = fields.String(required=True, allow_none=True)
+    hash = fields.String(required=True,
+                         metadata={"description": "SHA-256 chained to the entry before"})
+
+
+# The book log's entries as one family told apart by `type` (the component BookEntry,
+# api/openapi.py), each payload read off the domain's entry (ledger/domain/bookentries.py).
+BOOK_ENTRIES = family(BookEntrySchema, "Book", required=("payload",), payloads={
+    name: record_schema(kind, f"{name}Payload") for name, kind in BOOK_ENTRY_TYPES.items()})
 
 
 class AsOfQuery(KnownQuery):
@@ -157,111 +191,163 @@ class CurrenciesIn(Strict):
 
 
 class CurrenciesSchema(Open):
+    currency = fields.String(required=True)
+    accepted = fields.List(fields.String(), required=True)
+    as_of = AS_OF
+
+
+class AccountDetailSchema(Open):
+    """The entry behind a line of an account: a session's result (seat, net_units), a payment
+    (payer, payee, amount, method, ...) or a write-off (member_id, amount, reason)."""
+
+    seat = fields.String()
+    net_units = fields.Integer()
+    payer = fields.String()
+    payee = fields.String()
+    member_id = fields.String()
+    amount_minor = fields.Integer()
     currency = fields.String()
-    accepted = fields.List(fields.String())
+    method = fields.String(validate=validate.OneOf(list(PaymentMethod)))
+    session_id = fields.String(allow_none=True)
+    note = fields.String(allow_none=True)
+    reason = fields.String()
+    reverses = fields.Integer(metadata={"description": "A reversal: the seq it cancels"})
+    reverses_type = fields.String(metadata={"description": "...and that entry's type"})
+    undo = fields.List(fields.List(fields.Raw()), metadata={
+        "description": "A reversal: the postings it puts back, [account, currency, amount]"})
+    difference = fields.String(validate=validate.OneOf(["shortage", "surplus"]))
+    account = fields.String(metadata={"description": "A cash difference: who bears it"})
 
 
 class AccountEntrySchema(Open):
-    n = fields.Integer()
-    at = fields.String(metadata={"format": "date-time"})
-    kind = fields.String(metadata={"description": "session, payment or write-off"})
-    description = fields.String()
-    session_id = fields.String(allow_none=True)
-    session_name = fields.String(allow_none=True)
-    seq = fields.Integer(allow_none=True)
-    currency = fields.String()
-    amount_minor = fields.Integer()
-    balance_minor = fields.Integer()
-    open_minor = fields.Integer(metadata={"description": "What of it is still unsettled"})
-    detail = fields.Dict()
+    n = fields.Integer(required=True)
+    at = fields.String(required=True, metadata={"format": "date-time"})
+    kind = fields.String(required=True, metadata={"description": "session, payment or write-off"})
+    description = fields.String(required=True)
+    session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    currency = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
+    balance_minor = fields.Integer(required=True)
+    open_minor = fields.Integer(required=True,
+                                metadata={"description": "What of it is still unsettled"})
+    detail = fields.Nested(AccountDetailSchema, required=True, metadata={
+        "description": "What the line is: a session's seat and net; a payment or a write-off "
+                       "as the book log holds it"})
 
 
 class OpenItemSchema(Open):
-    kind = fields.String()
-    currency = fields.String()
-    amount_minor = fields.Integer()
-    owes = fields.Boolean()
-    session_id = fields.String(allow_none=True)
-    session_name = fields.String(allow_none=True)
-    seq = fields.Integer(allow_none=True)
-    since = fields.String(metadata={"format": "date-time"})
+    kind = fields.String(required=True)
+    currency = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
+    owes = fields.Boolean(required=True)
+    session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    since = fields.String(required=True, metadata={"format": "date-time"})
 
 
-def per_currency() -> fields.Dict:
+def per_currency(**kwargs: Any) -> fields.Dict:
     """{currency: minor units}"""
-    return fields.Dict(keys=fields.String(), values=fields.Integer())
+    return fields.Dict(keys=fields.String(), values=fields.Integer(), **kwargs)
 
 
 class AccountSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    balances = per_currency()
-    owes = per_currency()
-    owed = per_currency()
-    open = fields.List(fields.Nested(OpenItemSchema))
-    entries = fields.List(fields.Nested(AccountEntrySchema))
-    total_entries = fields.Integer()
-    next_after = fields.Integer(allow_none=True)
-    next = fields.String(allow_none=True)
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    balances = per_currency(required=True)
+    owes = per_currency(required=True)
+    owed = per_currency(required=True)
+    open = fields.List(fields.Nested(OpenItemSchema), required=True)
+    entries = fields.List(fields.Nested(AccountEntrySchema), required=True)
+    total_entries = fields.Integer(required=True)
+    next_after = fields.Integer(required=True, allow_none=True)
+    next = fields.String(required=True, allow_none=True)
+    as_of = AS_OF
 
 
 class MemberBalanceSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    balances = per_currency()
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    balances = per_currency(required=True)
 
 
 class ClubAccountsSchema(Open):
-    cash = per_currency()
-    bank = per_currency()
-    written_off = per_currency()
-    cash_over_short = per_currency()
-    left_in_sessions = per_currency()
+    cash = per_currency(required=True)
+    bank = per_currency(required=True)
+    written_off = per_currency(required=True)
+    cash_over_short = per_currency(required=True)
+    left_in_sessions = per_currency(required=True)
+
+
+class BooksCheckSchema(Open):
+    """Every account summed per currency: zero in each, or the books are broken."""
+
+    sums = per_currency(required=True)
+    zero_sum = fields.Boolean(required=True)
+
+
+class BookLogCheckSchema(Open):
+    """The club's book log: its entries, the head of its hash chain and whether it holds."""
+
+    entries = fields.Integer(required=True)
+    chain_head = fields.String(required=True, allow_none=True)
+    chain_ok = fields.Boolean(required=True)
+    problem = fields.String(required=True, allow_none=True,
+                            metadata={"description": "The first broken link, if any"})
 
 
 class AccountsSchema(Open):
-    members = fields.List(fields.Nested(MemberBalanceSchema))
-    club = fields.Nested(ClubAccountsSchema)
-    accounts = fields.Dict(keys=fields.String(), values=per_currency())
-    check = fields.Dict()
-    log = fields.Dict()
+    members = fields.List(fields.Nested(MemberBalanceSchema), required=True)
+    club = fields.Nested(ClubAccountsSchema, required=True)
+    accounts = fields.Dict(required=True, keys=fields.String(), values=per_currency())
+    check = fields.Nested(BooksCheckSchema, required=True)
+    log = fields.Nested(BookLogCheckSchema, required=True)
+    as_of = AS_OF
 
 
 class OpenDebtSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    currency = fields.String()
-    amount_minor = fields.Integer()
-    session_id = fields.String(allow_none=True)
-    session_name = fields.String(allow_none=True)
-    since = fields.String(metadata={"format": "date-time"})
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    currency = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
+    session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True)
+    kind = fields.String(required=True, validate=validate.OneOf([str(k) for k in EntryKind]),
+                         metadata={"description": "What the debt comes from"})
+    seq = fields.Integer(required=True, allow_none=True,
+                         metadata={"description": "The book log entry, for a payment"})
+    since = fields.String(required=True, metadata={"format": "date-time"})
 
 
 class DebtsSchema(Open):
-    debts = fields.List(fields.Nested(OpenDebtSchema))
-    totals = per_currency()
+    debts = fields.List(fields.Nested(OpenDebtSchema), required=True)
+    totals = per_currency(required=True)
+    as_of = AS_OF
 
 
 class MemberStandingSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    sessions = fields.Integer()
-    deals_dealt = fields.Integer()
-    net_units = fields.Integer()
-    net_minor = per_currency()
-    loos = fields.Integer()
-    loo_units = fields.Integer()
-    penalties = fields.Integer()
-    penalty_units = fields.Integer()
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    sessions = fields.Integer(required=True)
+    deals_dealt = fields.Integer(required=True)
+    net_units = fields.Integer(required=True)
+    net_minor = per_currency(required=True)
+    loos = fields.Integer(required=True)
+    loo_units = fields.Integer(required=True)
+    penalties = fields.Integer(required=True)
+    penalty_units = fields.Integer(required=True)
 
 
 class StandingsSchema(Open):
-    since = fields.String(allow_none=True)
-    until = fields.String(allow_none=True)
-    members = fields.List(fields.Nested(MemberStandingSchema))
+    since = fields.String(required=True, allow_none=True)
+    until = fields.String(required=True, allow_none=True)
+    members = fields.List(fields.Nested(MemberStandingSchema), required=True)
+    as_of = AS_OF
 
 
 class OpenCreditSchema(OpenDebtSchema):
@@ -269,63 +355,75 @@ class OpenCreditSchema(OpenDebtSchema):
 
 
 class PayablesSchema(Open):
-    payables = fields.List(fields.Nested(OpenCreditSchema))
-    totals = per_currency()
+    payables = fields.List(fields.Nested(OpenCreditSchema), required=True)
+    totals = per_currency(required=True)
+    as_of = AS_OF
 
 
 class BookRegisterEntrySchema(Open):
-    seq = fields.Integer()
-    recorded_at = fields.String(metadata={"format": "date-time"})
-    kind = fields.String(metadata={"description": "payment, write-off, cash-count, reversal "
-                                                  "or currencies"})
-    type = fields.String()
-    payer = fields.String(allow_none=True)
-    payer_name = fields.String(allow_none=True)
-    payee = fields.String(allow_none=True)
-    payee_name = fields.String(allow_none=True)
-    member_id = fields.String(allow_none=True)
-    member_name = fields.String(allow_none=True)
-    currency = fields.String(allow_none=True)
-    amount_minor = fields.Integer(allow_none=True)
-    method = fields.String(allow_none=True)
-    session_id = fields.String(allow_none=True)
-    counted_minor = fields.Integer(allow_none=True)
-    reverses = fields.Integer(allow_none=True, metadata={
+    seq = fields.Integer(required=True)
+    recorded_at = fields.String(required=True, metadata={"format": "date-time"})
+    kind = fields.String(required=True, validate=validate.OneOf(sorted(set(KINDS.values()))),
+                         metadata={"description": "payment, write-off, cash-count, reversal, "
+                                                  "currencies, float or cash-difference"})
+    type = fields.String(required=True, validate=validate.OneOf(sorted(KINDS)))
+    payer = fields.String(required=True, allow_none=True)
+    payer_name = fields.String(required=True, allow_none=True)
+    payee = fields.String(required=True, allow_none=True)
+    payee_name = fields.String(required=True, allow_none=True)
+    member_id = fields.String(required=True, allow_none=True)
+    member_name = fields.String(required=True, allow_none=True)
+    currency = fields.String(required=True, allow_none=True)
+    amount_minor = fields.Integer(required=True, allow_none=True)
+    method = fields.String(required=True, allow_none=True)
+    session_id = fields.String(required=True, allow_none=True)
+    counted_minor = fields.Integer(required=True, allow_none=True)
+    reverses = fields.Integer(required=True, allow_none=True, metadata={
         "description": "A reversal: the seq of the entry it cancels (its fields shown)"})
-    reversed_by = fields.Integer(allow_none=True, metadata={
+    reversed_by = fields.Integer(required=True, allow_none=True, metadata={
         "description": "The seq of the reversal that cancelled this entry, or null"})
-    note = fields.String(allow_none=True)
-    reason = fields.String(allow_none=True)
-    actor = fields.String()
+    note = fields.String(required=True, allow_none=True)
+    reason = fields.String(required=True, allow_none=True)
+    difference = fields.String(required=True, allow_none=True, metadata={
+        "description": "A cash difference: shortage or surplus"})
+    actor = fields.String(required=True)
 
 
 class BookRegisterPageSchema(Open):
-    entries = fields.List(fields.Nested(BookRegisterEntrySchema))
-    next_after = fields.Integer(allow_none=True)
-    next = fields.String(allow_none=True)
+    entries = fields.List(fields.Nested(BookRegisterEntrySchema), required=True)
+    next_after = fields.Integer(required=True, allow_none=True)
+    next = fields.String(required=True, allow_none=True)
+    as_of = AS_OF
+
+
+class SettlePartySchema(Open):
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
 
 
 class SettleSideSchema(Open):
-    currency = fields.String()
-    pays_club = fields.List(fields.Dict(), metadata={
-        "description": "Who owes the club: {member_id, name, amount_minor}"})
-    club_pays = fields.List(fields.Dict(), metadata={
-        "description": "Whom the club owes: {member_id, name, amount_minor}"})
-    receivable_minor = fields.Integer()
-    payable_minor = fields.Integer()
-    cash_minor = fields.Integer()
-    bank_minor = fields.Integer()
-    written_off_minor = fields.Integer()
-    cash_over_short_minor = fields.Integer(metadata={
+    currency = fields.String(required=True)
+    pays_club = fields.List(fields.Nested(SettlePartySchema), required=True,
+                            metadata={"description": "Who owes the club"})
+    club_pays = fields.List(fields.Nested(SettlePartySchema), required=True,
+                            metadata={"description": "Whom the club owes"})
+    receivable_minor = fields.Integer(required=True)
+    payable_minor = fields.Integer(required=True)
+    cash_minor = fields.Integer(required=True)
+    bank_minor = fields.Integer(required=True)
+    written_off_minor = fields.Integer(required=True)
+    cash_over_short_minor = fields.Integer(required=True, metadata={
         "description": "The tins' shortages the club bore, net of surpluses"})
-    left_in_sessions_minor = fields.Integer()
-    position_minor = fields.Integer(metadata={
+    left_in_sessions_minor = fields.Integer(required=True)
+    position_minor = fields.Integer(required=True, metadata={
         "description": "cash + bank + receivable - payable"})
-    balanced = fields.Boolean(metadata={
+    balanced = fields.Boolean(required=True, metadata={
         "description": "position = -(written off + left in sessions): the books add up"})
 
 
 class SettleUpSchema(Open):
-    currency = fields.String()
-    accepted = fields.List(fields.String())
-    currencies = fields.List(fields.Nested(SettleSideSchema))
+    currency = fields.String(required=True)
+    accepted = fields.List(fields.String(), required=True)
+    currencies = fields.List(fields.Nested(SettleSideSchema), required=True)
+    as_of = AS_OF

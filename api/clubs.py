@@ -25,24 +25,25 @@ ROLE_FIELD = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROL
 
 
 class WhoAmISchema(Open):
-    club_id = fields.String()
-    club = fields.String(metadata={"description": "The club's name"})
-    member_id = fields.String()
-    member = fields.String(metadata={"description": "The member's display name"})
-    role = fields.String()
-    token_id = fields.String()
-    token_label = fields.String(metadata={"description": "The device, e.g. tablet 2"})
+    club_id = fields.String(required=True)
+    club = fields.String(required=True, metadata={"description": "The club's name"})
+    member_id = fields.String(required=True)
+    member = fields.String(required=True, metadata={"description": "The member's display name"})
+    role = fields.String(required=True)
+    token_id = fields.String(required=True)
+    token_label = fields.String(required=True,
+                                metadata={"description": "The device, e.g. tablet 2"})
 
 
 class MemberSchema(Open):
-    member_id = fields.String()
-    name = fields.String()
-    guest = fields.Boolean()
-    created_at = fields.String(metadata={"format": "date-time"})
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    guest = fields.Boolean(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
 
 
 class MembersSchema(Open):
-    members = fields.List(fields.Nested(MemberSchema))
+    members = fields.List(fields.Nested(MemberSchema), required=True)
 
 
 class MemberInSchema(Strict):
@@ -51,23 +52,27 @@ class MemberInSchema(Strict):
 
 
 class TokenSchema(Open):
-    token_id = fields.String(metadata={"description": "The public id; DELETE /tokens/<id>"})
-    member_id = fields.String()
-    member = fields.String()
-    role = fields.String()
-    label = fields.String()
-    created_at = fields.String(metadata={"format": "date-time"})
-    expires_at = fields.String(allow_none=True, metadata={"format": "date-time"})
-    revoked_at = fields.String(allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(metadata={"description": "active, expired or revoked"})
+    token_id = fields.String(required=True,
+                             metadata={"description": "The public id; DELETE /tokens/<id>"})
+    member_id = fields.String(required=True)
+    member = fields.String(required=True)
+    role = fields.String(required=True)
+    label = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
+    expires_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "expired",
+                                                                    "revoked"]))
 
 
 class NewTokenSchema(TokenSchema):
-    token = fields.String(metadata={"description": "The bearer token, shown this once only"})
+    token = fields.String(metadata={
+        "description": "The bearer token, shown this once only: a retry with the same "
+                       "Idempotency-Key answers the same token without it"})
 
 
 class TokensSchema(Open):
-    tokens = fields.List(fields.Nested(TokenSchema))
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)
 
 
 class TokenInSchema(Strict):
@@ -87,6 +92,7 @@ def _body(schema: type[Strict]) -> dict:
 @blp.route("/club")
 class Club(MethodView):
     @requires(*EVERY_ROLE)
+    @blp.doc(operationId="whoAmI")
     @blp.response(200, WhoAmISchema)
     def get(self):
         """Who am I: the club, the member, the role and the device of this token"""
@@ -99,6 +105,7 @@ class Club(MethodView):
 @blp.route("/members")
 class Members(MethodView):
     @requires(*MEMBER_READERS)
+    @blp.doc(operationId="listMembers")
     @blp.response(200, MembersSchema)
     def get(self):
         """List the club's members (guests included)"""
@@ -107,6 +114,7 @@ class Members(MethodView):
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
                           "content": {"application/json": {"schema": MemberInSchema}}})
+    @blp.doc(operationId="addMember")
     @blp.response(201, MemberSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
@@ -122,6 +130,7 @@ class Members(MethodView):
 @blp.route("/tokens")
 class Tokens(MethodView):
     @requires(*MANAGERS)
+    @blp.doc(operationId="listTokens")
     @blp.response(200, TokensSchema)
     def get(self):
         """List the club's tokens: never a secret"""
@@ -131,6 +140,7 @@ class Tokens(MethodView):
     @blp.doc(requestBody={"required": True,
                           "content": {"application/json": {"schema": TokenInSchema}}},
              parameters=header_params("Idempotency-Key"))
+    @blp.doc(operationId="createToken")
     @blp.response(201, NewTokenSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -151,6 +161,7 @@ class Tokens(MethodView):
 @blp.route("/tokens/<token_id>")
 class Token(MethodView):
     @requires(*MANAGERS)
+    @blp.doc(operationId="revokeToken")
     @blp.response(200, TokenSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, token_id: str):

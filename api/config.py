@@ -48,6 +48,9 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
         # JSON lines (one object per line), or "text" for a terminal.
         "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),
+        # Check every answer against the OpenAPI document (api/contract.py): the tests run
+        # with it on; it costs a walk of every answer.
+        "STRICT_RESPONSES": _flag("LOO_STRICT_RESPONSES"),
         # flask-smorest / OpenAPI
         "API_TITLE": "Lanterloo",
         "API_VERSION": "1",

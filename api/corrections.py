@@ -19,7 +19,7 @@ from ledger.domain import Command
 from .auth import CORRECTORS, DEALER, UNDOERS, principal, requires
 from .context import check_session_id, ledger
 from .inputs import Blueprint, header_params
-from .schemas import AppendResultSchema, Strict, load_events, printable
+from .schemas import AppendResultSchema, Strict, Variants, load_events, printable
 from .writing import write_request, written
 
 MAX_VOIDS = 50
@@ -35,7 +35,7 @@ class CorrectionIn(Strict):
         required=True, validate=validate.Length(min=1, max=MAX_VOIDS),
         metadata={"description": "The versions of the entries to void (from the event log)"})
     replacements = fields.List(
-        fields.Dict(), load_default=list, validate=validate.Length(max=MAX_VOIDS),
+        Variants("EventIn"), load_default=list, validate=validate.Length(max=MAX_VOIDS),
         metadata={"description": "Entries (events as a client sends them) put in place of "
                                  "the first voided entry"})
     reason = fields.String(required=True, validate=[validate.Length(min=1, max=500), printable],
@@ -51,7 +51,8 @@ class UndoIn(Strict):
 class Corrections(MethodView):
     @requires(*CORRECTORS)
     @blp.arguments(CorrectionIn)
-    @blp.doc(parameters=header_params("Idempotency-Key", "If-Match"))
+    @blp.doc(operationId="correctEntries",
+             parameters=header_params("Idempotency-Key", "If-Match"))
     @blp.response(201, AppendResultSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -79,7 +80,8 @@ class Corrections(MethodView):
 class Undo(MethodView):
     @requires(*UNDOERS)
     @blp.arguments(UndoIn)
-    @blp.doc(parameters=header_params("Idempotency-Key", "If-Match"))
+    @blp.doc(operationId="undoLastEntry",
+             parameters=header_params("Idempotency-Key", "If-Match"))
     @blp.response(201, AppendResultSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")

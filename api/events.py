@@ -8,8 +8,8 @@ from flask.views import MethodView
 from .auth import APPENDERS, RECORD_READERS, check_commands, requires
 from .context import check_session_id, ledger
 from .inputs import Blueprint, header_params, json_object, session_links
+from .schema_base import ref
 from .schemas import (
-    EVENT_SCHEMAS,
     AppendResultSchema,
     EventBatchIn,
     EventsPageSchema,
@@ -37,7 +37,7 @@ class Events(MethodView):
                            "version and sends no Idempotency-Key is refused with 428. No "
                            "event carries an amount: the rules decide every amount.",
             "content": {"application/json": {"schema": {"oneOf": [
-                *EVENT_SCHEMAS.values(), EventBatchIn]}}},
+                ref("EventIn"), EventBatchIn]}}},
         },
         parameters=header_params("Idempotency-Key", "If-Match", "Prefer"),
     )

@@ -83,24 +83,33 @@ class Statement(MethodView):
         """
         wanted = wanted_format(format)
         if wanted == "csv":
-            text = ledger().statement_csv(session_id, as_of=as_of, table=table)
-            return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
-                "Content-Disposition":
-                    f'attachment; filename="{csv_filename(session_id, table)}"',
-                "Vary": "Accept"})
+            return statement_csv(session_id, as_of, table=table, bom=bom)
         if wanted == "html":
             if as_of is not None:
                 raise ApiProblem(422, "invalid-input", "the printable page shows the session "
                                  "as it stands; read a past statement as JSON or CSV",
                                  rule="as-of-page",
                                  field="as_of")
-            books = ledger()
-            page = render_statement(books.statement(session_id),
-                                    books.balance_series(session_id),
-                                    explain=statement_explain(session_id),
-                                    club={"club_id": principal().club_id,
-                                          "club": principal().club_name})
-            # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's:
-            # api/security.py.
-            return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+            return statement_page(session_id)
         return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}
+
+
+def statement_csv(session_id: str, as_of: str | None, *, table: str | None = None,
+                  bom: bool = False) -> Response:
+    """The statement as CSV, or one of its tables (also GET /sessions/<id>/statement.csv,
+    api/exports.py); `bom` starts it with a UTF-8 byte order mark."""
+    text = ledger().statement_csv(session_id, as_of=as_of, table=table)
+    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
+        "Content-Disposition": f'attachment; filename="{csv_filename(session_id, table)}"',
+        "Vary": "Accept"})
+
+
+def statement_page(session_id: str) -> Response:
+    """The statement as a printable page (also GET /sessions/<id>/statement.html)."""
+    books = ledger()
+    page = render_statement(books.statement(session_id), books.balance_series(session_id),
+                            explain=statement_explain(session_id),
+                            club={"club_id": principal().club_id,
+                                  "club": principal().club_name})
+    # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's: api/security.py.
+    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})

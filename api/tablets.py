@@ -35,7 +35,8 @@ from .context import check_session_id
 from .errors import ApiProblem
 from .extension import services
 from .inputs import Blueprint, json_object
-from .schemas import Open, Strict, printable
+from .record_schemas import family
+from .schemas import Open, Strict, Variants, printable
 
 PAIRERS = (TREASURER, "admin")  # show a pairing code for a session of the club
 EXTENSION = "lanterloo_tablets"
@@ -143,6 +144,10 @@ class PairedSchema(Open):
     session_id = fields.String(required=True, metadata={"description": "The session to open"})
     club = fields.String(required=True)
     club_id = fields.String(required=True)
+    member_id = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
+    revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    status = fields.String(required=True, validate=validate.OneOf(["active"]))
 
 
 class OpenSessionSchema(Open):
@@ -165,9 +170,15 @@ class EntriesQuery(Strict):
 
 
 class EntryEventSchema(Open):
+    """An event of an entry: its version, its type and its payload."""
+
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     payload = fields.Dict(required=True)
+
+
+# One schema per event type, told apart by `type` (the component EntryEvent, api/openapi.py).
+ENTRY_EVENTS = family(EntryEventSchema, "Entry", required=("payload",))
 
 
 class EntrySchema(Open):
@@ -181,7 +192,7 @@ class EntrySchema(Open):
     device = fields.String(required=True, allow_none=True,
                            metadata={"description": "The label of the token that appended it, "
                                                     "e.g. Tablet 2 (null: the command line)"})
-    events = fields.List(fields.Nested(EntryEventSchema), required=True)
+    events = fields.List(Variants("EntryEvent", dump=EntryEventSchema), required=True)
     superseded_by = fields.Integer(required=True, allow_none=True,
                                    metadata={"description": "The correction that voided it"})
 

@@ -56,6 +56,10 @@ from tests.support.databases import (
     quick_commits,
 )
 
+# Every app the tests make checks each answer against the OpenAPI document (api/contract.py):
+# a member sent but not declared fails the test that met it.
+os.environ.setdefault("LOO_STRICT_RESPONSES", "1")
+
 
 def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")

@@ -98,6 +98,16 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     # sessions from before clubs (api/attach.py): the administrator's
     ("get", "/club/sessions-before-clubs"): allowed("admin"),
     ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),
+    # the text forms, each a route of its own (api/exports.py)
+    ("get", "/sessions/{session_id}/statement.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/statement.html"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/explain.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/events.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/penalties.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/audit/corrections.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/members/{member_id}/account.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/debts.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/standings.html"): allowed("admin", "treasurer", "auditor"),
 }
 ATTACH_ROUTES = ("/club/sessions-before-clubs", "/sessions/{session_id}/attach")
 # A public route's status when it is not 200.

@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from api import create_app
+from api.contract import Contract
 from api.schemas import EVENT_SCHEMAS, unmatched_client_types
 from ledger.domain import CLIENT_TYPES
 
@@ -89,7 +90,12 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/club/sessions-before-clubs", "/sessions/{session_id}/attach",
         "/sessions/{session_id}/entries", "/book-entries", "/book-entries/{seq}/reversal",
         "/payables", "/settle-up", "/club/currencies", "/sessions/{session_id}/float",
-        "/sessions/{session_id}/cash-differences"}
+        "/sessions/{session_id}/cash-differences",
+        # the text forms (api/exports.py)
+        "/sessions/{session_id}/statement.csv", "/sessions/{session_id}/statement.html",
+        "/sessions/{session_id}/explain.csv", "/audit/events.csv", "/audit/penalties.csv",
+        "/audit/corrections.csv", "/members/{member_id}/account.csv", "/debts.csv",
+        "/standings.html"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
@@ -119,9 +125,21 @@ def test_the_openapi_document_describes_every_client_event_and_problems(client):
     spec = client.get("/openapi.json").get_json()
     body = spec["paths"]["/sessions/{session_id}/events"]["post"]["requestBody"]
     one_of = body["content"]["application/json"]["schema"]["oneOf"]
-    names = {ref["$ref"].rsplit("/", 1)[1] for ref in one_of}
-    assert names == {f"{t}In" for t in CLIENT_TYPES} | {"EventBatchIn"}
+    assert [ref["$ref"].rsplit("/", 1)[1] for ref in one_of] == ["EventIn", "EventBatchIn"]
     schemas = spec["components"]["schemas"]
+    # one event, a batch's events and a correction's replacements: one family, told apart
+    # by `type`
+    family = schemas["EventIn"]
+    assert family["discriminator"]["propertyName"] == "type"
+    assert family["discriminator"]["mapping"] == {
+        t: f"#/components/schemas/{t}In" for t in CLIENT_TYPES}
+    assert {ref["$ref"] for ref in family["oneOf"]} == set(family["discriminator"]["mapping"]
+                                                          .values())
+    assert schemas["EventBatchIn"]["properties"]["events"]["items"] == {
+        "$ref": "#/components/schemas/EventIn"}
+    assert schemas["EventBatchIn"]["properties"]["events"]["minItems"] == 1
+    assert schemas["CorrectionIn"]["properties"]["replacements"]["items"] == {
+        "$ref": "#/components/schemas/EventIn"}
     assert schemas["CardPlayedIn"]["additionalProperties"] is False
     assert schemas["CardPlayedIn"]["properties"]["type"]["enum"] == ["CardPlayed"]
     conflict = spec["components"]["responses"]["CONFLICT"]
@@ -231,8 +249,9 @@ def test_the_card_pattern_of_the_document_and_the_parser_agree(client):
     schemas = _spec(client)["components"]["schemas"]
     pattern = schemas["CardPlayedIn"]["properties"]["card"]["pattern"]
     assert schemas["DealStartedIn"]["properties"]["trump_card"]["pattern"] == pattern
-    assert schemas["DealStartedIn"]["properties"]["face_up"]["additionalProperties"][
-        "pattern"] == pattern
+    assert schemas["DealStartedIn"]["properties"]["face_up"]["allOf"] == [
+        {"$ref": "#/components/schemas/FaceUp"}]
+    assert schemas["FaceUp"]["additionalProperties"]["pattern"] == pattern
     ranks = [*RANKS_52, *RANK_ALIASES]
     suits = [*SUITS, *SUIT_SYMBOLS]
     # Every rank and suit the parser knows, in either case, matches; and whatever matches
@@ -271,8 +290,11 @@ def test_the_if_match_pattern_of_the_document_is_what_the_api_accepts(client, de
 def test_the_breach_rules_are_an_enum_in_the_document(client):
     from ledger.domain.legality import OFFENCE_OF_RULE
 
-    breach = _spec(client)["components"]["schemas"]["BreachDetected"]
-    assert breach["properties"]["rule"]["enum"] == list(OFFENCE_OF_RULE) == [
+    schemas = _spec(client)["components"]["schemas"]
+    # the word of the game's vocabulary, one component the document refers to
+    assert schemas["BreachDetected"]["properties"]["rule"]["allOf"] == [
+        {"$ref": "#/components/schemas/Breach"}]
+    assert schemas["Breach"]["enum"] == list(OFFENCE_OF_RULE) == [
         "lead-ace-of-trumps", "lead-highest-trump", "lead-a-trump", "lead-highest-card",
         "trump-after-trick", "revoke", "not-heading", "not-trumping-to-head", "pam-be-civil"]
     deal = _spec(client)["components"]["schemas"]["DealView"]
@@ -288,32 +310,10 @@ def test_the_document_lists_428_and_prefer_on_appends(client):
     assert "428" not in _spec(client)["paths"]["/sessions"]["post"]["responses"]
 
 
-def _undeclared(value, schema, spec, path="$"):
-    """Members of `value` that `schema` (resolved in `spec`) does not declare, recursively."""
-    while "$ref" in schema or "anyOf" in schema:
-        if "anyOf" in schema:  # a nullable reference: {"anyOf": [{"$ref": ...}, null object]}
-            if value is None:
-                return []
-            schema = next(s for s in schema["anyOf"] if "$ref" in s)
-            continue
-        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
-    assert schema.get("additionalProperties") is not False, path
-    out = []
-    if isinstance(value, dict) and "properties" in schema:
-        for key, item in value.items():
-            if key not in schema["properties"]:
-                out.append(f"{path}.{key}")
-            else:
-                out += _undeclared(item, schema["properties"][key], spec, f"{path}.{key}")
-        missing = set(schema.get("required", [])) - set(value)
-        assert not missing, (path, missing)
-    elif isinstance(value, dict) and isinstance(schema.get("additionalProperties"), dict):
-        for key, item in value.items():
-            out += _undeclared(item, schema["additionalProperties"], spec, f"{path}.{key}")
-    elif isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            out += _undeclared(item, schema["items"], spec, f"{path}[{i}]")
-    return out
+def _undeclared(value, schema, spec):
+    """What of `value` does not fit `schema` (resolved in `spec`): api/contract.py's check,
+    which the test apps also run on every answer."""
+    return list(Contract(spec).misfits(value, schema, "$"))
 
 
 def test_every_member_the_responses_return_is_declared(engine, client):
