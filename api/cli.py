@@ -4,7 +4,7 @@
     lanterloo migrate               # bring LOO_DATABASE_URL's schema to the latest revision
     lanterloo demo                  # load the demo session and print its statement
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
-    lanterloo verify --all          # ... every session
+    lanterloo verify --all          # ... every session, and every club's logs
     lanterloo rebuild --all         # rebuild every session's projections from its log
     lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
     lanterloo club create NAME      # a new club; prints its first admin and their token
@@ -136,25 +136,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _verify_book_logs(engine: Any) -> int:
-    """Each club's book log (payments, write-offs, cash counts: docs/books.md) against its
-    hash chain; how many are broken."""
-    from sqlalchemy import select
-
-    from ledger.store.tables import clubs
+    """Each club's book log (payments, write-offs, cash counts: docs/books.md) and club log
+    (members and tokens: ledger/store/clublog.py) against their hash chains and stored
+    heads, the club log replayed against the members and tokens stored; how many clubs are
+    not right."""
+    from ledger.store import clublog
     from ledger.treasury import Books
 
     broken = 0
     with engine.connect() as conn:
-        club_ids = list(conn.scalars(select(clubs.c.id).order_by(clubs.c.id)))
+        club_ids = clublog.club_ids(conn)
     for club_id in club_ids:
         problems = Books(engine, club_id).verify()
         if problems:
             broken += 1
-            print(f"club {club_id}: the book log is broken:")
+            print(f"club {club_id}: its logs are not right:")
             for line in problems:
                 print(f"  {line}")
         else:
-            print(f"club {club_id}: the book log's hash chain is whole")
+            print(f"club {club_id}: the book log and the club log are whole and at their "
+                  "stored heads; the members and tokens are the club log's")
     return broken
 
 

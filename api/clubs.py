@@ -113,7 +113,7 @@ class Members(MethodView):
         """Add a member: a display name unique in the club whatever its case"""
         body = _body(MemberInSchema)
         member = services().clubs.add_member(principal().club_id, body["name"],
-                                             guest=body["guest"])
+                                             guest=body["guest"], by=principal().actor)
         return member, 201
 
 
@@ -137,7 +137,8 @@ class Tokens(MethodView):
         """Create a token for a member, with a role and a label; its secret is shown once"""
         body = _body(TokenInSchema)
         token = services().clubs.create_token(principal().club_id, body["member"], body["role"],
-                                     body["label"], expires_in_days=body["expires_in_days"])
+                                     body["label"], expires_in_days=body["expires_in_days"],
+                                     by=principal().actor)
         return token, 201
 
 
@@ -148,4 +149,5 @@ class Token(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, token_id: str):
         """Revoke a token (it stays listed, as revoked; the events it appended keep naming it)"""
-        return services().clubs.revoke_token(token_id, club_id=principal().club_id)
+        return services().clubs.revoke_token(token_id, club_id=principal().club_id,
+                                             by=principal().actor)

@@ -36,7 +36,7 @@ from ledger.domain.accounts import (
 )
 from ledger.domain.vocabulary import Status
 from ledger.store import booklog as store
-from ledger.store import clubstore, open_store, queries
+from ledger.store import clublog, clubstore, open_store, queries
 from ledger.store.base import Head, Tx
 from ledger.store.chain import as_utc, link
 from ledger.writes import AppendResult, WriteRequest, perform
@@ -246,7 +246,7 @@ class Books:
         with self.engine.connect() as conn:
             balances, rows = self._balances(conn)
             members = self._members(conn)
-        head, broken = store.verify_chain(rows)
+            head, broken = store.verify_chain(conn, self.club_id, rows)
         count = len(rows)
         totals = bk.zero_sum(balances)
 
@@ -274,14 +274,17 @@ class Books:
 
     def _chain(self, conn: Connection) -> tuple[str, str | None, int]:
         rows = store.entries(conn, self.club_id)
-        head, broken = store.verify_chain(rows)
+        head, broken = store.verify_chain(conn, self.club_id, rows)
         return head, broken, len(rows)
 
     def verify(self) -> list[str]:
-        """Where the club's book log is broken ([] when its chain is whole)."""
+        """Where the club's book log is broken ([] when its chain is whole and at its
+        stored head), then what is wrong with its club log (who may act:
+        ledger/store/clublog.py)."""
         with self.engine.connect() as conn:
             _, broken, _ = self._chain(conn)
-        return [f"book log: {broken}"] if broken else []
+            return ([f"book log: {broken}"] if broken else []) \
+                + clublog.check(conn, self.club_id)
 
     def debts(self) -> dict[str, Any]:
         """Every member's open debts, oldest first, and their totals per currency."""

@@ -27,6 +27,7 @@ from ledger.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.tables import sessions
 from ledger.writes import WriteRequest
+from tests.support.databases import postgres_server
 
 RELEASES = Path(__file__).resolve().parents[1] / "upgrades"
 FOLDERS = sorted(p.name for p in RELEASES.iterdir() if (p / "release.json").exists())
@@ -51,7 +52,7 @@ def restored(request: pytest.FixtureRequest, release: Path, tmp_path: Path
             conn.close()
         yield "sqlite", f"sqlite:///{path}", release
         return
-    server = request.getfixturevalue("postgres_database")
+    server = postgres_server()
     name = f"{server.database}_release_{release.name.replace('-', '_')}"[:63]
     admin = make_engine(server.set(database="postgres"), operator=True,
                         isolation_level="AUTOCOMMIT")

@@ -1,0 +1,247 @@
+"""Every chain anchored, bound and covered, on SQLite and PostgreSQL: an edit made behind the
+ledger's back by whoever owns the database (the append-only triggers lifted) is caught by
+`/accounts`' chain_ok and `lanterloo verify --all` (exit 1): the book log's last entry
+deleted or a forged one appended with a correctly computed hash (its stored head), a session
+moved to another club (its chain's genesis, or its SessionAttached event), a member or token
+row forged or edited (the club log)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, text, update
+
+from api.cli import main
+from ledger.clubs import Actor, Clubs, hash_secret
+from ledger.domain import OpenSession
+from ledger.domain import commands as cmd
+from ledger.service import Ledger
+from ledger.store import booklog, clublog
+from ledger.store.chain import link
+from ledger.store.tables import book_entries, club_log, members, sessions, tokens
+from ledger.treasury import Books
+from ledger.writes import WriteRequest
+
+TABLES = ("events", "book_entries", "club_log")
+
+
+def as_dba(engine: Any, work: Callable[[Connection], None]) -> None:
+    """Run `work` with the append-only triggers out of the way, as the tables' owner can."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "sqlite":
+            for table in TABLES:
+                conn.execute(text(f"DROP TRIGGER IF EXISTS {table}_no_update"))
+                conn.execute(text(f"DROP TRIGGER IF EXISTS {table}_no_delete"))
+        else:
+            for table in TABLES:
+                conn.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER USER"))
+        work(conn)
+
+
+def new_club(engine: Any) -> tuple[str, Actor, Clubs]:
+    clubs = Clubs(engine)
+    info, admin, token = clubs.create_club(f"club {secrets.token_hex(4)}", admin="Tess")
+    for name in ("Ann", "Bob", "Cal"):
+        clubs.add_member(info["club_id"], name)
+    return info["club_id"], Actor("Tess", admin["member_id"], token["token_id"]), clubs
+
+
+def paid(engine: Any, club_id: str, actor: Actor, *amounts: int) -> Books:
+    books = Books(engine, club_id)
+    for amount in amounts:
+        books.record_payment(payer="club", payee="Ann", amount_minor=amount, currency="GBP",
+                             method="cash", request=WriteRequest(actor))
+    return books
+
+
+def verify_all_exit(engine: Any, capsys: Any) -> tuple[int, str]:
+    code = main(["verify", "--all", "--database-url",
+                 engine.url.render_as_string(hide_password=False)])
+    return code, capsys.readouterr().out
+
+
+def play(ledger: Ledger, actor: Actor | str) -> str:
+    sid = ledger.open_session(OpenSession(players=["Ann", "Bob", "Cal"], first_dealer="Ann"),
+                              WriteRequest(actor)).body["session_id"]
+    ledger.append(sid, [cmd.StartDeal(trump_card="7H", face_up={"Ann": "5C", "Bob": "9H",
+                                                                "Cal": "KS"})],
+                  WriteRequest(actor))
+    assert ledger.verify(sid) == []
+    return sid
+
+
+# -- the book log's stored head -----------------------------------------------------------
+
+def test_the_book_logs_last_entry_deleted_is_caught_by_its_stored_head(engine, capsys):
+    club_id, actor, _ = new_club(engine)
+    books = paid(engine, club_id, actor, 100, 40)
+    assert books.accounts()["log"]["chain_ok"] is True
+    assert verify_all_exit(engine, capsys)[0] == 0
+
+    as_dba(engine, lambda conn: conn.execute(text(
+        "DELETE FROM book_entries WHERE club_id = :c AND seq = 2"), {"c": club_id}))
+
+    log = books.accounts()["log"]
+    assert log["entries"] == 1 and log["chain_ok"] is False
+    assert log["problem"] == ("head: the stored head is at seq 2, the log ends at seq 1: "
+                              "entries were deleted from its end, or added behind the "
+                              "ledger's back")
+    code, out = verify_all_exit(engine, capsys)
+    assert code == 1
+    assert f"club {club_id}: its logs are not right:" in out
+    assert "  book log: head: the stored head is at seq 2, the log ends at seq 1" in out
+
+
+def test_a_forged_book_entry_with_a_correct_hash_is_caught_by_its_stored_head(engine, capsys):
+    club_id, actor, _ = new_club(engine)
+    books = paid(engine, club_id, actor, 100)
+
+    def forge(conn: Connection) -> None:
+        last = conn.execute(select(book_entries).where(book_entries.c.club_id == club_id)
+                            .order_by(book_entries.c.seq.desc()).limit(1)).one()
+        forged = {**last._mapping, "seq": 2, "payload": {**last.payload, "amount_minor": 9999}}
+        forged.pop("position")
+        forged["hash"] = link(booklog.hashed_row(forged), last.hash)  # knows the format
+        conn.execute(insert(book_entries).values(**forged))
+
+    as_dba(engine, forge)
+    with engine.connect() as conn:  # the chain itself is whole: only the head tells
+        rows = booklog.entries(conn, club_id)
+        assert len(rows) == 2
+        assert clublog.head_problems(conn, clublog.books_stream(club_id), "head", 2,
+                                     rows[-1].hash) != []
+    log = books.accounts()["log"]
+    assert log["chain_ok"] is False
+    assert log["problem"].startswith("head: the stored head is at seq 1, the log ends at "
+                                     "seq 2")
+    assert verify_all_exit(engine, capsys)[0] == 1
+
+
+def test_an_append_after_a_deleted_head_is_refused(engine):
+    club_id, actor, _ = new_club(engine)
+    books = paid(engine, club_id, actor, 100)
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM log_heads WHERE stream_id = :s"),
+                     {"s": clublog.books_stream(club_id)})
+    try:
+        paid(engine, club_id, actor, 5)
+    except clublog.HeadMissing as error:
+        assert "has no stored head" in str(error)
+    else:
+        raise AssertionError("an append to a log without its head was accepted")
+    assert books.accounts()["log"]["problem"] == \
+        f"head: no stored head (log_heads has no row books:{club_id})"
+
+
+# -- a session bound to its club -----------------------------------------------------------
+
+def test_a_session_moved_to_another_club_breaks_its_first_link(engine, capsys):
+    club_id, actor, _ = new_club(engine)
+    other, _, _ = new_club(engine)
+    sid = play(Ledger(engine).for_club(club_id), actor)
+    with engine.begin() as conn:
+        conn.execute(update(sessions).where(sessions.c.id == sid).values(club_id=other))
+
+    problems = Ledger(engine).verify(sid)
+    assert problems[0].startswith("chain: version 1 ")
+    assert "does not follow from the chain's genesis (its stream and owner)" in problems[0]
+    code, out = verify_all_exit(engine, capsys)
+    assert code == 1 and f"session {sid}: the projections differ" in out
+
+
+def test_a_session_attached_to_a_club_is_bound_there_and_the_club_log_says_who(engine):
+    club_id, actor, _ = new_club(engine)
+    other, _, _ = new_club(engine)
+    sid = play(Ledger(engine), "operator")  # a session outside clubs (the command line)
+    Ledger(engine).for_club(club_id).attach(sid, WriteRequest(actor))
+    assert Ledger(engine).verify(sid) == []
+    with engine.connect() as conn:
+        entry = clublog.entries(conn, club_id)[-1]
+    assert (entry.type, entry.actor, entry.member_id, entry.payload["session_id"]) == \
+        ("SessionAttached", "Tess", actor.member_id, sid)
+
+    with engine.begin() as conn:
+        conn.execute(update(sessions).where(sessions.c.id == sid).values(club_id=other))
+    assert f"club: sessions.club_id is {other}, but its SessionAttached event binds the " \
+        f"session to {club_id}: the session was moved" in Ledger(engine).verify(sid)
+
+
+def test_a_session_outside_clubs_pulled_into_one_is_caught(engine):
+    club_id, _, _ = new_club(engine)
+    sid = play(Ledger(engine), "operator")
+    with engine.begin() as conn:
+        conn.execute(update(sessions).where(sessions.c.id == sid).values(club_id=club_id))
+    assert Ledger(engine).verify(sid) == [
+        f"club: sessions.club_id is {club_id}, but its chain's genesis binds the session to "
+        "no club: the session was moved"]
+
+
+# -- the club log: who could act -----------------------------------------------------------
+
+def test_members_and_tokens_are_recorded_in_the_club_log_with_who_changed_them(engine):
+    club_id, actor, clubs = new_club(engine)
+    token = clubs.create_token(club_id, "Ann", "dealer", "tablet 1", by=actor)
+    clubs.revoke_token(token["token_id"], club_id=club_id, by=actor)
+    with engine.connect() as conn:
+        log = clublog.entries(conn, club_id)
+    assert [(e.seq, e.type) for e in log] == [
+        (1, "ClubCreated"), (2, "MemberAdded"), (3, "TokenIssued"), (4, "MemberAdded"),
+        (5, "MemberAdded"), (6, "MemberAdded"), (7, "TokenIssued"), (8, "TokenRevoked")]
+    issued, revoked = log[6], log[7]
+    assert issued.payload["role"] == "dealer" and issued.payload["token_id"] == token["token_id"]
+    assert "token" not in issued.payload  # the secret itself is never kept
+    assert (issued.actor, issued.member_id, revoked.actor) == ("Tess", actor.member_id, "Tess")
+    assert log[0].actor == "operator"  # the command line made the club
+    assert Books(engine, club_id).verify() == []
+
+
+def test_a_forged_token_and_member_and_an_edited_role_are_caught(engine, capsys):
+    club_id, actor, clubs = new_club(engine)
+    dealer = clubs.create_token(club_id, "Ann", "dealer", "tablet 1", by=actor)
+    now = datetime.now(UTC)
+    with engine.begin() as conn:  # no trigger guards these tables: an owner's plain SQL
+        conn.execute(insert(members).values(id="m-forged", club_id=club_id, name="Mallory",
+                                            name_key="mallory", guest=False, created_at=now))
+        conn.execute(insert(tokens).values(
+            id="forged0000000000", club_id=club_id, member_id="m-forged", role="admin",
+            label="laptop", secret_hash=hash_secret("known"), created_at=now,
+            expires_at=None, revoked_at=None))
+        conn.execute(update(tokens).where(tokens.c.id == dealer["token_id"])
+                     .values(role="treasurer", secret_hash=hash_secret("mine")))
+
+    problems = Books(engine, club_id).verify()
+    assert sorted(problems) == sorted([
+        "members.m-forged: stored, but the club log never added it (written behind the "
+        "ledger's back)",
+        "tokens.forged0000000000: stored, but the club log never added it (written behind "
+        "the ledger's back)",
+        f"tokens.{dealer['token_id']}.role: stored 'treasurer', the club log's 'dealer'",
+        f"tokens.{dealer['token_id']}.secret_hash: not the hash the club log issued"])
+    code, out = verify_all_exit(engine, capsys)
+    assert code == 1 and "tokens.forged0000000000: stored, but" in out
+
+
+def test_a_club_log_entry_forged_with_its_hash_is_caught_by_the_stored_head(engine):
+    club_id, actor, _ = new_club(engine)
+
+    def forge(conn: Connection) -> None:
+        last = conn.execute(select(club_log).where(club_log.c.club_id == club_id)
+                            .order_by(club_log.c.seq.desc()).limit(1)).one()
+        row = {**last._mapping, "seq": last.seq + 1, "type": "MemberAdded",
+               "payload": {"member_id": "m-x", "name": "Mallory", "guest": False}}
+        row.pop("position")
+        row["hash"] = link(clublog.hashed_row(row), last.hash)
+        conn.execute(insert(club_log).values(**row))
+        conn.execute(insert(members).values(id="m-x", club_id=club_id, name="Mallory",
+                                            name_key="mallory", guest=False,
+                                            created_at=datetime.now(UTC)))
+
+    as_dba(engine, forge)
+    problems = Books(engine, club_id).verify()
+    assert problems == ["club log: the stored head is at seq 6, the log ends at seq 7: "
+                        "entries were deleted from its end, or added behind the ledger's "
+                        "back"]
+
