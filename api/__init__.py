@@ -103,6 +103,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
                    clubs, health, audit, books, tablets):
         api.register_blueprint(module.blp)
+    api.register_blueprint(verify.export_blp)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
     from . import swagger, web
 

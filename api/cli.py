@@ -5,6 +5,7 @@
     lanterloo demo                  # load the demo session and print its statement
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
     lanterloo verify --all          # ... every session, and every club's logs
+    lanterloo verify --checkpoint F # ... against kept signed heads (api/cli_audit.py)
     lanterloo rebuild --all         # rebuild every session's projections from its log
     lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
     lanterloo club create NAME      # a new club; prints its first admin and their token
@@ -26,6 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from api import cli_audit
 from ledger.domain import LedgerError
 
 
@@ -98,12 +100,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from ledger.bulk import verify_all
     from ledger.service import Ledger
 
-    if not args.session and not args.all:
-        print("error: name a session, or --all", file=sys.stderr)
+    if not args.session and not args.all and not args.checkpoint:
+        print("error: name a session, or --all, or --checkpoint FILE", file=sys.stderr)
         return 2
     engine = _engine(args)
     broken = 0
     try:
+        if args.checkpoint:
+            from api.cli_audit import verify_checkpoints
+
+            broken += verify_checkpoints(args, engine)
         ledger = Ledger(engine)
         found: dict[str, list[str]] = {}
         if args.all:
@@ -477,7 +483,14 @@ def build_parser() -> argparse.ArgumentParser:
                             help="check a session's projections against its event log")
     verify.add_argument("session", nargs="*", help="session ids")
     verify.add_argument("--all", action="store_true", help="every session of the database")
+    verify.add_argument("--checkpoint", action="append", default=[], metavar="FILE",
+                        help="a kept checkpoint log: every signed head in it must hold, and "
+                             "every chain it names verify (repeatable)")
+    verify.add_argument("--public-key", action="append", default=[],
+                        help="a public key (hex) the checkpoints must be signed by "
+                             "(default: the configured key's); repeatable")
     verify.set_defaults(func=cmd_verify)
+    cli_audit.add_commands(sub, common, _engine)
 
     rebuild = sub.add_parser("rebuild", parents=[common],
                              help="rebuild sessions' projections from their event logs")

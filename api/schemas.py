@@ -834,6 +834,10 @@ class LogPinSchema(Open):
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True, allow_none=True)
     chain_format = fields.String(required=True)
+    checkpoint = fields.Dict(allow_none=True, metadata={
+        "description": "The head signed with the service's checkpoint key (Ed25519; "
+                       "docs/operations.md, \"How an auditor keeps heads\"); null without "
+                       "a key or as of an earlier point"})
 
 
 class VerifySchema(Open):

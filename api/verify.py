@@ -1,13 +1,17 @@
-"""Verify: is the session's log whole and unaltered, and do its projections match it?"""
+"""Verify: is the session's log whole and unaltered, and do its projections match it? And
+the session exported as one file an auditor checks without the service (ledger/export.py)."""
 
 from __future__ import annotations
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import fields
 
-from .auth import RECORD_READERS, requires
+from ledger.export import export_session
+
+from .auth import AUDITOR, RECORD_READERS, TREASURER, requires
 from .context import check_session_id, ledger
-from .schemas import VerifySchema
+from .schemas import Open, VerifySchema
 
 blp = Blueprint("verify", __name__, url_prefix="/sessions/<session_id>/verify",
                 description="Recompute the hash chain and the projections from the log.")
@@ -29,3 +33,39 @@ class Verify(MethodView):
         `chain_head` is the one a printed statement carries.
         """
         return ledger().verify_report(session_id)
+
+
+export_blp = Blueprint("export", __name__, url_prefix="/sessions/<session_id>/export",
+                       description="The session as one file an auditor verifies offline.")
+export_blp.url_value_preprocessor(check_session_id)
+
+
+class ExportSchema(Open):
+    format = fields.String(required=True, metadata={"example": "lanterloo-export/1"})
+    session_id = fields.String(required=True)
+    club_id = fields.String(required=True, allow_none=True)
+    chain_format = fields.String(required=True)
+    events = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Every stored event with the fields its hash covers, its position "
+                       "and its hash"})
+    statement = fields.Dict(required=True)
+    checkpoint = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "The head signed with the service's checkpoint key (null without "
+                       "one)"})
+
+
+@export_blp.route("")
+class Export(MethodView):
+    @requires(TREASURER, AUDITOR)
+    @export_blp.doc(operationId="exportSession")
+    @export_blp.response(200, ExportSchema)
+    @export_blp.alt_response(404, response="NOT_FOUND")
+    def get(self, session_id: str):
+        """Export a session for an auditor
+
+        One JSON document: the session's events with their hashes, its statement and its
+        head signed with the service's checkpoint key. `lanterloo verify-export FILE` checks
+        it on any machine, without a database: every hash recomputed from the session's
+        genesis, the signature, and the money folded again to the statement.
+        """
+        return export_session(ledger(), session_id)

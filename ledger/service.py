@@ -25,7 +25,7 @@ from uuid import uuid4
 import orjson
 from sqlalchemy.exc import IntegrityError
 
-from ledger import history, projections
+from ledger import checkpoints, history, projections
 from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
@@ -363,7 +363,8 @@ class Ledger:
         return _plain(view)
 
     def statement(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
-        """The statement, pinned to the log it was drawn from (its version and chain head);
+        """The statement, pinned to the log it was drawn from (its version and chain head,
+        and that head signed when the service has a checkpoint key: ledger/checkpoints.py);
         with `as_of`, as it stood then, marked `as_of`. The cash is counted after the close,
         outside the session's log: a statement as of a point of that log shows none."""
         from ledger.treasury import cash_of
@@ -372,7 +373,10 @@ class Ledger:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                return _plain({**statement(state, history.pin(row.version, row.head_hash)),
+                pin = {**history.pin(row.version, row.head_hash),
+                       "checkpoint": checkpoints.sign_head(session_id, row.version,
+                                                           row.head_hash)}
+                return _plain({**statement(state, pin),
                                "cash": cash_of(self.engine, row.club_id, state)})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return _plain({**statement(state, pin), "cash": None, "as_of": at})

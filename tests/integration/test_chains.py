@@ -245,3 +245,122 @@ def test_a_club_log_entry_forged_with_its_hash_is_caught_by_the_stored_head(engi
                         "entries were deleted from its end, or added behind the ledger's "
                         "back"]
 
+
+# -- signed checkpoints kept outside the database -------------------------------------------
+
+def with_key(monkeypatch: Any, tmp_path: Any) -> Any:
+    """The service's checkpoint key and log, in files outside the database."""
+    from ledger import checkpoints
+
+    signer, seed = checkpoints.Signer.generate()
+    (tmp_path / "key").write_text(seed + "\n")
+    monkeypatch.setenv("LOO_CHECKPOINT_KEY_FILE", str(tmp_path / "key"))
+    monkeypatch.setenv("LOO_CHECKPOINT_LOG", str(tmp_path / "checkpoints.jsonl"))
+    checkpoints.forget_configuration()
+    monkeypatch.setattr(checkpoints, "_configured", {})
+    return signer
+
+
+def rewrite_whole_chain(engine: Any, sid: str, club_id: str) -> None:
+    """An owner's full rewrite: a payload changed, every later hash recomputed, the head
+    stored anew (the chain and verify alone then hold)."""
+    from ledger.store.chain import session_genesis
+    from ledger.store.tables import events
+
+    def work(conn: Connection) -> None:
+        prev = session_genesis(sid, club_id)
+        for stored in conn.execute(select(events).where(events.c.stream_id == sid)
+                                   .order_by(events.c.version)).all():
+            data = dict(stored._mapping)
+            if data["type"] == "SessionOpened":
+                data["actor"] = "someone else"
+            data["hash"] = prev = link(data, prev)
+            conn.execute(update(events).where(events.c.position == stored.position)
+                         .values(actor=data["actor"], hash=data["hash"]))
+        conn.execute(update(sessions).where(sessions.c.id == sid).values(head_hash=prev))
+
+    as_dba(engine, work)
+
+
+def test_a_full_rewrite_passes_verify_but_not_a_kept_signed_head(engine, capsys, tmp_path,
+                                                                  monkeypatch):
+    signer = with_key(monkeypatch, tmp_path)
+    club_id, actor, _ = new_club(engine)
+    ledger = Ledger(engine).for_club(club_id)
+    sid = play(ledger, actor)
+    printed = ledger.statement(sid)["log"]
+    checkpoint = printed["checkpoint"]
+    assert (checkpoint["stream"], checkpoint["version"], checkpoint["head"],
+            checkpoint["key"]) == (sid, 3, printed["chain_head"], signer.public_hex)
+    assert main(["checkpoint", "--database-url", engine.url.render_as_string(
+        hide_password=False)]) == 0
+    kept = (tmp_path / "checkpoints.jsonl").read_text().splitlines()
+    assert len(kept) == 1 + 1 + 2 * 1  # the statement's, then the session's and two logs
+    auditors_copy = tmp_path / "auditor.jsonl"
+    auditors_copy.write_text("\n".join(kept) + "\n")
+    capsys.readouterr()
+
+    rewrite_whole_chain(engine, sid, club_id)
+    assert Ledger(engine).verify(sid) == []  # the database agrees with itself
+    url = engine.url.render_as_string(hide_password=False)
+    assert main(["verify", "--all", "--database-url", url]) == 0
+    capsys.readouterr()
+
+    code = main(["verify", "--checkpoint", str(auditors_copy), "--public-key",
+                 signer.public_hex, "--database-url", url])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"{sid}: version 3's hash is " in out and ": the chain was rewritten" in out
+    assert out.count("the chain was rewritten") == 2  # the statement's and the command's
+
+
+def test_a_checkpoint_by_another_key_or_altered_is_refused(engine, capsys, tmp_path,
+                                                           monkeypatch):
+    from ledger import checkpoints
+
+    with_key(monkeypatch, tmp_path)
+    club_id, actor, _ = new_club(engine)
+    sid = play(Ledger(engine).for_club(club_id), actor)
+    signed = Ledger(engine).for_club(club_id).statement(sid)["log"]["checkpoint"]
+    stranger, _ = checkpoints.Signer.generate()
+    with engine.connect() as conn:
+        assert checkpoints.check(conn, signed, None) is None
+        assert checkpoints.check(conn, {**signed, "version": 1}, None) == \
+            "checkpoint: the signature does not match the checkpoint: it was altered or forged"
+        forged = stranger.sign(sid, 2, "f" * 64)
+        assert checkpoints.check(conn, forged, {signed["key"]}) == \
+            f"checkpoint: signed by key {checkpoints.key_id(stranger.public_hex)}, which is " \
+            "not a trusted key"
+
+
+# -- an export checked with no database ---------------------------------------------------
+
+def test_an_export_verifies_on_a_copy_with_no_database_and_an_edit_to_it_does_not(
+        engine, capsys, tmp_path, monkeypatch):
+    signer = with_key(monkeypatch, tmp_path)
+    club_id, actor, _ = new_club(engine)
+    sid = play(Ledger(engine).for_club(club_id), actor)
+    url = engine.url.render_as_string(hide_password=False)
+    out_file = tmp_path / "export.json"
+    assert main(["export", sid, "-o", str(out_file), "--database-url", url]) == 0
+    copied = tmp_path / "elsewhere.json"
+    copied.write_bytes(out_file.read_bytes())
+    monkeypatch.setenv("LOO_DATABASE_URL", "postgresql+psycopg://nobody@192.0.2.1:1/none")
+    capsys.readouterr()
+
+    assert main(["verify-export", str(copied), "--public-key", signer.public_hex]) == 0
+    assert f"session {sid}: 3 events, every hash recomputed" in capsys.readouterr().out
+
+    import orjson
+
+    data = orjson.loads(copied.read_bytes())
+    data["statement"]["players"][0]["net_units"] += 3  # the money edited
+    copied.write_bytes(orjson.dumps(data))
+    assert main(["verify-export", str(copied), "--public-key", signer.public_hex]) == 1
+    assert "statement.players: the export says" in capsys.readouterr().out
+
+    data = orjson.loads(out_file.read_bytes())
+    data["events"][1]["actor"] = "someone else"  # an event edited
+    copied.write_bytes(orjson.dumps(data))
+    assert main(["verify-export", str(copied), "--public-key", signer.public_hex]) == 1
+    assert "chain: version 2 " in capsys.readouterr().out

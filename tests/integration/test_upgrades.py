@@ -27,7 +27,7 @@ from ledger.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.tables import sessions
 from ledger.writes import WriteRequest
-from tests.support.databases import postgres_server
+from tests.support.databases import admin_engine, postgres_server
 
 RELEASES = Path(__file__).resolve().parents[1] / "upgrades"
 FOLDERS = sorted(p.name for p in RELEASES.iterdir() if (p / "release.json").exists())
@@ -54,8 +54,7 @@ def restored(request: pytest.FixtureRequest, release: Path, tmp_path: Path
         return
     server = postgres_server()
     name = f"{server.database}_release_{release.name.replace('-', '_')}"[:63]
-    admin = make_engine(server.set(database="postgres"), operator=True,
-                        isolation_level="AUTOCOMMIT")
+    admin = admin_engine(server.set(database="postgres"))
     with admin.connect() as conn:
         conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         conn.execute(text(f'CREATE DATABASE "{name}"'))
