@@ -428,7 +428,7 @@ def rebuild_in(store: Store, tx: Tx, first: str, last: str) -> Pass:
         if sid not in stored:
             continue
         every = range(SNAPSHOT_EVERY, len(rows) + 1, SNAPSHOT_EVERY)
-        folded = fold_log(sid, rows, every)
+        folded = fold_log(sid, rows, every, club_id=stored[sid])
         if folded.state is None:
             raise InvariantBroken(f"session {sid}: the log does not fold ({folded.error})")
         written.append(Rebuilt(

@@ -138,6 +138,20 @@ def test_an_append_after_a_deleted_head_is_refused(engine):
 
 # -- a session bound to its club -----------------------------------------------------------
 
+def test_a_club_sessions_chain_starts_from_its_clubs_genesis_and_rebuilds_clean(engine):
+    from ledger.store.chain import GENESIS, session_genesis
+    from ledger.store.tables import events
+
+    club_id, actor, _ = new_club(engine)
+    sid = play(Ledger(engine).for_club(club_id), actor)
+    with engine.connect() as conn:
+        first = conn.execute(select(events).where(events.c.stream_id == sid,
+                                                  events.c.version == 1)).one()
+    assert first.hash == link(first._mapping, session_genesis(sid, club_id))
+    assert first.hash != link(first._mapping, GENESIS)
+    assert Ledger(engine).rebuild(sid) == [] and Ledger(engine).verify(sid) == []
+
+
 def test_a_session_moved_to_another_club_breaks_its_first_link(engine, capsys):
     club_id, actor, _ = new_club(engine)
     other, _, _ = new_club(engine)
