@@ -836,7 +836,7 @@ class LogPinSchema(Open):
     chain_format = fields.String(required=True)
     checkpoint = fields.Dict(allow_none=True, metadata={
         "description": "The head signed with the service's checkpoint key (Ed25519; "
-                       "docs/operations.md, \"How an auditor keeps heads\"); null without "
+                       "docs/operations.md, \"How an auditor keeps heads\"); absent without "
                        "a key or as of an earlier point"})
 
 

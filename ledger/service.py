@@ -373,9 +373,10 @@ class Ledger:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                pin = {**history.pin(row.version, row.head_hash),
-                       "checkpoint": checkpoints.sign_head(session_id, row.version,
-                                                           row.head_hash)}
+                pin = history.pin(row.version, row.head_hash)
+                signed = checkpoints.sign_head(session_id, row.version, row.head_hash)
+                if signed is not None:  # with the service's checkpoint key only
+                    pin["checkpoint"] = signed
                 return _plain({**statement(state, pin),
                                "cash": cash_of(self.engine, row.club_id, state)})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
