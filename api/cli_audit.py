@@ -114,7 +114,8 @@ def verify_checkpoints(args: argparse.Namespace, engine: Any) -> int:
             if found is not None:
                 problems += 1
                 print(f"checkpoint {n}: {found}")
-            elif isinstance(checkpoint, dict):
+            elif isinstance(checkpoint, dict) and isinstance(checkpoint.get("version"), int) \
+                    and checkpoint["version"] >= 1:
                 streams.add(str(checkpoint["stream"]))
     ledger = Ledger(engine)
     for stream in sorted(streams):

@@ -238,15 +238,19 @@ def check(conn: Connection, checkpoint: Any, trusted: Iterable[str] | None) -> s
     problem = signature_problem(checkpoint, trusted)
     if problem is not None:
         return f"checkpoint: {problem}"
-    stream, version = checkpoint["stream"], checkpoint["version"]
-    if not isinstance(version, int) or version < 1:
+    stream, version = checkpoint.get("stream"), checkpoint.get("version")
+    if not isinstance(stream, str) or isinstance(version, bool) or not isinstance(version, int):
+        return "checkpoint: it names no stream or no version"
+    if version < 1:
         return None  # an empty chain's head: nothing stored to hold it against
-    found = stored_hash(conn, str(stream), version)
-    when = checkpoint["signed_at"]
+    if version > 2**31 - 1:
+        return f"{stream}: a checkpoint pins version {version}, past any the store can hold"
+    found = stored_hash(conn, stream, version)
+    when = checkpoint.get("signed_at")
     if found is None:
         return (f"{stream}: the log no longer has version {version}, which a checkpoint "
                 f"signed at {when} pins: entries were removed")
-    if found != checkpoint["head"]:
+    if found != checkpoint.get("head"):
         return (f"{stream}: version {version}'s hash is {found}, a checkpoint signed at "
-                f"{when} pins {checkpoint['head']}: the chain was rewritten")
+                f"{when} pins {checkpoint.get('head')}: the chain was rewritten")
     return None

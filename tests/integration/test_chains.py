@@ -378,3 +378,24 @@ def test_an_export_verifies_on_a_copy_with_no_database_and_an_edit_to_it_does_no
     copied.write_bytes(orjson.dumps(data))
     assert main(["verify-export", str(copied), "--public-key", signer.public_hex]) == 1
     assert "chain: version 2 " in capsys.readouterr().out
+
+
+def test_a_cut_short_chain_and_a_garbled_checkpoint_log_are_reported_not_crashed_on(
+        engine, capsys, tmp_path, monkeypatch):
+    signer = with_key(monkeypatch, tmp_path)
+    club_id, actor, _ = new_club(engine)
+    sid = play(Ledger(engine).for_club(club_id), actor)
+    kept = tmp_path / "kept.jsonl"
+    import orjson
+
+    kept.write_bytes(b"not json\n" + orjson.dumps(signer.sign(sid, 9, "a" * 64)) + b"\n"
+                     + orjson.dumps({"format": "lanterloo-checkpoint/1"}) + b"\n")
+    code = main(["verify", "--checkpoint", str(kept), "--public-key", signer.public_hex,
+                 "--database-url", engine.url.render_as_string(hide_password=False)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "checkpoint 1: checkpoint: not a checkpoint of format lanterloo-checkpoint/1" in out
+    assert f"checkpoint 2: {sid}: the log no longer has version 9, which a checkpoint " \
+        "signed at" in out
+    assert "checkpoint 3: checkpoint: the checkpoint has no key or no signature" in out
+    assert "3 checkpoints checked, 0 chains verified: 3 problems" in out
