@@ -61,6 +61,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/sessions/{session_id}/statement"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/explain"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/verify"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/export"): allowed("treasurer", "auditor"),
     ("get", "/club"): allowed(*ALL),
     ("get", "/members"): allowed("admin", "treasurer", "auditor"),
     ("post", "/members"): allowed("admin", ok=201),
