@@ -182,6 +182,10 @@ def statement_csv(state: SessionState, log: dict[str, Any] | None = None) -> str
                 "zero_sum", data["check"]["zero_sum"]])
     if log:
         w.writerow(["log", "version", log["version"], "chain_head", log["chain_head"]])
+        signed = log.get("checkpoint")
+        if signed:  # the head signed with the service's key (ledger/checkpoints.py)
+            w.writerow(["checkpoint", "signed_at", signed["signed_at"], "key", signed["key"],
+                        "signature", signed["signature"]])
     w.writerow([])
     w.writerow(["from", "to", "amount_units", "amount_money_minor"])
     for t in data["settlement"]["transfers"]:
