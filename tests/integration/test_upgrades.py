@@ -11,6 +11,7 @@ release said (the money, the transfers, the version); the old sessions take new 
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -53,7 +54,9 @@ def restored(request: pytest.FixtureRequest, release: Path, tmp_path: Path
         yield "sqlite", f"sqlite:///{path}", release
         return
     server = postgres_server()
-    name = f"{server.database}_release_{release.name.replace('-', '_')}"[:63]
+    # a name of its own: several test processes (and checkouts) share the server
+    name = (f"{server.database}_release_{release.name.replace('-', '_')}_"
+            f"{secrets.token_hex(4)}")[:63]
     admin = admin_engine(server.set(database="postgres"))
     with admin.connect() as conn:
         conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
