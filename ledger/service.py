@@ -373,11 +373,7 @@ class Ledger:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                pin = history.pin(row.version, row.head_hash)
-                signed = checkpoints.sign_head(session_id, row.version, row.head_hash)
-                if signed is not None:  # with the service's checkpoint key only
-                    pin["checkpoint"] = signed
-                return _plain({**statement(state, pin),
+                return _plain({**statement(state, _signed_pin(session_id, row)),
                                "cash": cash_of(self.engine, row.club_id, state)})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return _plain({**statement(state, pin), "cash": None, "as_of": at})
@@ -392,7 +388,7 @@ class Ledger:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                pin = history.pin(row.version, row.head_hash)
+                pin = _signed_pin(session_id, row)
                 cash = cash_of(self.engine, row.club_id, state) \
                     if table in (None, "cash") else None
             else:
@@ -515,6 +511,16 @@ def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str],
                 break
     return dataclasses.replace(command, players=players, first_dealer=first,
                                members={seat: member for seat, member in resolved.values()})
+
+
+def _signed_pin(session_id: str, row: Any) -> dict[str, Any]:
+    """The pin of a statement drawn now, with its head signed when the service has a
+    checkpoint key (ledger/checkpoints.py)."""
+    pin = history.pin(row.version, row.head_hash)
+    signed = checkpoints.sign_head(session_id, row.version, row.head_hash)
+    if signed is not None:
+        pin["checkpoint"] = signed
+    return pin
 
 
 def _result_log(tx: Tx, session_id: str) -> list[tuple[Any, tuple[int, Event]]]:

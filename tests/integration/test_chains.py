@@ -306,6 +306,7 @@ def test_a_full_rewrite_passes_verify_but_not_a_kept_signed_head(engine, capsys,
     checkpoint = printed["checkpoint"]
     assert (checkpoint["stream"], checkpoint["version"], checkpoint["head"],
             checkpoint["key"]) == (sid, 3, printed["chain_head"], signer.public_hex)
+    assert f"checkpoint,signed_at,{checkpoint['signed_at'][:19]}" in ledger.statement_csv(sid)
     assert main(["checkpoint", "--database-url", engine.url.render_as_string(
         hide_password=False)]) == 0
     kept = (tmp_path / "checkpoints.jsonl").read_text().splitlines()
