@@ -17,7 +17,6 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
 from sqlalchemy import func, select
 
@@ -27,7 +26,7 @@ from ledger.store.tables import clubs
 from .auth import MANAGERS, principal, requires
 from .context import check_session_id, ledger
 from .errors import ApiProblem
-from .inputs import header_params
+from .inputs import Blueprint, header_params
 from .schemas import AppendResultSchema, Open
 from .writing import write_request, written
 

@@ -160,7 +160,8 @@ class IssuedTokenSchema(Open):
     token_id = fields.String(required=True)
     member_id = fields.String(required=True, metadata={"description": "Whose token it is"})
     member = fields.String(required=True)
-    role = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(
+        ["admin", "treasurer", "dealer", "auditor"]))
     label = fields.String(required=True)
     issued_at = fields.String(required=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True,

@@ -284,7 +284,7 @@ class MemberAccount(MethodView):
         it as it stood then.
         """
         if wants_csv(format):
-            return account_csv(member_id, as_of, bom)
+            return account_csv(member_id, as_of=as_of, bom=bom)
         data = books().account(member_id, after=after, limit=limit, as_of=as_of)
         args: dict[str, Any] = {"as_of": as_of} if as_of else {}
         data["next"] = None if data["next_after"] is None else url_for(
@@ -333,7 +333,7 @@ class Debts(MethodView):
         """
         data = books().debts(as_of=as_of)
         if wants_csv(format):
-            return debts_csv(as_of, bom, data)
+            return debts_csv(as_of=as_of, bom=bom)
         return data
 
 
@@ -354,7 +354,7 @@ class Payables(MethodView):
         """
         data = books().payables(as_of=as_of)
         if wants_csv(format):
-            return payables_csv(as_of, bom, data)
+            return payables_csv(as_of=as_of, bom=bom, data=data)
         return data
 
 
@@ -379,7 +379,7 @@ class SettleUp(MethodView):
         """
         data = books().settle_up(as_of=as_of)
         if wants_csv(format):
-            return settle_up_csv(as_of, bom, data)
+            return settle_up_csv(as_of=as_of, bom=bom, data=data)
         return data
 
 
@@ -402,27 +402,26 @@ class Standings(MethodView):
         (`format=html` or Accept: text/html), with the open debts and what the club owes.
         """
         if wanted_format(format) == "html":
-            return club_page(since, until, as_of)
+            return club_page(since, until, as_of=as_of)
         return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
 
 
-def account_csv(member_id: str, as_of: str | None = None, bom: bool = False) -> Response:
+def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
     """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
     return _csv(books().account_csv(member_id, as_of=as_of),
                 f"lanterloo-account-{member_id}.csv", bom=bom)
 
 
-def debts_csv(as_of: str | None = None, bom: bool = False,
-              data: dict[str, Any] | None = None) -> Response:
+def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    data = data if data is not None else books().debts(as_of=as_of)
-    return _csv(_table(OPEN_COLUMNS, data["debts"]), "lanterloo-debts.csv", bom=bom)
+    return _csv(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+                "lanterloo-debts.csv", bom=bom)
 
 
-def club_page(since: datetime | None, until: datetime | None,
+def club_page(since: datetime | None, until: datetime | None, *,
               as_of: str | None = None) -> Response:
-    """The club's printable page: the standings, the open debts, what the club owes and the
-    cash counted (also GET /standings.html)."""
+    """The club's printable page: the standings, the open debts and what the club owes, and
+    the tins as last counted (also GET /standings.html)."""
     caller = principal()
     page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
                             books().standings(since=since, until=until, as_of=as_of),
@@ -431,14 +430,14 @@ def club_page(since: datetime | None, until: datetime | None,
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
 
 
-def payables_csv(as_of: str | None = None, bom: bool = False,
+def payables_csv(*, as_of: str | None = None, bom: bool = False,
                  data: dict[str, Any] | None = None) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
     data = data if data is not None else books().payables(as_of=as_of)
     return _csv(_table(OPEN_COLUMNS, data["payables"]), "lanterloo-payables.csv", bom=bom)
 
 
-def settle_up_csv(as_of: str | None = None, bom: bool = False,
+def settle_up_csv(*, as_of: str | None = None, bom: bool = False,
                   data: dict[str, Any] | None = None) -> Response:
     """Who pays whom, one row each, as CSV (also GET /settle-up.csv)."""
     data = data if data is not None else books().settle_up(as_of=as_of)

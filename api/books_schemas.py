@@ -13,11 +13,29 @@ from typing import Any
 from marshmallow import fields, validate
 
 from ledger.bookreads import KINDS
-from ledger.domain.bookentries import BOOK_ENTRY_TYPES, MAX_TEXT, PaymentMethod
+from ledger.domain.accounts import EntryKind
+from ledger.domain.bookentries import (
+    BOOK_ENTRY_TYPES,
+    MAX_TEXT,
+    PaymentMethod,
+)
 from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH
 
 from .record_schemas import family, record_schema
 from .schemas import KnownQuery, Open, Strict, printable
+
+
+class BooksAsOfSchema(Open):
+    """The point a read as of was made at: as asked, the book position and the time."""
+
+    asked = fields.String(required=True)
+    seq = fields.Integer(required=True, allow_none=True)
+    at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+
+
+# Present when the read was made with `as_of`.
+AS_OF = fields.Nested(BooksAsOfSchema, metadata={"description": "The point read as of, "
+                                                 "when `as_of` was given"})
 
 PARTY: dict[str, Any] = {"validate": [validate.Length(min=1, max=64), printable],
          "metadata": {"description": "A member's id or display name, or \"club\"",
@@ -101,11 +119,11 @@ class BookEntrySchema(Open):
                          metadata={"description": "SHA-256 chained to the entry before"})
 
 
-
 # The book log's entries as one family told apart by `type` (the component BookEntry,
 # api/openapi.py), each payload read off the domain's entry (ledger/domain/bookentries.py).
 BOOK_ENTRIES = family(BookEntrySchema, "Book", required=("payload",), payloads={
     name: record_schema(kind, f"{name}Payload") for name, kind in BOOK_ENTRY_TYPES.items()})
+
 
 class AsOfQuery(KnownQuery):
     as_of = fields.String(validate=[validate.Length(min=1, max=64), printable], metadata={
@@ -171,24 +189,10 @@ class CurrenciesIn(Strict):
                                                     "in", "example": ["EUR"]})
 
 
-class BooksAsOfSchema(Open):
-    """The point a books read shows (`?as_of=`): what was asked, the book position and its
-    time."""
-
-    asked = fields.String(required=True)
-    seq = fields.Integer(required=True, allow_none=True)
-    at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
-
-
-def books_as_of() -> fields.Nested:
-    return fields.Nested(BooksAsOfSchema, metadata={
-        "description": "Only on a read as of a point (?as_of=): the point it shows"})
-
-
 class CurrenciesSchema(Open):
     currency = fields.String(required=True)
     accepted = fields.List(fields.String(), required=True)
-    as_of = books_as_of()
+    as_of = AS_OF
 
 
 class AccountDetailSchema(Open):
@@ -197,12 +201,6 @@ class AccountDetailSchema(Open):
 
     seat = fields.String()
     net_units = fields.Integer()
-    reverses = fields.Integer(metadata={"description": "A reversal: the entry it cancels"})
-    reverses_type = fields.String()
-    undo = fields.List(fields.List(fields.Raw()), metadata={
-        "description": "A reversal: the postings it puts back, [account, currency, amount]"})
-    difference = fields.String()
-    account = fields.String()
     payer = fields.String()
     payee = fields.String()
     member_id = fields.String()
@@ -212,6 +210,12 @@ class AccountDetailSchema(Open):
     session_id = fields.String(allow_none=True)
     note = fields.String(allow_none=True)
     reason = fields.String()
+    reverses = fields.Integer(metadata={"description": "A reversal: the seq it cancels"})
+    reverses_type = fields.String(metadata={"description": "...and that entry's type"})
+    undo = fields.List(fields.List(fields.Raw()), metadata={
+        "description": "A reversal: the postings it puts back, [account, currency, amount]"})
+    difference = fields.String(validate=validate.OneOf(["shortage", "surplus"]))
+    account = fields.String(metadata={"description": "A cash difference: who bears it"})
 
 
 class AccountEntrySchema(Open):
@@ -260,7 +264,7 @@ class AccountSchema(Open):
     total_entries = fields.Integer(required=True)
     next_after = fields.Integer(required=True, allow_none=True)
     next = fields.String(required=True, allow_none=True)
-    as_of = books_as_of()
+    as_of = AS_OF
 
 
 class MemberBalanceSchema(Open):
@@ -301,7 +305,7 @@ class AccountsSchema(Open):
     accounts = fields.Dict(required=True, keys=fields.String(), values=per_currency())
     check = fields.Nested(BooksCheckSchema, required=True)
     log = fields.Nested(BookLogCheckSchema, required=True)
-    as_of = books_as_of()
+    as_of = AS_OF
 
 
 class OpenDebtSchema(Open):
@@ -311,7 +315,8 @@ class OpenDebtSchema(Open):
     amount_minor = fields.Integer(required=True)
     session_id = fields.String(required=True, allow_none=True)
     session_name = fields.String(required=True, allow_none=True)
-    kind = fields.String(required=True, metadata={"description": "What it comes from"})
+    kind = fields.String(required=True, validate=validate.OneOf([str(k) for k in EntryKind]),
+                         metadata={"description": "What the debt comes from"})
     seq = fields.Integer(required=True, allow_none=True,
                          metadata={"description": "The book log entry, for a payment"})
     since = fields.String(required=True, metadata={"format": "date-time"})
@@ -320,7 +325,7 @@ class OpenDebtSchema(Open):
 class DebtsSchema(Open):
     debts = fields.List(fields.Nested(OpenDebtSchema), required=True)
     totals = per_currency(required=True)
-    as_of = books_as_of()
+    as_of = AS_OF
 
 
 class MemberStandingSchema(Open):
@@ -341,7 +346,7 @@ class StandingsSchema(Open):
     since = fields.String(required=True, allow_none=True)
     until = fields.String(required=True, allow_none=True)
     members = fields.List(fields.Nested(MemberStandingSchema), required=True)
-    as_of = books_as_of()
+    as_of = AS_OF
 
 
 class OpenCreditSchema(OpenDebtSchema):
@@ -351,16 +356,16 @@ class OpenCreditSchema(OpenDebtSchema):
 class PayablesSchema(Open):
     payables = fields.List(fields.Nested(OpenCreditSchema), required=True)
     totals = per_currency(required=True)
-    as_of = books_as_of()
+    as_of = AS_OF
 
 
 class BookRegisterEntrySchema(Open):
     seq = fields.Integer(required=True)
     recorded_at = fields.String(required=True, metadata={"format": "date-time"})
-    kind = fields.String(required=True,
-                         metadata={"description": "payment, write-off, cash-count, reversal "
-                                                  "or currencies"})
-    type = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(sorted(set(KINDS.values()))),
+                         metadata={"description": "payment, write-off, cash-count, reversal, "
+                                                  "currencies, float or cash-difference"})
+    type = fields.String(required=True, validate=validate.OneOf(sorted(KINDS)))
     payer = fields.String(required=True, allow_none=True)
     payer_name = fields.String(required=True, allow_none=True)
     payee = fields.String(required=True, allow_none=True)
@@ -372,14 +377,14 @@ class BookRegisterEntrySchema(Open):
     method = fields.String(required=True, allow_none=True)
     session_id = fields.String(required=True, allow_none=True)
     counted_minor = fields.Integer(required=True, allow_none=True)
-    difference = fields.String(allow_none=True, metadata={
-        "description": "A cash difference: shortage or surplus"})
     reverses = fields.Integer(required=True, allow_none=True, metadata={
         "description": "A reversal: the seq of the entry it cancels (its fields shown)"})
     reversed_by = fields.Integer(required=True, allow_none=True, metadata={
         "description": "The seq of the reversal that cancelled this entry, or null"})
     note = fields.String(required=True, allow_none=True)
     reason = fields.String(required=True, allow_none=True)
+    difference = fields.String(required=True, allow_none=True, metadata={
+        "description": "A cash difference: shortage or surplus"})
     actor = fields.String(required=True)
 
 
@@ -387,15 +392,21 @@ class BookRegisterPageSchema(Open):
     entries = fields.List(fields.Nested(BookRegisterEntrySchema), required=True)
     next_after = fields.Integer(required=True, allow_none=True)
     next = fields.String(required=True, allow_none=True)
-    as_of = books_as_of()
+    as_of = AS_OF
+
+
+class SettlePartySchema(Open):
+    member_id = fields.String(required=True)
+    name = fields.String(required=True)
+    amount_minor = fields.Integer(required=True)
 
 
 class SettleSideSchema(Open):
     currency = fields.String(required=True)
-    pays_club = fields.List(fields.Dict(), required=True, metadata={
-        "description": "Who owes the club: {member_id, name, amount_minor}"})
-    club_pays = fields.List(fields.Dict(), required=True, metadata={
-        "description": "Whom the club owes: {member_id, name, amount_minor}"})
+    pays_club = fields.List(fields.Nested(SettlePartySchema), required=True,
+                            metadata={"description": "Who owes the club"})
+    club_pays = fields.List(fields.Nested(SettlePartySchema), required=True,
+                            metadata={"description": "Whom the club owes"})
     receivable_minor = fields.Integer(required=True)
     payable_minor = fields.Integer(required=True)
     cash_minor = fields.Integer(required=True)
@@ -414,5 +425,4 @@ class SettleUpSchema(Open):
     currency = fields.String(required=True)
     accepted = fields.List(fields.String(), required=True)
     currencies = fields.List(fields.Nested(SettleSideSchema), required=True)
-
-    as_of = books_as_of()
+    as_of = AS_OF

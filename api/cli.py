@@ -4,7 +4,8 @@
     lanterloo migrate               # bring LOO_DATABASE_URL's schema to the latest revision
     lanterloo demo                  # load the demo session and print its statement
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
-    lanterloo verify --all          # ... every session
+    lanterloo verify --all          # ... every session, and every club's logs
+    lanterloo verify --checkpoint F # ... against kept signed heads (api/cli_audit.py)
     lanterloo rebuild --all         # rebuild every session's projections from its log
     lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
     lanterloo club create NAME      # a new club; prints its first admin and their token
@@ -27,6 +28,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from api import cli_audit
 from ledger.domain import LedgerError
 
 
@@ -99,12 +101,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from ledger.bulk import verify_all
     from ledger.service import Ledger
 
-    if not args.session and not args.all:
-        print("error: name a session, or --all", file=sys.stderr)
+    if not args.session and not args.all and not args.checkpoint:
+        print("error: name a session, or --all, or --checkpoint FILE", file=sys.stderr)
         return 2
     engine = _engine(args)
     broken = 0
     try:
+        if args.checkpoint:
+            from api.cli_audit import verify_checkpoints
+
+            broken += verify_checkpoints(args, engine)
         ledger = Ledger(engine)
         found: dict[str, list[str]] = {}
         if args.all:
@@ -137,25 +143,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _verify_book_logs(engine: Any) -> int:
-    """Each club's book log (payments, write-offs, cash counts: docs/books.md) against its
-    hash chain; how many are broken."""
-    from sqlalchemy import select
-
-    from ledger.store.tables import clubs
+    """Each club's book log (payments, write-offs, cash counts: docs/books.md) and club log
+    (members and tokens: ledger/store/clublog.py) against their hash chains and stored
+    heads, the club log replayed against the members and tokens stored; how many clubs are
+    not right."""
+    from ledger.store import clublog
     from ledger.treasury import Books
 
     broken = 0
     with engine.connect() as conn:
-        club_ids = list(conn.scalars(select(clubs.c.id).order_by(clubs.c.id)))
+        club_ids = clublog.club_ids(conn)
     for club_id in club_ids:
         problems = Books(engine, club_id).verify()
         if problems:
             broken += 1
-            print(f"club {club_id}: the book log is broken:")
+            print(f"club {club_id}: its logs are not right:")
             for line in problems:
                 print(f"  {line}")
         else:
-            print(f"club {club_id}: the book log's hash chain is whole")
+            print(f"club {club_id}: the book log and the club log are whole and at their "
+                  "stored heads; the members and tokens are the club log's")
     return broken
 
 
@@ -496,7 +503,14 @@ def build_parser() -> argparse.ArgumentParser:
                             help="check a session's projections against its event log")
     verify.add_argument("session", nargs="*", help="session ids")
     verify.add_argument("--all", action="store_true", help="every session of the database")
+    verify.add_argument("--checkpoint", action="append", default=[], metavar="FILE",
+                        help="a kept checkpoint log: every signed head in it must hold, and "
+                             "every chain it names verify (repeatable)")
+    verify.add_argument("--public-key", action="append", default=[],
+                        help="a public key (hex) the checkpoints must be signed by "
+                             "(default: the configured key's); repeatable")
     verify.set_defaults(func=cmd_verify)
+    cli_audit.add_commands(sub, common, _engine)
 
     rebuild = sub.add_parser("rebuild", parents=[common],
                              help="rebuild sessions' projections from their event logs")

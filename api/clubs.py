@@ -66,8 +66,9 @@ class TokenSchema(Open):
 
 
 class NewTokenSchema(TokenSchema):
-    token = fields.String(metadata={"description": "The bearer token, shown this once only "
-                                                   "(a retry's answer leaves it out)"})
+    token = fields.String(metadata={
+        "description": "The bearer token, shown this once only: a retry with the same "
+                       "Idempotency-Key answers the same token without it"})
 
 
 class TokensSchema(Open):
@@ -122,7 +123,7 @@ class Members(MethodView):
         """Add a member: a display name unique in the club whatever its case"""
         body = _body(MemberInSchema)
         member = services().clubs.add_member(principal().club_id, body["name"],
-                                             guest=body["guest"])
+                                             guest=body["guest"], by=principal().actor)
         return member, 201
 
 
@@ -165,4 +166,5 @@ class Token(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, token_id: str):
         """Revoke a token (it stays listed, as revoked; the events it appended keep naming it)"""
-        return services().clubs.revoke_token(token_id, club_id=principal().club_id)
+        return services().clubs.revoke_token(token_id, club_id=principal().club_id,
+                                             by=principal().actor)

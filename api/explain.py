@@ -45,16 +45,16 @@ class Explain(MethodView):
         one player's figure; `as_of` explains the figures as they stood then.
         """
         if wants_csv(format):
-            return explain_csv(session_id, player, as_of, table, bom)
+            return explain_csv(session_id, player, as_of, table=table, bom=bom)
         return ledger().explain(session_id, player=player, as_of=as_of), 200, {"Vary": "Accept"}
 
 
-def explain_csv(session_id: str, player: str | None, as_of: str | None,
+def explain_csv(session_id: str, player: str | None, as_of: str | None, *,
                 table: str | None = None, bom: bool = False) -> Response:
-    """The trail as CSV, a row per posting (also GET /sessions/<id>/explain.csv)."""
+    """The trail as CSV, a row per posting, or one of its tables (also
+    GET /sessions/<id>/explain.csv); `bom` starts it with a UTF-8 byte order mark."""
     text = ledger().explain_csv(session_id, player=player, as_of=as_of, table=table)
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
     name = f"lanterloo-{safe}-explain{'-' + table if table else ''}.csv"
-    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE,
-                    headers={"Content-Disposition": f'attachment; filename="{name}"',
-                             "Vary": "Accept"})
+    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
+        "Content-Disposition": f'attachment; filename="{name}"', "Vary": "Accept"})

@@ -59,7 +59,7 @@ class StatementCsv(MethodView):
     def get(self, session_id: str, as_of: str | None = None, table: str | None = None,
             bom: bool = False) -> Response:
         """Read the settlement statement as CSV (as of a point with `as_of`)"""
-        return statement_csv(session_id, as_of, table, bom)
+        return statement_csv(session_id, as_of, table=table, bom=bom)
 
 
 @blp.route("/sessions/<session_id>/statement.html", tags=["statement"])
@@ -81,7 +81,7 @@ class ExplainCsv(MethodView):
     def get(self, session_id: str, player: str | None = None, as_of: str | None = None,
             table: str | None = None, bom: bool = False) -> Response:
         """Explain every figure, as CSV"""
-        return explain_csv(session_id, player, as_of, table, bom)
+        return explain_csv(session_id, player, as_of, table=table, bom=bom)
 
 
 def _audit(name: str, operation: str, summary: str) -> type[MethodView]:
@@ -108,9 +108,9 @@ class AccountCsv(MethodView):
     @blp.doc(operationId="getMemberAccountCsv")
     @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "Every entry of the account, as CSV")
-    def get(self, member_id: str, bom: bool = False, as_of: str | None = None) -> Response:
+    def get(self, member_id: str, as_of: str | None = None, bom: bool = False) -> Response:
         """Read a member's account as CSV: every entry"""
-        return account_csv(member_id, as_of, bom)
+        return account_csv(member_id, as_of=as_of, bom=bom)
 
 
 @blp.route("/debts.csv", tags=["books"])
@@ -119,9 +119,9 @@ class DebtsCsv(MethodView):
     @blp.doc(operationId="getDebtsCsv")
     @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "The open debts as CSV")
-    def get(self, bom: bool = False, as_of: str | None = None) -> Response:
+    def get(self, as_of: str | None = None, bom: bool = False) -> Response:
         """Read the open debts as CSV"""
-        return debts_csv(as_of, bom)
+        return debts_csv(as_of=as_of, bom=bom)
 
 
 @blp.route("/payables.csv", tags=["books"])
@@ -132,7 +132,7 @@ class PayablesCsv(MethodView):
     @text(CSV_MIMETYPE, "What the club owes, as CSV")
     def get(self, bom: bool = False, as_of: str | None = None) -> Response:
         """Read what the club owes as CSV"""
-        return payables_csv(as_of, bom)
+        return payables_csv(as_of=as_of, bom=bom)
 
 
 @blp.route("/settle-up.csv", tags=["books"])
@@ -143,7 +143,7 @@ class SettleUpCsv(MethodView):
     @text(CSV_MIMETYPE, "Who pays whom, one row each, as CSV")
     def get(self, bom: bool = False, as_of: str | None = None) -> Response:
         """Settle up with the club, as CSV"""
-        return settle_up_csv(as_of, bom)
+        return settle_up_csv(as_of=as_of, bom=bom)
 
 
 @blp.route("/book-entries.csv", tags=["books"])
@@ -166,4 +166,4 @@ class ClubPage(MethodView):
     def get(self, since: datetime | None = None, until: datetime | None = None,
             as_of: str | None = None) -> Response:
         """Read the season's standings as the club's printable page"""
-        return club_page(since, until, as_of)
+        return club_page(since, until, as_of=as_of)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from flask import current_app
 from sqlalchemy import Engine
 
+from ledger.checkpoints import configured_signer
 from ledger.clubs import Clubs
 from ledger.service import Ledger
 
@@ -21,6 +22,8 @@ class Services:
 
 
 def install(app: object, engine: Engine, ledger: Ledger) -> None:
+    # A checkpoint key that cannot be read stops the start-up, not the first statement.
+    configured_signer()
     app.extensions[EXTENSION] = Services(engine, ledger, Clubs(engine))  # type: ignore[attr-defined]
 
 

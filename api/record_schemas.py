@@ -57,9 +57,8 @@ def _field(hint: Any, *, required: bool, where: tuple[str, str]) -> fields.Field
         return fields.Integer(**options)
     if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
         return fields.List(_field(args[0], required=True, where=where), **options)
-    if origin is tuple:  # a fixed row of values of several types: a JSON array
-        return fields.List(fields.Raw(), metadata={"minItems": len(args),
-                                                   "maxItems": len(args)}, **options)
+    if origin is tuple:  # a fixed row of mixed types (an account, a currency, an amount)
+        return fields.List(fields.Raw(), **options)
     if origin is dict:
         values = None if args[1] is Any else _field(args[1], required=True, where=where)
         return fields.Dict(keys=fields.String(), values=values, **options)

@@ -148,12 +148,12 @@ class ProblemSchema(ma.Schema):
                                                         "session cannot follow: the rule that "
                                                         "refused an entry after it"})
     version = fields.Integer(metadata={"description": "...and that entry's version"})
-    reversed_by = fields.Integer(metadata={"description": "An entry reversed already: by "
-                                                          "which"})
+    limit_units = fields.Integer(metadata={"description": "The amount limit a deal or an "
+                                                          "account would pass (amount-limit)"})
     unbooked_minor = fields.Integer(metadata={"description": "A cash difference beyond the "
-                                                            "check: what is left to book"})
-    limit_units = fields.Integer(metadata={"description": "An amount past the limit: the "
-                                                         "limit"})
+                                                            "check: what it leaves unbooked"})
+    reversed_by = fields.Integer(metadata={"description": "An entry reversed already: the "
+                                                          "reversal's seq"})
     candidates = fields.List(fields.String(), metadata={
         "description": "pam_held_by refused: the players it may name"})
     owes_minor = fields.Integer(metadata={"description": "A write-off beyond the debt: what "

@@ -83,7 +83,7 @@ class Statement(MethodView):
         """
         wanted = wanted_format(format)
         if wanted == "csv":
-            return statement_csv(session_id, as_of, table, bom)
+            return statement_csv(session_id, as_of, table=table, bom=bom)
         if wanted == "html":
             if as_of is not None:
                 raise ApiProblem(422, "invalid-input", "the printable page shows the session "
@@ -94,9 +94,10 @@ class Statement(MethodView):
         return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}
 
 
-def statement_csv(session_id: str, as_of: str | None, table: str | None = None,
+def statement_csv(session_id: str, as_of: str | None, *, table: str | None = None,
                   bom: bool = False) -> Response:
-    """The statement as CSV (also GET /sessions/<id>/statement.csv, api/exports.py)."""
+    """The statement as CSV, or one of its tables (also GET /sessions/<id>/statement.csv,
+    api/exports.py); `bom` starts it with a UTF-8 byte order mark."""
     text = ledger().statement_csv(session_id, as_of=as_of, table=table)
     return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
         "Content-Disposition": f'attachment; filename="{csv_filename(session_id, table)}"',

@@ -201,10 +201,26 @@ class StatementPlayerSchema(Open):
                               metadata={"description": "The club member in this seat"})
 
 
+class CheckpointSchema(Open):
+    """A chain's head signed with the service's checkpoint key (Ed25519; docs/operations.md,
+    "How an auditor keeps heads")."""
+
+    format = fields.String(required=True, metadata={"example": "lanterloo-checkpoint/1"})
+    stream = fields.String(required=True, metadata={"description": "The chain: a session's id"})
+    version = fields.Integer(required=True)
+    head = fields.String(required=True, metadata={"description": "The hash at that version"})
+    signed_at = fields.String(required=True, metadata={"format": "date-time"})
+    key = fields.String(required=True, metadata={"description": "The public key, hex"})
+    signature = fields.String(required=True, metadata={"description": "Ed25519, hex"})
+
+
 class LogPinSchema(Open):
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True, allow_none=True)
     chain_format = fields.String(required=True)
+    checkpoint = fields.Nested(CheckpointSchema, allow_none=True, metadata={
+        "description": "The head signed with the service's checkpoint key; absent without a "
+                       "key or as of an earlier point"})
 
 
 class VerifySchema(Open):
@@ -278,6 +294,12 @@ class CashCheckSchema(Open):
     pools_minor = fields.Integer(required=True)
     cash_paid_in_minor = fields.Integer(required=True)
     cash_paid_out_minor = fields.Integer(required=True)
+    float_minor = fields.Integer(required=True, metadata={
+        "description": "The float the tin started with"})
+    booked_minor = fields.Integer(required=True, metadata={
+        "description": "Shortages (negative) and surpluses booked to an account"})
+    unbooked_minor = fields.Integer(required=True, metadata={
+        "description": "The difference not yet booked to any account"})
     counted_at = fields.String(required=True, metadata={"format": "date-time"})
     counts = fields.Integer(required=True, metadata={"description": "How often it was "
                                                                     "counted"})

@@ -156,7 +156,7 @@ class _Copier:
 def generate(url: str, events: int) -> dict[str, Any]:
     from ledger.bulk import rebuild_all
     from ledger.clubs import Clubs
-    from ledger.store.chain import GENESIS, link, utc_iso
+    from ledger.store.chain import link, session_genesis, utc_iso
     from ledger.store.db import make_engine
     from ledger.store.migrate import upgrade
 
@@ -192,7 +192,7 @@ def generate(url: str, events: int) -> dict[str, Any]:
             at = START + SEASON * count / (sessions_planned + 1)
             dealer = dealers[count % len(dealers)]
             _write(conn, sid, copier, seats, {s: member_ids[s] for s in others}, at, dealer,
-                   link, GENESIS, utc_iso)
+                   link, session_genesis(sid, club["club_id"]), utc_iso)
             conn.commit()
             written += len(copier.records)
             count += 1

@@ -141,7 +141,7 @@ def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
 
 
 def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: list[Any],
-                    *, now: datetime) -> dict[str, tuple[str, str]]:
+                    *, now: datetime, by: Actor | None = None) -> dict[str, tuple[str, str]]:
     """{the name as sent: (seat name, member id)} for each player of a new session.
 
     A player is a member's id or display name (any case); a name listed in `guests` that is
@@ -160,7 +160,7 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
             check_name(player, "players")
             member_id = uuid4().hex
             store.insert_member(conn, member_id=member_id, club_id=club_id, name=player,
-                                name_key=name_key(player), guest=True, now=now)
+                                name_key=name_key(player), guest=True, now=now, by=by)
             row = store.find_member(conn, club_id, member_id=member_id)
         if row is None:
             raise InvalidInput(f"player {player!r} is not a member of the club; add them as a "
@@ -177,8 +177,9 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
 
 
 def create_short_lived_token(conn: Connection, club_id: str, member_id: str, role: str,
-                             label: str, *, lifetime: timedelta, now: datetime | None = None,
-                             issued_by: str | None = None) -> dict[str, Any]:
+                             label: str, *, lifetime: timedelta,
+                             now: datetime | None = None,
+                             by: Actor | None = None) -> dict[str, Any]:
     """A token that expires after `lifetime` (hours, not days: a tablet paired for one
     evening, ledger/tablets.py), written in the caller's transaction; "token" holds the
     secret, returned here once. Otherwise a token like any other (revoked the same way)."""
@@ -195,7 +196,7 @@ def create_short_lived_token(conn: Connection, club_id: str, member_id: str, rol
     secret = secrets.token_urlsafe(32)
     store.insert_token(conn, token_id=token_id, club_id=club_id, member_id=member_id, role=role,
                        label=label, secret_hash=hash_secret(secret), now=now,
-                       expires_at=now + lifetime, issued_by=issued_by)
+                       expires_at=now + lifetime, by=by)
     row = store.find_token(conn, token_id)
     return {**token_dict(row, now=now), "token": f"{TOKEN_PREFIX}{token_id}_{secret}"}
 
@@ -212,7 +213,7 @@ class Clubs:
     # -- clubs ------------------------------------------------------------------------------
 
     def create_club(self, name: str, *, admin: str = "admin", label: str = "first admin token",
-                    expires_in_days: int | None = None
+                    expires_in_days: int | None = None, by: Actor | None = None
                     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
         """A new club, its first member and that member's admin token (with its secret)."""
         check_name(name)
@@ -225,10 +226,10 @@ class Clubs:
                                    field="name")
             club_id = uuid4().hex
             store.insert_club(conn, club_id=club_id, name=name, name_key=name_key(name),
-                              now=_now())
-            member = self._add_member(conn, club_id, admin, guest=False)
+                              now=_now(), by=by)
+            member = self._add_member(conn, club_id, admin, guest=False, by=by)
             token = self.create_token_in(conn, club_id, member["member_id"], "admin", label,
-                                         expires_in_days)
+                                       expires_in_days, by=by)
         return {"club_id": club_id, "name": name}, member, token
 
     def club(self, id_or_name: str) -> dict[str, Any]:
@@ -241,22 +242,23 @@ class Clubs:
 
     # -- members ----------------------------------------------------------------------------
 
-    def add_member(self, club_id: str, name: str, *, guest: bool = False) -> dict[str, Any]:
+    def add_member(self, club_id: str, name: str, *, guest: bool = False,
+                   by: Actor | None = None) -> dict[str, Any]:
         check_name(name)
         with self.store.transaction() as tx:
             self.store.tokens_changed(tx)
             conn = tx.conn
-            return self._add_member(conn, club_id, name, guest=guest)
+            return self._add_member(conn, club_id, name, guest=guest, by=by)
 
     def _add_member(self, conn: Connection, club_id: str, name: str, *,
-                    guest: bool) -> dict[str, Any]:
+                    guest: bool, by: Actor | None) -> dict[str, Any]:
         if store.find_member(conn, club_id, name_key=name_key(name)) is not None:
             raise InvalidInput(f"the club has a member named {name!r} already (names are "
                                "compared without regard to case)", rule="member-name-unique",
                                field="name")
         member_id = uuid4().hex
         store.insert_member(conn, member_id=member_id, club_id=club_id, name=name,
-                            name_key=name_key(name), guest=guest, now=_now())
+                            name_key=name_key(name), guest=guest, now=_now(), by=by)
         row = store.find_member(conn, club_id, member_id=member_id)
         return member_dict(row)
 
@@ -275,20 +277,22 @@ class Clubs:
     # -- tokens -----------------------------------------------------------------------------
 
     def create_token(self, club_id: str, member: str, role: str, label: str, *,
-                     expires_in_days: int | None = None) -> dict[str, Any]:
+                     expires_in_days: int | None = None,
+                     by: Actor | None = None) -> dict[str, Any]:
         """A new token for the club's member (id or name); "token" holds the secret, which
         is returned here once and stored nowhere."""
         member_id = self.member(club_id, member, field="member_id")["member_id"]
         with self.store.transaction() as tx:
             self.store.tokens_changed(tx)
             conn = tx.conn
-            return self.create_token_in(conn, club_id, member_id, role, label, expires_in_days)
+            return self.create_token_in(conn, club_id, member_id, role, label, expires_in_days,
+                                        by=by)
 
     def create_token_in(self, conn: Connection, club_id: str, member_id: str, role: str,
-                        label: str, expires_in_days: int | None,
-                        issued_by: Actor | None = None) -> dict[str, Any]:
-        """A new token written in the caller's transaction; `issued_by`: who asked for it
-        (kept for the token register), None at the command line."""
+                        label: str, expires_in_days: int | None, *,
+                        by: Actor | None) -> dict[str, Any]:
+        """A new token written in the caller's transaction; `by`: who asked for it (kept
+        for the token register and in the club's log), None at the command line."""
         if role not in ROLES:
             raise InvalidInput(f"role must be one of {', '.join(ROLES)}", rule="role",
                                field="role")
@@ -307,9 +311,7 @@ class Clubs:
         secret = secrets.token_urlsafe(32)
         store.insert_token(conn, token_id=token_id, club_id=club_id, member_id=member_id,
                            role=role, label=label, secret_hash=hash_secret(secret), now=now,
-                           expires_at=expires_at,
-                           issued_by=issued_by.member_id if issued_by else None,
-                           issued_with=issued_by.token_id if issued_by else None)
+                           expires_at=expires_at, by=by)
         row = store.find_token(conn, token_id)
         return {**token_dict(row, now=now), "token": f"{TOKEN_PREFIX}{token_id}_{secret}"}
 
@@ -340,14 +342,15 @@ class Clubs:
         with self.store.reading() as conn:
             return [token_dict(r, now=now) for r in store.list_tokens(conn, club_id)]
 
-    def revoke_token(self, token_id: str, *, club_id: str | None = None) -> dict[str, Any]:
+    def revoke_token(self, token_id: str, *, club_id: str | None = None,
+                     by: Actor | None = None) -> dict[str, Any]:
         """Revoke the token (of `club_id` only, when given); revoking twice is harmless."""
         with self.store.transaction() as tx:
             self.store.tokens_changed(tx)
             conn = tx.conn
             if store.find_token(conn, token_id, club_id=club_id) is None:
                 raise NotFound(f"no token {token_id}", rule="token-exists", field="token_id")
-            store.revoke_token(conn, token_id, now=_now())
+            store.revoke_token(conn, token_id, now=_now(), by=by)
             return token_dict(store.find_token(conn, token_id))
 
     def authenticate(self, presented: str | None) -> Principal | None:

@@ -30,10 +30,12 @@ from ledger.store.db import writer
 from ledger.store.migrate import alembic_config, current, upgrade
 from ledger.store.tables import (
     book_entries,
+    club_log,
     clubs,
     deal_views,
     events,
     idempotency_keys,
+    log_heads,
     members,
     session_results,
     sessions,
@@ -42,8 +44,10 @@ from ledger.store.tables import (
 
 BATCH = 1000
 # In the order foreign keys need them; deal_views and session_results are rebuilt, never
-# copied. The club's book log is a log: copied as it is, hashes and all.
-COPIED = (clubs, members, tokens, events, sessions, idempotency_keys, book_entries)
+# copied. The club's book log and club log are logs: copied as they are, hashes and all,
+# with their stored heads.
+COPIED = (clubs, members, tokens, events, sessions, idempotency_keys, book_entries, club_log,
+          log_heads)
 
 
 class CopyFailed(Exception):
@@ -65,7 +69,7 @@ def _head() -> str | None:
 
 
 def _rows(conn: Connection, table: Any) -> Iterator[list[dict[str, Any]]]:
-    order = [table.c.position] if table in (events, book_entries) \
+    order = [table.c.position] if table in (events, book_entries, club_log) \
         else list(table.primary_key.columns)
     result = conn.execution_options(yield_per=BATCH).execute(select(table).order_by(*order))
     for partition in result.mappings().partitions(BATCH):
@@ -99,7 +103,7 @@ def copy_database(source: Engine, target: Engine, *,
             echo(f"copied {count} rows of {table.name}")
         if dst.dialect.name == "postgresql":
             # Positions were copied as they were: the next append continues after them.
-            for log in ("events", "book_entries"):
+            for log in ("events", "book_entries", "club_log"):
                 dst.execute(text(f"SELECT setval(pg_get_serial_sequence('{log}', 'position'), "
                                  f"GREATEST((SELECT max(position) FROM {log}), 1), "
                                  f"(SELECT count(*) > 0 FROM {log}))"))

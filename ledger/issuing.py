@@ -35,7 +35,7 @@ def issue_token(clubs: Clubs, club_id: str, member: str, role: str, label: str, 
     def write(tx: Tx, head: Head) -> dict[str, Any]:
         clubs.store.tokens_changed(tx)
         token = clubs.create_token_in(tx.conn, club_id, member_id, role, label,
-                                      expires_in_days, issued_by=request.actor)
+                                      expires_in_days, by=request.actor)
         secrets.append(token.pop("token"))
         return token  # kept for the key without the secret
 

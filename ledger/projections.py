@@ -32,12 +32,13 @@ from ledger.domain import Event, SessionState, asof, deal_view, event_from_recor
 from ledger.domain.accounts import RESULT_EVENT_TYPES, SessionResult, session_results
 from ledger.domain.corrections import live_events
 from ledger.domain.errors import InvariantBroken
-from ledger.domain.events import EntryCorrected
+from ledger.domain.events import EntryCorrected, SessionAttached
 from ledger.domain.evolve import evolve
 from ledger.domain.state import to_json
 from ledger.domain.vocabulary import Status
+from ledger.store import clublog
 from ledger.store.base import EventRow, Rebuilt, Store, Tx
-from ledger.store.chain import GENESIS, as_utc, first_broken_link, utc_iso
+from ledger.store.chain import GENESIS, as_utc, session_genesis, utc_iso, walk
 from ledger.store.tables import deal_views, sessions, snapshots
 from ledger.store.tables import session_results as results_table
 
@@ -114,6 +115,9 @@ class Folded:
     head: str  # the chain's head recomputed from the log
     problems: list[str]  # what is wrong with the log itself (a gap, a broken link)
     chain_broken: bool = False
+    # the club the chain's genesis binds (ledger/store/chain.py); UNBOUND: a chain of the
+    # first releases, which starts from 64 zeros
+    opened_in: str | None = None
     state: SessionState | None = None  # None: the log does not fold
     error: str | None = None  # why it does not
     views: dict[int, str] = field(default_factory=dict)
@@ -127,12 +131,21 @@ class Folded:
         return to_json(self.state)
 
 
-def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[int] = ()
-             ) -> Folded:
+UNBOUND = "unbound"
+
+
+def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[int] = (),
+             *, club_id: str | None = None) -> Folded:
     """The session folded from its stored rows (in version order), each row checked; the
-    state at each version in `states_at` kept as JSON (the snapshots)."""
+    state at each version in `states_at` kept as JSON (the snapshots). The chain may start
+    from the genesis of `club_id` (the session's club as stored), of no club, or from the
+    first releases' 64 zeros; which one is `opened_in`."""
     out = Folded(session_id, len(rows), GENESIS, _log_problems(rows))
-    out.head, broken = first_broken_link(row._asdict() for row in rows)
+    starts = {GENESIS: UNBOUND, session_genesis(session_id, None): None}
+    if club_id is not None:
+        starts[session_genesis(session_id, club_id)] = club_id
+    out.head, broken, start = walk((row._asdict() for row in rows), list(starts))
+    out.opened_in = starts.get(start, UNBOUND) if start is not None else UNBOUND
     if broken:
         out.problems.append(f"chain: {broken}")
         out.chain_broken = True
@@ -254,6 +267,7 @@ class Stored:
     state: str
     club_id: str | None
     shape: int
+    adopted_by: str | None = None  # the club whose club log took it in at the upgrade
     views: dict[int, str] = field(default_factory=dict)
     snapshots: dict[int, str] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -262,7 +276,8 @@ class Stored:
 def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
     """The stored projections of the sessions whose ids are in [first, last]."""
     between = (sessions.c.id >= first, sessions.c.id <= last)
-    found = {sid: Stored(int(version), head, state, club, int(shape))
+    adopted = clublog.adopted_sessions(conn)
+    found = {sid: Stored(int(version), head, state, club, int(shape), adopted.get(sid))
              for sid, version, state, head, club, shape in conn.execute(
                  select(sessions.c.id, sessions.c.version, cast(sessions.c.state, Text),
                         sessions.c.head_hash, sessions.c.club_id, sessions.c.shape)
@@ -295,6 +310,8 @@ def differences(stored: Stored, folded: Folded) -> list[str]:
                                     or (stored.head_hash is None and folded.head != GENESIS)):
         out.append(f"chain head: sessions.head_hash is {stored.head_hash}, the log's is "
                    f"{folded.head}")
+    if not folded.chain_broken:
+        out += _binding(stored, folded)
     if folded.state is None:
         return [*out, f"rebuild: the log does not fold ({folded.error})"]
     if stored.version != folded.version:
@@ -318,6 +335,24 @@ def differences(stored: Stored, folded: Folded) -> list[str]:
             out += _json_diff(f"snapshots.{version}", stored.snapshots[version],
                               folded.states_at[version])
     return out
+
+
+def _binding(stored: Stored, folded: Folded) -> list[str]:
+    """The club the session's chain binds, against the club it is stored under: the club
+    of its last SessionAttached, else of its genesis; a chain of the first releases is
+    bound by the club log that took it in at the upgrade (ledger/store/clublog.py)."""
+    attached = [e.club_id for _, e in folded.log if isinstance(e, SessionAttached)]
+    bound: str | None
+    if attached:
+        bound, how = attached[-1], "its SessionAttached event"
+    elif folded.opened_in == UNBOUND:
+        bound, how = stored.adopted_by, "the club log that took it in at the upgrade"
+    else:
+        bound, how = folded.opened_in, "its chain's genesis"
+    if stored.club_id == bound:
+        return []
+    return [f"club: sessions.club_id is {stored.club_id}, but {how} binds the session to "
+            f"{bound if bound is not None else 'no club'}: the session was moved"]
 
 
 def _json_diff(path: str, stored: str, rebuilt: str) -> list[str]:
@@ -368,7 +403,8 @@ def verify(store: Store, first: str, last: str) -> Pass:
             out.events += len(rows)
             if sid in stored:
                 wanted = stored[sid].snapshots
-                out.problems[sid] = differences(stored[sid], fold_log(sid, rows, wanted))
+                out.problems[sid] = differences(stored[sid], fold_log(
+                    sid, rows, wanted, club_id=stored[sid].club_id))
     for sid in stored:
         if sid not in out.problems:
             out.problems[sid] = ["events: the session has no events"]
@@ -392,7 +428,7 @@ def rebuild_in(store: Store, tx: Tx, first: str, last: str) -> Pass:
         if sid not in stored:
             continue
         every = range(SNAPSHOT_EVERY, len(rows) + 1, SNAPSHOT_EVERY)
-        folded = fold_log(sid, rows, every)
+        folded = fold_log(sid, rows, every, club_id=stored[sid])
         if folded.state is None:
             raise InvariantBroken(f"session {sid}: the log does not fold ({folded.error})")
         written.append(Rebuilt(

@@ -25,8 +25,8 @@ from uuid import uuid4
 import orjson
 from sqlalchemy.exc import IntegrityError
 
-from ledger import history, projections
-from ledger.clubs import name_key, resolve_players
+from ledger import checkpoints, history, projections
+from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
     Event,
@@ -52,9 +52,16 @@ from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.series import balance_series
 from ledger.domain.state import to_json
 from ledger.projections import SHAPE, SNAPSHOT_EVERY, Folding, results_of
-from ledger.store import open_store, queries
+from ledger.store import clublog, open_store, queries
 from ledger.store.base import Head, SessionWrite, Tx
-from ledger.store.chain import CHAIN_FORMAT, GENESIS, as_utc, chain_rows, utc_iso
+from ledger.store.chain import (
+    CHAIN_FORMAT,
+    GENESIS,
+    as_utc,
+    chain_rows,
+    session_genesis,
+    utc_iso,
+)
 from ledger.writes import AppendResult, WriteRequest, perform
 
 __all__ = ["Ledger", "WriteRequest", "AppendResult", "DealNotFound", "MAX_PAGE_LIMIT"]
@@ -107,7 +114,7 @@ class Ledger:
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
             seated = command if self.club_id is None \
-                else _seat_members(tx, self.club_id, command, list(guests))
+                else _seat_members(tx, self.club_id, command, list(guests), request.actor)
             folding = Folding(session_id)
             state, events = execute(None, seated, session_id=session_id, fold=folding)
             return self._record(tx, session_id, None, state, events, folding.finish(state),
@@ -210,8 +217,9 @@ class Ledger:
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
             state = SessionState.from_dict(orjson.loads(head.state_json or b"null"))
+            now = datetime.now(UTC)
             resolved = resolve_players(tx.conn, club_id, list(state.seats), list(state.seats),
-                                       now=datetime.now(UTC))
+                                       now=now, by=request.actor)
             members = {seat: resolved[seat][1] for seat in state.seats}
             if len(set(members.values())) != len(members):
                 raise InvalidInput("two seats name one member of the club (names differ only "
@@ -220,6 +228,10 @@ class Ledger:
             folding = Folding(session_id)
             state, events = execute(state, AttachToClub(club_id=club_id, members=members),
                                     session_id=session_id, fold=folding)
+            # the club's own record of it: who attached which session, when
+            clublog.record(tx.conn, club_id, clublog.SESSION_ATTACHED,
+                           {"session_id": session_id, "members": members},
+                           by=request.actor, now=now)
             return self._record(tx, session_id, dataclasses.replace(head, club_id=club_id),
                                 state, events, folding.finish(state), request)
 
@@ -287,7 +299,8 @@ class Ledger:
         rows = chain_rows(session_id, first, [event_to_record(e) for e in events],
                           actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,
                           recorded_at=now, idempotency_key=request.idempotency_key,
-                          prev_hash=head.head_hash if head is not None else GENESIS)
+                          prev_hash=head.head_hash if head is not None
+                          else session_genesis(session_id, self.club_id))
         club_id = head.club_id if head is not None else self.club_id
         results = None
         if any(e.type in RESULT_TRIGGERS for e in events):  # the club's books: docs/books.md
@@ -350,7 +363,8 @@ class Ledger:
         return _plain(view)
 
     def statement(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
-        """The statement, pinned to the log it was drawn from (its version and chain head);
+        """The statement, pinned to the log it was drawn from (its version and chain head,
+        and that head signed when the service has a checkpoint key: ledger/checkpoints.py);
         with `as_of`, as it stood then, marked `as_of`. The cash is counted after the close,
         outside the session's log: a statement as of a point of that log shows none."""
         from ledger.treasury import cash_of
@@ -359,7 +373,7 @@ class Ledger:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                return _plain({**statement(state, history.pin(row.version, row.head_hash)),
+                return _plain({**statement(state, _signed_pin(session_id, row)),
                                "cash": cash_of(self.engine, row.club_id, state)})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return _plain({**statement(state, pin), "cash": None, "as_of": at})
@@ -374,7 +388,7 @@ class Ledger:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                pin = history.pin(row.version, row.head_hash)
+                pin = _signed_pin(session_id, row)
                 cash = cash_of(self.engine, row.club_id, state) \
                     if table in (None, "cash") else None
             else:
@@ -481,12 +495,12 @@ class Ledger:
 
 # -- helpers -------------------------------------------------------------------------------
 
-def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str]
-                  ) -> OpenSession:
+def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str],
+                  by: Actor) -> OpenSession:
     """The command with each player replaced by the seat name of the club member it names,
     and the name -> member id map the session records."""
     resolved = resolve_players(tx.conn, club_id, list(command.players), guests,
-                               now=datetime.now(UTC))
+                               now=datetime.now(UTC), by=by)
     players = [resolved[p][0] for p in command.players]
     first = command.first_dealer
     if isinstance(first, str):
@@ -497,6 +511,16 @@ def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str]
                 break
     return dataclasses.replace(command, players=players, first_dealer=first,
                                members={seat: member for seat, member in resolved.values()})
+
+
+def _signed_pin(session_id: str, row: Any) -> dict[str, Any]:
+    """The pin of a statement drawn now, with its head signed when the service has a
+    checkpoint key (ledger/checkpoints.py)."""
+    pin = history.pin(row.version, row.head_hash)
+    signed = checkpoints.sign_head(session_id, row.version, row.head_hash)
+    if signed is not None:
+        pin["checkpoint"] = signed
+    return pin
 
 
 def _result_log(tx: Tx, session_id: str) -> list[tuple[Any, tuple[int, Event]]]:

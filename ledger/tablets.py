@@ -25,7 +25,7 @@ from uuid import uuid4
 
 from sqlalchemy import Engine
 
-from ledger.clubs import NotFound, create_short_lived_token, name_key
+from ledger.clubs import Actor, NotFound, create_short_lived_token, name_key
 from ledger.domain import InvalidInput, LedgerError, event_from_record, event_to_record
 from ledger.store import clubstore, open_store
 from ledger.store import tabletstore as store
@@ -154,9 +154,10 @@ class Tablets:
             if match is not None:
                 label = match.label \
                     or f"Tablet {store.codes_used_for(conn, match.session_id) + 1}"
+                # issued on the word of the member who showed the code
                 token = create_short_lived_token(conn, match.club_id, match.member_id, ROLE,
                                                  label, lifetime=TOKEN_LIFETIME, now=now,
-                                                 issued_by=match.created_by)
+                                                 by=Actor("pairing code", match.created_by))
                 if not store.mark_used(conn, match.id, now=now, token_id=token["token_id"]):
                     raise refused  # used by a concurrent request: this transaction rolls back
                 club = clubstore.find_club(conn, match.club_id)

@@ -42,7 +42,7 @@ from ledger.domain.bookentries import (
 from ledger.domain.currencies import UNITS, check_kept
 from ledger.domain.vocabulary import Status
 from ledger.store import booklog as store
-from ledger.store import clubstore, open_store, queries
+from ledger.store import clublog, clubstore, open_store, queries
 from ledger.store.base import Head, Tx
 from ledger.store.chain import as_utc, link
 from ledger.writes import AppendResult, WriteRequest, perform
@@ -286,11 +286,19 @@ class Books:
         """Every member's balance per currency, the club's accounts and the zero-sum check."""
         return self._read(as_of, lambda conn, cut: reads.accounts(conn, self.club_id, cut))
 
+    def _chain(self, conn: Connection) -> tuple[str, str | None, int]:
+        rows = store.entries(conn, self.club_id)
+        head, broken = store.verify_chain(conn, self.club_id, rows)
+        return head, broken, len(rows)
+
     def verify(self) -> list[str]:
-        """Where the club's book log is broken ([] when its chain is whole)."""
+        """Where the club's book log is broken ([] when its chain is whole and at its
+        stored head), then what is wrong with its club log (who may act:
+        ledger/store/clublog.py)."""
         with self.engine.connect() as conn:
-            _, broken = store.verify_chain(store.entries(conn, self.club_id))
-        return [f"book log: {broken}"] if broken else []
+            _, broken, _ = self._chain(conn)
+            return ([f"book log: {broken}"] if broken else []) \
+                + clublog.check(conn, self.club_id)
 
     def debts(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Every member's open debts, oldest first, and their totals per currency."""

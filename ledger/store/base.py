@@ -27,7 +27,8 @@ import orjson
 from sqlalchemy import Connection, Engine, Text, cast, delete, insert, select, type_coerce
 from sqlalchemy.exc import IntegrityError
 
-from .chain import GENESIS, utc_iso
+from . import clublog
+from .chain import utc_iso
 from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
 
 
@@ -160,18 +161,18 @@ class Tx(ABC):
         """The club's book log, held for this transaction (None: no such club)."""
         if not self._lock_club(club_id):
             return None
-        row = self.conn.execute(select(book_entries.c.seq, book_entries.c.hash)
-                                .where(book_entries.c.club_id == club_id)
-                                .order_by(book_entries.c.seq.desc()).limit(1)).first()
+        seq, head = clublog.held_head(self.conn, clublog.books_stream(club_id))
         reply = self.stored_reply(*reply_to) if reply_to is not None else None
-        if row is None:
-            return Head(0, GENESIS, club_id=club_id, reply=reply)
-        return Head(int(row.seq), str(row.hash), club_id=club_id, reply=reply)
+        return Head(seq, head, club_id=club_id, reply=reply)
 
     def append_book_entry(self, row: dict[str, Any]) -> int:
-        """Insert a chained book entry (its `seq` the optimistic lock); its position."""
-        return int(self.conn.execute(insert(book_entries).returning(book_entries.c.position),
-                                     row).scalar_one())
+        """Insert a chained book entry (its `seq` the optimistic lock) and move the book
+        log's stored head to it; its position."""
+        position = int(self.conn.execute(
+            insert(book_entries).returning(book_entries.c.position), row).scalar_one())
+        clublog.advance(self.conn, clublog.books_stream(row["club_id"]), row["seq"] - 1,
+                        row["seq"], row["hash"])
+        return position
 
     def sessions_in(self, first: str, last: str) -> dict[str, str | None]:
         """{id: club id} of the sessions whose ids are in [first, last], their rows locked

@@ -2,18 +2,20 @@
 
 A book entry's hash chains it to the one before it in its club's book log with the events'
 canonical form (ledger/store/chain.py): its stream is "books:<club id>", its version `seq`.
-The entries are written by the store (`Tx.append_book_entry`, ledger/store/base.py), the
-results with the session's write (`SessionWrite.results`).
+The entries are written by the store (`Tx.append_book_entry`, ledger/store/base.py), which
+moves the log's stored head (`log_heads`, ledger/store/clublog.py) with each; the results
+with the session's write (`SessionWrite.results`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, func, select
 
+from . import clublog
 from .chain import first_broken_link, utc_iso
 from .tables import book_entries, events, session_results, sessions
 
@@ -75,9 +77,18 @@ def corrected_after(conn: Connection, club_id: str, moment: datetime) -> list[st
                events.c.stream_id.in_(club_sessions))))
 
 
-def verify_chain(rows: Iterable[Row[Any]]) -> tuple[str, str | None]:
-    """(the chain head recomputed, the first broken link or None) of a club's book log."""
-    return first_broken_link(hashed_row(dict(r._mapping)) for r in rows)
+def verify_chain(conn: Connection, club_id: str, rows: Sequence[Row[Any]], *,
+                 at_head: bool = True) -> tuple[str, str | None]:
+    """(the chain head recomputed, what is wrong or None) of a club's book log `rows` (its
+    entries in order): the first broken link, else, when `rows` are all of them (`at_head`;
+    not for a read as of an earlier point), a log that is not at its stored head (its last
+    entries deleted, or one added behind the ledger's back)."""
+    head, broken = first_broken_link(hashed_row(dict(r._mapping)) for r in rows)
+    if broken or not at_head:
+        return head, broken
+    found = clublog.head_problems(conn, clublog.books_stream(club_id), "head",
+                                  int(rows[-1].seq) if rows else 0, head)
+    return head, found[0] if found else None
 
 
 # -- session results --------------------------------------------------------------------------

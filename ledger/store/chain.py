@@ -18,7 +18,17 @@ recompute it. An integer past 64 bits cannot be written and is refused (NotHasha
 Any change to a stored event (its payload, who appended it, when), a deletion, a reordering
 or an insertion breaks the chain at that event, and `verify` names the first broken link.
 A rewrite of every later hash is caught against a chain head printed earlier: the statement
-carries the head, so a printed statement pins the log as it was (docs/operations.md).
+carries the head, so a printed statement pins the log as it was, and a signed checkpoint
+kept outside the database pins it for an auditor (ledger/checkpoints.py, docs/operations.md).
+
+Binding. A session's chain starts from a genesis that binds it to its owner: the `prev` of
+its first event is `genesis(session id, {"club_id": club})`, the SHA-256 of the canonical
+form of `{"chain": "lanterloo/1", "genesis": {"club_id": ..., "stream_id": ...}}` (club
+null for a session opened outside clubs). Moving the session to another club then breaks
+its first link. Chains written before binding (the first releases) start from 64 zeros;
+they stay verifiable, and their club is bound by the club's chained log instead
+(ledger/store/clublog.py). A club's book log and club log carry their club in every entry's
+stream id ("books:<club>", "club:<club>"), so they start from 64 zeros.
 """
 
 from __future__ import annotations
@@ -94,26 +104,62 @@ def chain_rows(stream_id: str, first_version: int, records: Sequence[Record], *,
     return rows
 
 
+def genesis(stream_id: str, owner: Mapping[str, str | None]) -> str:
+    """The hash a chain bound to `owner` (its club) starts from (see the module's docstring)."""
+    body = {"chain": CHAIN_FORMAT, "genesis": {**owner, "stream_id": stream_id}}
+    return hashlib.sha256(_sorted_json(body)).hexdigest()
+
+
+def session_genesis(session_id: str, club_id: str | None) -> str:
+    """The start of the chain of a session opened in `club_id` (None: outside clubs)."""
+    return genesis(session_id, {"club_id": club_id})
+
+
 def first_broken_link(rows: Iterable[Mapping[Any, Any]]) -> tuple[str, str | None]:
     """(the chain head recomputed, a description of the first broken link or None).
 
-    `rows` are a stream's stored events in version order, each with its stored `hash`.
+    `rows` are a stream's stored events in version order, each with its stored `hash`; the
+    chain starts from 64 zeros.
     """
-    prev = GENESIS
+    head, broken, _ = walk(rows, (GENESIS,))
+    return head, broken
+
+
+def walk(rows: Iterable[Mapping[Any, Any]], starts: Sequence[str]
+         ) -> tuple[str, str | None, str | None]:
+    """(the chain head recomputed, the first broken link or None, which of `starts` the
+    chain starts from: None when its first link follows from none of them).
+
+    An empty stream's head is `starts[0]`.
+    """
+    prev = starts[0]
+    start: str | None = starts[0] if len(starts) == 1 else None
     expected_version = 1
     for row in rows:
+        if start is None and row["version"] == 1:
+            try:
+                start = next((s for s in starts if link(row, s) == row.get("hash")), None)
+            except NotHashable as error:
+                return prev, f"version 1 (position {row['position']}): {error}", None
+            if start is None:
+                return prev, (f"version 1 (position {row['position']}, {row['type']}): its "
+                              "stored hash does not follow from the chain's genesis (its "
+                              "stream and owner): the stream was moved to another owner, "
+                              "or the log was altered at or before this event"), None
+            prev = start
         if row["version"] != expected_version:
             return prev, (f"version {expected_version} is missing: the event after version "
                           f"{expected_version - 1} is version {row['version']} "
-                          f"(position {row['position']})")
+                          f"(position {row['position']})"), start
         try:
             computed = link(row, prev)
         except NotHashable as error:
-            return prev, f"version {row['version']} (position {row['position']}): {error}"
+            return prev, f"version {row['version']} (position {row['position']}): {error}", \
+                start
         if row.get("hash") != computed:
             return prev, (f"version {row['version']} (position {row['position']}, "
                           f"{row['type']}): its stored hash does not match its content and "
-                          f"the hash before it; the log was altered at or before this event")
+                          f"the hash before it; the log was altered at or before this event"), start
         prev = computed
         expected_version += 1
-    return prev, None
+    return prev, None, start

@@ -2,7 +2,9 @@
 
 Like the event store, every function takes a Connection inside the caller's transaction.
 Every lookup of a member or a token takes the club it must belong to: another club's row is
-simply not found.
+simply not found. Every write of a club, a member or a token is recorded, in the same
+transaction, as an entry of the club's chained log (ledger/store/clublog.py), with who made
+it (`by`; None: the operator at the command line).
 """
 
 from __future__ import annotations
@@ -12,13 +14,18 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, bindparam, insert, or_, select, update
 
+from . import clublog
+from .clublog import Acting
 from .tables import clubs, members, tokens
 
 
 def insert_club(conn: Connection, *, club_id: str, name: str, name_key: str,
-                now: datetime) -> None:
+                now: datetime, by: Acting | None = None) -> None:
     conn.execute(insert(clubs).values(id=club_id, name=name, name_key=name_key,
                                       created_at=now))
+    clublog.start_heads(conn, club_id)
+    clublog.record(conn, club_id, clublog.CLUB_CREATED, {"club_id": club_id, "name": name},
+                   by=by, now=now)
 
 
 def find_club(conn: Connection, id_or_name_key: str) -> Any:
@@ -29,9 +36,11 @@ def find_club(conn: Connection, id_or_name_key: str) -> Any:
 
 
 def insert_member(conn: Connection, *, member_id: str, club_id: str, name: str, name_key: str,
-                  guest: bool, now: datetime) -> None:
+                  guest: bool, now: datetime, by: Acting | None = None) -> None:
     conn.execute(insert(members).values(id=member_id, club_id=club_id, name=name,
                                         name_key=name_key, guest=guest, created_at=now))
+    clublog.record(conn, club_id, clublog.MEMBER_ADDED,
+                   clublog.member_payload(member_id, name, guest), by=by, now=now)
 
 
 def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
@@ -54,12 +63,17 @@ def list_members(conn: Connection, club_id: str) -> list[Row[Any]]:
 
 def insert_token(conn: Connection, *, token_id: str, club_id: str, member_id: str, role: str,
                  label: str, secret_hash: str, now: datetime,
-                 expires_at: datetime | None, issued_by: str | None = None,
-                 issued_with: str | None = None) -> None:
+                 expires_at: datetime | None, by: Acting | None = None) -> None:
+    """A new token; `by`, who asked for it (None: the operator at the command line), is kept
+    on the token for the token register and in the club's log."""
     conn.execute(insert(tokens).values(
         id=token_id, club_id=club_id, member_id=member_id, role=role, label=label,
         secret_hash=secret_hash, created_at=now, expires_at=expires_at, revoked_at=None,
-        issued_by=issued_by, issued_with=issued_with))
+        issued_by=by.member_id if by is not None else None,
+        issued_with=by.token_id if by is not None else None))
+    clublog.record(conn, club_id, clublog.TOKEN_ISSUED, clublog.token_payload(
+        token_id=token_id, member_id=member_id, role=role, label=label,
+        secret_hash=secret_hash, created_at=now, expires_at=expires_at), by=by, now=now)
 
 
 def issued_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:
@@ -75,6 +89,7 @@ def issued_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:
         .join(issuer, issuer.c.id == tokens.c.issued_by)
         .outerjoin(issuing, issuing.c.id == tokens.c.issued_with)
         .where(tokens.c.club_id == club_id).order_by(tokens.c.created_at, tokens.c.id)))
+
 
 
 _TOKEN_COLUMNS = (tokens.c.id, tokens.c.club_id, tokens.c.member_id, tokens.c.role,
@@ -113,7 +128,13 @@ def list_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:
         .where(tokens.c.club_id == club_id).order_by(tokens.c.created_at, tokens.c.id)))
 
 
-def revoke_token(conn: Connection, token_id: str, *, now: datetime) -> None:
+def revoke_token(conn: Connection, token_id: str, *, now: datetime,
+                 by: Acting | None = None) -> None:
     """Revoke the token if it is not revoked yet (the first revocation's time stays)."""
-    conn.execute(update(tokens).where(tokens.c.id == token_id, tokens.c.revoked_at.is_(None))
-                 .values(revoked_at=now))
+    club_id = conn.execute(update(tokens).where(tokens.c.id == token_id,
+                                                tokens.c.revoked_at.is_(None))
+                           .values(revoked_at=now).returning(tokens.c.club_id)).scalar()
+    if club_id is not None:
+        clublog.record(conn, club_id, clublog.TOKEN_REVOKED,
+                       {"token_id": token_id, "revoked_at": clublog.utc_iso(now)},
+                       by=by, now=now)

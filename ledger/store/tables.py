@@ -227,6 +227,44 @@ book_entries = Table(
     CheckConstraint("seq >= 1", name="seq_positive"),
 )
 
+# -- the club log and the heads of the clubs' logs (migration 0011; ledger/store/clublog.py) --
+#
+# `club_log` is each club's chained log of who may act: the club's creation, members added,
+# tokens issued (with their secret's hash) and revoked, sessions attached; chained like the
+# book log (its stream "club:<club id>"), and replayed by verify against `members` and
+# `tokens`. `log_heads` holds the last seq and hash of each club's book log and club log,
+# moved in the transaction of every append, so that an entry deleted from the end of a log,
+# or one added behind the ledger's back, no longer matches its stored head (a session's head
+# is `sessions.head_hash`).
+
+club_log = Table(
+    "club_log",
+    metadata,
+    Column("position", Position, primary_key=True, autoincrement=True),
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # 1, 2, ... per club: the optimistic lock
+    Column("type", String(64), nullable=False),
+    Column("schema_version", SmallInteger, nullable=False),
+    Column("payload", Json, nullable=False),
+    Column("recorded_at", Timestamp, nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("member_id", String(ID_LENGTH), nullable=True),  # who acted (no foreign key:
+    Column("token_id", String(TOKEN_ID_LENGTH), nullable=True),  # the first is made here)
+    Column("idempotency_key", String(128), nullable=True),
+    Column("hash", String(64), nullable=False),
+    UniqueConstraint("club_id", "seq"),
+    CheckConstraint("seq >= 1", name="seq_positive"),
+)
+
+log_heads = Table(
+    "log_heads",
+    metadata,
+    Column("stream_id", String(80), primary_key=True),  # "books:<club>" or "club:<club>"
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # the log's last seq (0: empty)
+    Column("hash", String(64), nullable=False),  # the chain hash at `seq`
+)
+
 session_results = Table(
     "session_results",
     metadata,

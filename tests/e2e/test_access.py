@@ -61,6 +61,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/sessions/{session_id}/statement"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/explain"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/verify"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/sessions/{session_id}/export"): allowed("treasurer", "auditor"),
     ("get", "/club"): allowed(*ALL),
     ("get", "/members"): allowed("admin", "treasurer", "auditor"),
     ("post", "/members"): allowed("admin", ok=201),
@@ -95,6 +96,9 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/pairing"): None,
     ("get", "/club/sessions"): allowed(*ALL),
     ("get", "/sessions/{session_id}/entries"): allowed(*ALL),
+    # sessions from before clubs (api/attach.py): the administrator's
+    ("get", "/club/sessions-before-clubs"): allowed("admin"),
+    ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),
     # the text forms, each a route of its own (api/exports.py)
     ("get", "/sessions/{session_id}/statement.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/statement.html"): allowed("admin", "treasurer", "auditor"),
@@ -108,9 +112,6 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/payables.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/settle-up.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/book-entries.csv"): allowed("admin", "treasurer", "auditor"),
-    # sessions from before clubs (api/attach.py): the administrator's
-    ("get", "/club/sessions-before-clubs"): allowed("admin"),
-    ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),
 }
 ATTACH_ROUTES = ("/club/sessions-before-clubs", "/sessions/{session_id}/attach")
 # A public route's status when it is not 200.

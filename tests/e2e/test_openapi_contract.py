@@ -218,12 +218,12 @@ def test_stateful_runs_through_the_links_conform_to_the_document(api_schema, app
     _playable(api_schema)
     # The sessions' own routes: the club's books and audit reads (which the runs above
     # cover) would spread the steps so thin that a run seldom reaches a deal; so would the
-    # tablet's pairing codes and entries (api/tablets.py, covered above too), the book
-    # entries of a session (the cash counted, the float, a cash difference), attaching a
-    # session from before clubs, and the text forms of the statement and the trail
+    # tablet's pairing codes and entries (api/tablets.py, covered above too), the cash
+    # counted, the float and the tin's differences (book entries), attaching a session from
+    # before clubs (api/attach.py), and the text forms of the statement and the trail
     # (api/exports.py).
     machine = api_schema.include(path_regex=r"^/sessions").exclude(
-        path_regex=r"(/(pairing-codes|entries|cash|float|cash-differences|attach)"
+        path_regex=r"(/(pairing-codes|entries|cash|float|cash-differences|attach|export)"
                    r"|\.(csv|html))$").as_state_machine()
     seen: Counter[tuple[str, int]] = Counter()
 

@@ -233,6 +233,37 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
                         headers=as_treasurer).get_json()
         assert "events" in trail, trail
         assert {e["session_id"] for e in trail["events"]} & strays
+        with app.app_context():  # its pool and its LISTEN connection
+            from api.extension import services
+
+            services().engine.dispose()
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("release", ["before-simplification"], indirect=True)  # in clubs
+def test_an_old_club_session_moved_after_the_upgrade_is_caught(restored, capsys):
+    """A session of an earlier release's club keeps its chain (from 64 zeros); the upgrade's
+    ClubLogStarted binds it to its club, so moving it to another club fails verify, and the
+    club's members and tokens as they were are the club log's."""
+    from tests.clubs import make_club
+
+    _, url, _ = restored
+    engine = upgraded(url, capsys)
+    try:
+        with engine.connect() as conn:
+            sid, club_id = conn.execute(select(sessions.c.id, sessions.c.club_id).where(
+                sessions.c.club_id.is_not(None)).limit(1)).one()
+        assert main(["verify", "--all", "--database-url", url]) == 0
+        assert f"club {club_id}: the book log and the club log are whole" \
+            in capsys.readouterr().out
+        other = make_club(engine, "The Crown")
+        with engine.begin() as conn:
+            conn.execute(update(sessions).where(sessions.c.id == sid)
+                         .values(club_id=other.club_id))
+        assert f"club: sessions.club_id is {other.club_id}, but the club log that took it " \
+            f"in at the upgrade binds the session to {club_id}: the session was moved" \
+            in verify_all(engine, workers=1)[sid]
     finally:
         engine.dispose()
 
