@@ -35,7 +35,7 @@ class LanterlooApi(Api):
 
     def register_blueprint(self, blp: Any, **options: Any) -> None:
         """Register `blp`, its operations' documented parameters merged (see below)."""
-        merge_parameters(blp)
+        openapi.merge_parameters(blp)
         super().register_blueprint(blp, **options)
 
     def _register_error_handlers(self) -> None:
@@ -51,21 +51,6 @@ class LanterlooApi(Api):
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_MIMETYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
-
-
-def merge_parameters(blp: Any) -> None:
-    """Let an operation's `@blp.doc(parameters=[...])` (headers) add to the parameters its
-    `@blp.arguments` query schema documents: flask-smorest lays the manual doc over the
-    generated one, and a list laid over a list replaces it (GET /sessions/{id} once lost
-    `as_of` to its If-None-Match). Idempotent: a blueprint is registered once per app."""
-    for endpoint in blp._docs.values():
-        for doc in endpoint.values():
-            if not isinstance(doc, dict):
-                continue  # the route's own path parameters
-            manual = doc.get("manual_doc", {})
-            arguments = doc.get("arguments")
-            if arguments and "parameters" in manual:
-                arguments["parameters"].extend(manual.pop("parameters"))
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -126,6 +126,22 @@ class Corrections(MethodView):
         return run_query("corrections", query)
 
 
+@blp.route("/tokens")
+class TokenRegister(MethodView):
+    @requires(*RECORD_READERS)
+    @blp.doc(operationId="tokenRegister")
+    @blp.response(200, TokenRegisterSchema)
+    def get(self):
+        """The token register
+
+        The club's tokens that a member issued and someone should review: one a member issued
+        to himself (an admin giving himself a treasurer's token), and one an admin issued for
+        a role that writes the ledger (treasurer, dealer); each with who issued it, with which
+        token, when, the role, whether it is revoked, and why it is listed.
+        """
+        return {"tokens": services().clubs.token_register(principal().club_id)}
+
+
 # The query schema of each.
 QUERY_SCHEMAS: dict[str, type[ma.Schema]] = {
     "events": AuditQuery, "penalties": RegisterQuery, "corrections": CorrectionsQuery}
@@ -148,19 +164,3 @@ def run_query(name: str, query: dict[str, Any]) -> Any:
 def audit_csv(name: str, query: dict[str, Any]) -> Any:
     """One of the audit queries as CSV (also GET /audit/<name>.csv, api/exports.py)."""
     return run_query(name, {**query, "format": "csv"})
-
-
-@blp.route("/tokens")
-class TokenRegister(MethodView):
-    @requires(*RECORD_READERS)
-    @blp.doc(operationId="tokenRegister")
-    @blp.response(200, TokenRegisterSchema)
-    def get(self):
-        """The token register
-
-        The club's tokens that a member issued and someone should review: one a member issued
-        to himself (an admin giving himself a treasurer's token), and one an admin issued for
-        a role that writes the ledger (treasurer, dealer); each with who issued it, with which
-        token, when, the role, whether it is revoked, and why it is listed.
-        """
-        return {"tokens": services().clubs.token_register(principal().club_id)}

@@ -238,24 +238,30 @@ class Register(MethodView):
         a reversal shows what it cancelled and the cancelled entry `reversed_by`. Paged by
         `seq`: follow `next_after` (or `next`, or the Link header) until it is null.
         """
-        names = [f.name for f in dataclasses.fields(Filters)]
-        filters = Filters(**{k: v for k, v in query.items() if k in names})
-        after, limit = query["after"], query["limit"]
-        page = books().register(filters, after=after, limit=limit, as_of=query.get("as_of"))
-        headers = {"Vary": "Accept"}
-        page["next"] = None
-        if page["next_after"] is not None:
-            args: dict[str, Any] = {k: v for k, v in request.args.items()
-                                    if k not in ("after", "limit")}
-            page["next"] = url_for("books.Register", **args, after=page["next_after"],
-                                   limit=limit)
-            headers["Link"] = f'<{page["next"]}>; rel="next"'
-        if wants_csv(query.get("format")):
-            out = _csv(_table(REGISTER_COLUMNS, page["entries"]),
-                       f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
-            out.headers.update(headers)
-            return out
-        return json_response(page, headers=headers)
+        return register_answer(query, csv=wants_csv(query.get("format")))
+
+
+def register_answer(query: dict[str, Any], *, csv: bool,
+                    endpoint: str = "books.Register") -> Any:
+    """A page of the book register, as JSON or CSV (also GET /book-entries.csv, whose next
+    page is its own: `endpoint`)."""
+    names = [f.name for f in dataclasses.fields(Filters)]
+    filters = Filters(**{k: v for k, v in query.items() if k in names})
+    after, limit = query["after"], query["limit"]
+    page = books().register(filters, after=after, limit=limit, as_of=query.get("as_of"))
+    headers = {"Vary": "Accept"}
+    page["next"] = None
+    if page["next_after"] is not None:
+        args: dict[str, Any] = {k: v for k, v in request.args.items()
+                                if k not in ("after", "limit")}
+        page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
+        headers["Link"] = f'<{page["next"]}>; rel="next"'
+    if csv:
+        out = _csv(_table(REGISTER_COLUMNS, page["entries"]),
+                   f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
+        out.headers.update(headers)
+        return out
+    return json_response(page, headers=headers)
 
 
 @blp.route("/members/<member_id>/account")
@@ -348,8 +354,7 @@ class Payables(MethodView):
         """
         data = books().payables(as_of=as_of)
         if wants_csv(format):
-            return _csv(_table(OPEN_COLUMNS, data["payables"]), "lanterloo-payables.csv",
-                        bom=bom)
+            return payables_csv(as_of=as_of, bom=bom, data=data)
         return data
 
 
@@ -374,10 +379,7 @@ class SettleUp(MethodView):
         """
         data = books().settle_up(as_of=as_of)
         if wants_csv(format):
-            rows = [{"currency": side["currency"], "side": name, **who}
-                    for side in data["currencies"]
-                    for name in ("pays_club", "club_pays") for who in side[name]]
-            return _csv(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+            return settle_up_csv(as_of=as_of, bom=bom, data=data)
         return data
 
 
@@ -426,3 +428,20 @@ def club_page(since: datetime | None, until: datetime | None, *,
                             books().debts(as_of=as_of), books().payables(as_of=as_of),
                             None if as_of else books().cash_checks())
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+
+
+def payables_csv(*, as_of: str | None = None, bom: bool = False,
+                 data: dict[str, Any] | None = None) -> Response:
+    """What the club owes, as CSV (also GET /payables.csv)."""
+    data = data if data is not None else books().payables(as_of=as_of)
+    return _csv(_table(OPEN_COLUMNS, data["payables"]), "lanterloo-payables.csv", bom=bom)
+
+
+def settle_up_csv(*, as_of: str | None = None, bom: bool = False,
+                  data: dict[str, Any] | None = None) -> Response:
+    """Who pays whom, one row each, as CSV (also GET /settle-up.csv)."""
+    data = data if data is not None else books().settle_up(as_of=as_of)
+    rows = [{"currency": side["currency"], "side": name, **who}
+            for side in data["currencies"]
+            for name in ("pays_club", "club_pays") for who in side[name]]
+    return _csv(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

@@ -16,7 +16,6 @@ from ledger.bookreads import KINDS
 from ledger.domain.accounts import EntryKind
 from ledger.domain.bookentries import (
     BOOK_ENTRY_TYPES,
-    MAX_AMOUNT_MINOR,
     MAX_TEXT,
     PaymentMethod,
 )
@@ -47,14 +46,13 @@ CURRENCY: dict[str, Any] = {"validate": [validate.Length(min=1, max=8), printabl
                          "example": "GBP"}}
 NOTE: dict[str, Any] = {"load_default": None, "allow_none": True,
         "validate": [validate.Length(min=1, max=MAX_TEXT), printable]}
-# The ranges are the domain's (ledger/domain/accounts.py check_amount, which refuses naming
-# its rule); the document says them too.
+# The amount's least is the domain's (it refuses naming its rule); the document says it too.
 MINOR: dict[str, Any] = {
     "metadata": {"description": "Minor units of the currency (pence), or units",
-                 "minimum": 1, "maximum": MAX_AMOUNT_MINOR}}
-COUNTED: dict[str, Any] = {
-    "metadata": {"description": "Minor units of the currency (pence), or units",
-                 "minimum": 0, "maximum": MAX_AMOUNT_MINOR}}
+                 "minimum": 1}}
+# A count, a float or a difference: the domain says which may be zero or below.
+AMOUNT: dict[str, Any] = {
+    "metadata": {"description": "Minor units of the currency (pence), or units"}}
 
 
 class PaymentIn(Strict):
@@ -80,13 +78,13 @@ class WriteOffIn(Strict):
 
 
 class CashIn(Strict):
-    counted_minor = fields.Integer(required=True, strict=True, **COUNTED)
+    counted_minor = fields.Integer(required=True, strict=True, **AMOUNT)
     currency = fields.String(required=True, **CURRENCY)
     note = fields.String(**NOTE)
 
 
 class FloatIn(Strict):
-    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    amount_minor = fields.Integer(required=True, strict=True, **AMOUNT)
     currency = fields.String(required=True, **CURRENCY)
     note = fields.String(**NOTE)
 
@@ -95,7 +93,7 @@ class CashDifferenceIn(Strict):
     difference = fields.String(required=True, validate=validate.OneOf(["shortage", "surplus"]),
                                metadata={"description": "shortage: the tin held less than "
                                                         "expected; surplus: more"})
-    amount_minor = fields.Integer(required=True, strict=True, **MINOR)
+    amount_minor = fields.Integer(required=True, strict=True, **AMOUNT)
     currency = fields.String(required=True, **CURRENCY)
     account = fields.String(required=True, **{**PARTY, "metadata": {
         "description": "Who bears it: \"club\" (its cash-over-short account) or a member's "
@@ -108,8 +106,9 @@ class BookEntrySchema(Open):
     position = fields.Integer(required=True)
     seq = fields.Integer(required=True,
                          metadata={"description": "The entry's number in the club's book log"})
-    type = fields.String(required=True, metadata={"description": "PaymentRecorded, "
-                                                                 "DebtWrittenOff or CashCounted"})
+    type = fields.String(required=True,
+                         metadata={"description": "PaymentRecorded, DebtWrittenOff or "
+                                                  "CashCounted"})
     schema_version = fields.Integer(required=True)
     payload = fields.Dict(required=True)
     recorded_at = fields.String(required=True, metadata={"format": "date-time"})

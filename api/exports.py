@@ -17,8 +17,16 @@ from flask.views import MethodView
 
 from .audit import QUERY_SCHEMAS, audit_csv
 from .auth import RECORD_READERS, requires
-from .books import BOOK_READERS, account_csv, club_page, debts_csv
-from .books_schemas import CsvQuery, SeasonQuery
+from .books import (
+    BOOK_READERS,
+    account_csv,
+    club_page,
+    debts_csv,
+    payables_csv,
+    register_answer,
+    settle_up_csv,
+)
+from .books_schemas import CsvQuery, RegisterQuery, SeasonQuery
 from .context import check_session_id
 from .explain import explain_csv
 from .explain_schemas import ExplainQuery, StatementAsOfQuery
@@ -114,6 +122,39 @@ class DebtsCsv(MethodView):
     def get(self, as_of: str | None = None, bom: bool = False) -> Response:
         """Read the open debts as CSV"""
         return debts_csv(as_of=as_of, bom=bom)
+
+
+@blp.route("/payables.csv", tags=["books"])
+class PayablesCsv(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getPayablesCsv")
+    @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
+    @text(CSV_MIMETYPE, "What the club owes, as CSV")
+    def get(self, bom: bool = False, as_of: str | None = None) -> Response:
+        """Read what the club owes as CSV"""
+        return payables_csv(as_of=as_of, bom=bom)
+
+
+@blp.route("/settle-up.csv", tags=["books"])
+class SettleUpCsv(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getSettleUpCsv")
+    @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
+    @text(CSV_MIMETYPE, "Who pays whom, one row each, as CSV")
+    def get(self, bom: bool = False, as_of: str | None = None) -> Response:
+        """Settle up with the club, as CSV"""
+        return settle_up_csv(as_of=as_of, bom=bom)
+
+
+@blp.route("/book-entries.csv", tags=["books"])
+class RegisterCsv(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="bookRegisterCsv")
+    @blp.arguments(RegisterQuery(exclude=("format",)), location="query")
+    @text(CSV_MIMETYPE, "A page of the book register as CSV; the next page in the Link header")
+    def get(self, query: dict[str, Any]) -> Any:
+        """The book log as a register, as CSV"""
+        return register_answer(query, csv=True, endpoint="exports.RegisterCsv")
 
 
 @blp.route("/standings.html", tags=["books"])

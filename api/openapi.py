@@ -27,9 +27,8 @@ from ledger.domain import vocabulary
 from .audit_schemas import AUDITED
 from .books_schemas import BOOK_ENTRIES
 from .event_schemas import EVENT_SCHEMAS, EXPECTED_ACTIONS
-from .record_schemas import RECORDED
+from .record_schemas import ENTRY_EVENTS, RECORDED
 from .schema_base import Variants, printable, ref
-from .tablets import ENTRY_EVENTS
 
 _NULL_OBJECT = {"type": "object", "nullable": True}
 
@@ -148,3 +147,18 @@ def install(api: Any) -> None:
             "discriminator": {"propertyName": "type",
                               "mapping": {kind: ref(name)["$ref"]
                                           for kind, name in names.items()}}})
+
+
+def merge_parameters(blp: Any) -> None:
+    """Let an operation's `@blp.doc(parameters=[...])` (headers) add to the parameters its
+    `@blp.arguments` query schema documents: flask-smorest lays the manual doc over the
+    generated one, and a list laid over a list replaces it (GET /sessions/{id} once lost
+    `as_of` to its If-None-Match). Idempotent: a blueprint is registered once per app."""
+    for endpoint in blp._docs.values():
+        for doc in endpoint.values():
+            if not isinstance(doc, dict):
+                continue  # the route's own path parameters
+            manual = doc.get("manual_doc", {})
+            arguments = doc.get("arguments")
+            if arguments and "parameters" in manual:
+                arguments["parameters"].extend(manual.pop("parameters"))

@@ -106,8 +106,19 @@ class VoidedEntrySchema(Open):
     entry = Variants("EventIn", required=True)
 
 
+def _evidence(**kwargs: Any) -> fields.Field:
+    """A penalty's evidence: the breach the cards prove, or nothing (entered by hand)."""
+    found = records.BreachFound
+    return fields.Nested(record_schema(found, "Evidence", optional=tuple(
+        typing.get_type_hints(found))), metadata={
+        "description": "The breach the logged cards prove ({} for a penalty entered by "
+                       "hand)"}, **kwargs)
+
+
 NAMED.update({
     ("SessionOpened", "rules"): lambda **kw: fields.Nested(RulesSchema, **kw),
+    ("PenaltyImposed", "evidence"): _evidence,
+    ("PenaltyRecord", "evidence"): _evidence,
     ("EntryCorrected", "voids"): lambda **kw: fields.List(fields.Nested(VoidedEntrySchema),
                                                           **kw),
     ("EntryCorrected", "replacements"): lambda **kw: fields.List(Variants("EventIn"), **kw),
@@ -166,3 +177,17 @@ def family(base: type[ma.Schema], prefix: str, required: tuple[str, ...] = (),
 
 
 RECORDED = family(RecordedEventSchema, "Recorded")
+
+
+class EntryEventSchema(Open):
+    """An event of a tablet's entry (GET /sessions/<id>/entries): its version, its type and
+    its payload."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    payload = fields.Dict(required=True)
+
+
+# A tablet's entries: one schema per event type, told apart by `type` (the component
+# EntryEvent, api/openapi.py).
+ENTRY_EVENTS = family(EntryEventSchema, "Entry", required=("payload",))

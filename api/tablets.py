@@ -35,7 +35,7 @@ from .context import check_session_id
 from .errors import ApiProblem
 from .extension import services
 from .inputs import Blueprint, json_object
-from .record_schemas import family
+from .record_schemas import EntryEventSchema
 from .schemas import Open, Strict, Variants, printable
 
 PAIRERS = (TREASURER, "admin")  # show a pairing code for a session of the club
@@ -167,18 +167,6 @@ class OpenSessionsSchema(Open):
 class EntriesQuery(Strict):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0),
                            metadata={"description": "Only what came after this version"})
-
-
-class EntryEventSchema(Open):
-    """An event of an entry: its version, its type and its payload."""
-
-    version = fields.Integer(required=True)
-    type = fields.String(required=True)
-    payload = fields.Dict(required=True)
-
-
-# One schema per event type, told apart by `type` (the component EntryEvent, api/openapi.py).
-ENTRY_EVENTS = family(EntryEventSchema, "Entry", required=("payload",))
 
 
 class EntrySchema(Open):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from ledger.domain import records
 from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
 
@@ -15,6 +16,7 @@ from .record_schemas import (
     RecordedEventSchema,
     SettlementSchema,
     VoidedEntrySchema,
+    record_schema,
 )
 from .schema_base import PHASES, Open, RulesSchema, Variants, players_to
 
@@ -172,6 +174,16 @@ class DealViewSchema(Open):
                                                      "the first trick each plays no card to"})
     corrections = fields.List(fields.Nested(lambda: CorrectionSchema()), required=True,
                               metadata={"description": "Corrections of this deal's entries"})
+    # Irish and five-card loo only (docs/rules.md §9.2, §9.3): left out of other deals
+    exchanges = players_to(fields.Nested(record_schema(records.Exchange)), metadata={
+        "description": "Irish and five-card loo: each standing player's exchange"})
+    flush = fields.Nested(record_schema(records.FlushRecord), metadata={
+        "description": "Five-card loo: the flushes shown, the winner and who pays"})
+    civil = fields.List(fields.Integer(), metadata={
+        "description": "Five-card loo: the tricks led by the ace of trumps with \"Pam be "
+                       "civil\""})
+    pam = fields.String(metadata={"description": "Five-card loo: the card that is Pam this "
+                                                 "deal, the highest trump"})
     as_of = as_of_member()
 
 
@@ -292,6 +304,9 @@ class CashCheckSchema(Open):
     counts = fields.Integer(required=True, metadata={"description": "How often it was "
                                                                     "counted"})
     note = fields.String(required=True, allow_none=True)
+    float_minor = fields.Integer(metadata={"description": "The float the tin started with"})
+    booked_minor = fields.Integer(metadata={"description": "Differences booked against it"})
+    unbooked_minor = fields.Integer(metadata={"description": "What is left to book"})
 
 
 class StatementSchema(Open):

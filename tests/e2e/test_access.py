@@ -109,6 +109,9 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/members/{member_id}/account.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/debts.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/standings.html"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/payables.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/settle-up.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/book-entries.csv"): allowed("admin", "treasurer", "auditor"),
 }
 ATTACH_ROUTES = ("/club/sessions-before-clubs", "/sessions/{session_id}/attach")
 # A public route's status when it is not 200.

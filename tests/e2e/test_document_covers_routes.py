@@ -21,8 +21,9 @@ pytestmark = pytest.mark.backends("sqlite")  # the document: no database's
 # Pages and files served beside the API, not operations of it.
 NOT_OPERATIONS = re.compile(r"^/(openapi\.json|docs(/.*)?|metrics|table(/.*)?)$")
 # Schemas with no member always sent: the members of an account line's detail depend on
-# its kind; flask-smorest's own pagination schema is unused.
-NOTHING_ALWAYS = {"AccountDetail", "PaginationMetadata"}
+# its kind; a penalty entered by hand has no evidence ({}); flask-smorest's own pagination
+# schema is unused.
+NOTHING_ALWAYS = {"AccountDetail", "Evidence", "PaginationMetadata"}
 
 
 def _document(app: Flask) -> dict[str, Any]:
@@ -132,6 +133,7 @@ def test_the_text_forms_are_operations_that_answer_text_only(app):
                         ("/sessions/{session_id}/explain.csv", "text/csv"),
                         ("/audit/events.csv", "text/csv"), ("/debts.csv", "text/csv"),
                         ("/members/{member_id}/account.csv", "text/csv"),
-                        ("/standings.html", "text/html")]:
+                        ("/standings.html", "text/html"), ("/payables.csv", "text/csv"),
+                        ("/settle-up.csv", "text/csv"), ("/book-entries.csv", "text/csv")]:
         content = paths[path]["get"]["responses"]["200"]["content"]
         assert content == {media: {"schema": {"type": "string"}}}, path
