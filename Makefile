@@ -11,7 +11,7 @@ PORT ?= 8000
 # pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=0`: one process).
 TEST_WORKERS ?= auto
 
-.PHONY: run test install lint typecheck alembic-check browser proxy pytest faults bench clean
+.PHONY: run test install lint typecheck alembic-check browser proxy pytest slow faults bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,13 @@ pytest: install browser proxy
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 test: lint typecheck alembic-check pytest
+
+# The long runs: property runs over sessions of 100-500 deals and the long Schemathesis run
+# (300 cases per operation, a randomised stateful run), about 15 minutes on 2 cores.
+slow: install
+	LANTERLOO_SLOW=1 LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(TEST_WORKERS) \
+	  tests/unit/test_properties.py tests/e2e/test_openapi_contract.py \
+	  tests/integration/test_explain_and_as_of.py
 
 # The long fault runs too (tests/faults, marked `full`): PostgreSQL restarted as after a crash
 # during a stream of appends, on a private cluster of its own. `make test` runs the fast

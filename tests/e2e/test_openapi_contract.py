@@ -3,8 +3,8 @@ sends them to the live app (WSGI, SQLite), checking every answer against the doc
 
 Each operation gets valid and invalid requests; then a stateful run follows the document's
 links from POST /sessions (its session_id and ETag) to the session's routes: the session, its
-events, appends, its deals and its statement. The default run is short; LANTERLOO_SLOW=1 (CI
-sets it) runs many more examples.
+events, appends, its deals and its statement. The default run is short and derandomized;
+LANTERLOO_SLOW=1 (`make slow`) runs many more examples, randomized.
 """
 
 from __future__ import annotations
