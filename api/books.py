@@ -331,10 +331,9 @@ class Debts(MethodView):
 
         Who owes the club, how much, from which session (or entry), since when.
         """
-        data = books().debts(as_of=as_of)
         if wants_csv(format):
             return debts_csv(as_of=as_of, bom=bom)
-        return data
+        return books().debts(as_of=as_of)
 
 
 @blp.route("/payables")
@@ -352,10 +351,9 @@ class Payables(MethodView):
 
         Whom the club owes, how much, from which session (or entry), since when.
         """
-        data = books().payables(as_of=as_of)
         if wants_csv(format):
-            return payables_csv(as_of=as_of, bom=bom, data=data)
-        return data
+            return payables_csv(as_of=as_of, bom=bom)
+        return books().payables(as_of=as_of)
 
 
 SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
@@ -377,10 +375,9 @@ class SettleUp(MethodView):
         Per currency: who pays the club, whom the club pays, its cash and bank, what it
         gave up, and the check that these add up. Everyone settles with the club.
         """
-        data = books().settle_up(as_of=as_of)
         if wants_csv(format):
-            return settle_up_csv(as_of=as_of, bom=bom, data=data)
-        return data
+            return settle_up_csv(as_of=as_of, bom=bom)
+        return books().settle_up(as_of=as_of)
 
 
 @blp.route("/standings")
@@ -430,17 +427,15 @@ def club_page(since: datetime | None, until: datetime | None, *,
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
 
 
-def payables_csv(*, as_of: str | None = None, bom: bool = False,
-                 data: dict[str, Any] | None = None) -> Response:
+def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    data = data if data is not None else books().payables(as_of=as_of)
-    return _csv(_table(OPEN_COLUMNS, data["payables"]), "lanterloo-payables.csv", bom=bom)
+    return _csv(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+                "lanterloo-payables.csv", bom=bom)
 
 
-def settle_up_csv(*, as_of: str | None = None, bom: bool = False,
-                  data: dict[str, Any] | None = None) -> Response:
+def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """Who pays whom, one row each, as CSV (also GET /settle-up.csv)."""
-    data = data if data is not None else books().settle_up(as_of=as_of)
+    data = books().settle_up(as_of=as_of)
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from ledger.domain import LedgerError, build_rules, execute
 from ledger.domain import commands as cmd
 from ledger.domain import events as ev
-from ledger.domain.corrections import CorrectionRefused, client_command, correct
+from ledger.domain.corrections import client_command, correct
 from ledger.domain.evolve import evolve
 from ledger.domain.state import SessionState
-from tests.support.sessions import DrawChooser, SessionShape, play_session
-from tests.unit.test_corrections import books, entered, entries, logged_right
+from tests.support.sessions import SessionShape
+from tests.unit.test_corrections import check_voiding
 
 FOUR = ["A", "B", "C", "D"]
 
@@ -140,19 +140,4 @@ FIVE_CARD = SessionShape(min_deals=1, max_deals=5, variants=("five-card",),
 def test_voiding_an_entry_of_a_five_card_session_follows_what_the_table_said(data):
     """A correction decides the tail anew as the table entered it: refused exactly when the
     entries, without the voided one, cannot be logged (tests/unit/test_corrections.py)."""
-    played = play_session(DrawChooser(data.draw), shape=FIVE_CARD)
-    log = [(i + 1, e) for i, e in enumerate(played.events)]
-    version, index = data.draw(st.sampled_from(entries(played)))
-    rest = [c for i, c in enumerate(entered(played), start=1) if i != index]
-    try:
-        right: SessionState | None = logged_right(played.opening, rest)
-    except LedgerError:
-        right = None
-    try:
-        state, _ = correct(log, voids=[version], reason="test", authorised_by="T",
-                           session_id="s")
-    except CorrectionRefused:
-        assert right is None, "a correction the session could follow was refused"
-        return
-    assert right is not None, "a correction the session cannot follow was accepted"
-    assert books(state) == books(right)
+    check_voiding(data, FIVE_CARD)
