@@ -609,11 +609,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         only = set(args.only.split(",")) if args.only else None
         if only is not None and "hosts" in only:
             only |= set(HOST_SCENARIOS)
-        probe = None
+        # Every write scenario is probed: its CPU per request (app, PostgreSQL) varies less
+        # with the host's noise than its rate does.
+        probe = Probe(pg)
         if only is None or only & set(HOST_SCENARIOS):
             # One host with --workers beside two hosts on two ports against the same
             # database: with half the workers each (the same total), and with --workers each.
-            probe = Probe(pg)
             half = max(1, args.workers // 2)
             pair_env = _env(code, LOO_DATABASE_URL=pg, **loo_env)
             split = tuple(stack.enter_context(gunicorn("api:create_app()", pair_env, args,
@@ -645,17 +646,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     time.sleep(1)  # still in flight when the last wrk stopped is committed
                     targets = current_versions(hosts[0], token, targets)
                     state[name] = targets
-                before = probe.sample(hosts) if probe and name in HOST_SCENARIOS else None
+                before = probe.sample(hosts)
                 result = wrk(hosts[0], path, bodies, targets, token, args, folder, name,
                              args.duration, hosts=hosts if len(hosts) > 1 else ())
-                if probe is not None and before is not None:
-                    result.update(probe.since(before, hosts))
-                    result["load"] = os.getloadavg()[0]
+                result.update(probe.since(before, hosts))
+                result["load"] = os.getloadavg()[0]
+                result["app_ms_per_req"] = result["app_cpu_pct"] * 10 / result["rps"] \
+                    if result["rps"] else 0.0
+                result["pg_ms_per_req"] = result["pg_cpu_pct"] * 10 / result["rps"] \
+                    if result["rps"] else 0.0
                 print(f"round {round_no + 1} {name}: {result['rps']:.0f} req/s, "
                       f"p99 {result['p99_ms']:.1f} ms, non-2xx {result['non2xx']}"
                       + (f", machine {result['machine_busy_pct']:.0f} % busy, app "
                          f"{result['app_cpu_pct']:.0f} %, pg {result['pg_cpu_pct']:.0f} %, "
                          f"wrk {result['wrk_cpu_pct']:.0f} %, "
+                         f"CPU/request app {result['app_ms_per_req']:.2f} ms, "
+                         f"pg {result['pg_ms_per_req']:.2f} ms, "
                          f"{result['commits_per_s']:.0f} commits/s, "
                          f"{result['wal_syncs_per_s']:.0f} WAL syncs/s"
                          if "machine_busy_pct" in result else ""),

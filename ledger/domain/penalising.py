@@ -154,41 +154,54 @@ def offender(deal: DealState, player: str) -> Offender:
 
 def check_offence(deal: DealState, player: str | Offender, offence: str, spec: Offence,
                   redeal: object) -> None:
-    """Whether this offence of this offender can be charged now (penalty_offers asks it of
-    every player and offence, after check_offender)."""
+    """Refuse this offence of this offender unless it can be charged now (after
+    check_offender)."""
+    refused = offence_refusal(deal, player, offence, spec, redeal)
+    if refused is not None:
+        raise refused
+
+
+def offence_refusal(deal: DealState, player: str | Offender, offence: str, spec: Offence,
+                    redeal: object) -> LedgerError | None:
+    """Why this offence of this offender cannot be charged now, or None when it can: the
+    refusal is returned, not raised, because penalty_offers asks it of every player and
+    offence on every answer, and most of them are refused."""
     who = player if isinstance(player, Offender) else offender(deal, player)
     if not isinstance(redeal, bool):
-        raise InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
+        return InvalidInput("redeal must be true or false", rule="redeal", field="redeal")
     if spec.dealer_only and who.player != deal.dealer:
-        raise OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
+        return OutOfTurn(f"a misdeal is the dealer's ({deal.dealer})", rule="misdeal-dealer")
     if spec.redeals(redeal) and not who.before_play:
-        raise OutOfTurn("a redeal is possible only before play begins", rule="penalty-timing",
-                        field="redeal" if spec.redeal == RedealRule.OPTIONAL else "offence")
+        return OutOfTurn("a redeal is possible only before play begins",
+                         rule="penalty-timing",
+                         field="redeal" if spec.redeal == RedealRule.OPTIONAL else "offence")
     if spec.stage == Stage.IN_PLAY and not spec.anyone and not who.standing:
-        raise OutOfTurn(f"{who.player} is not standing: this offence in play is a standing "
-                        "player's", rule="standing-player")
+        return OutOfTurn(f"{who.player} is not standing: this offence in play is a standing "
+                         "player's", rule="standing-player")
     if spec.stage_now(who.play_begun) == Stage.IN_PLAY and offence in who.charged_in_play:
         how = "detected from the cards and charged by the ledger" \
             if who.charged_in_play[offence] else "recorded already"
-        raise LedgerError(f"{who.player}'s {offence} in this deal is {how}; an offence in "
-                          "play is charged once", rule="one-penalty-in-play", field="offence")
+        return LedgerError(f"{who.player}'s {offence} in this deal is {how}; an offence in "
+                           "play is charged once", rule="one-penalty-in-play", field="offence")
     if spec.leaves_play:
-        _check_leaves_play(deal, who.player)
+        return _leaves_play_refusal(deal, who.player)
+    return None
 
 
-def _check_leaves_play(deal: DealState, player: str) -> None:
+def _leaves_play_refusal(deal: DealState, player: str) -> LedgerError | None:
     """Enquire Within §97 viii: throwing up after the lead: only a player still in play, once
     the first card is led, and never the last one left to play the tricks."""
     if deal.phase not in (Phase.PLAYING, Phase.REPLAYING) or not play_begun(deal):
-        raise OutOfTurn("a player throws up after the lead only while the tricks are played",
-                        rule="penalty-timing", field="offence")
+        return OutOfTurn("a player throws up after the lead only while the tricks are played",
+                         rule="penalty-timing", field="offence")
     trick = len(deal.tricks) + 1
     players = in_play(deal, trick)
     if player not in players:
-        raise OutOfTurn(f"{player} is not in play", rule="standing-player")
+        return OutOfTurn(f"{player} is not in play", rule="standing-player")
     if len(players) < 2:
-        raise OutOfTurn(f"{player} is the last player in play and cannot throw up",
-                        rule="standing-player")
+        return OutOfTurn(f"{player} is the last player in play and cannot throw up",
+                         rule="standing-player")
+    return None
 
 
 def penalty_event(s: SessionState, deal: DealState, player: str, offence: str, spec: Offence, *,

@@ -2,7 +2,8 @@
 
 The answer is not a second copy of the rules of penalising: each player and each offence of
 the preset's table is put to the checks `decide` makes of an `ImposePenalty` (the functions
-penalising.check_penalty calls before impose_penalty writes the event), and kept when they
+penalising.check_penalty calls before impose_penalty writes the event; the refusals returned,
+not raised, as they are asked of every offence on every answer), and kept when they
 pass. So the offer cannot disagree with the refusal (STYLE.md 13: one rule, one place);
 tests/unit/test_penalty_offers.py checks it over generated sessions through `execute`.
 """
@@ -14,7 +15,7 @@ from typing import Any
 from .errors import LedgerError
 from .guards import known_player, open_deal
 from .offence_tables import offences_for
-from .penalising import check_offence, check_offender, offender
+from .penalising import check_offender, offence_refusal, offender
 from .state import SessionState
 from .vocabulary import RedealRule, Status
 
@@ -40,16 +41,11 @@ def penalty_offers(state: SessionState) -> dict[str, Any]:
         asked: list[str] = []
         who = offender(deal, player)  # read once for all his offences
         for name, spec in table.items():
-            try:
-                check_offence(deal, who, name, spec, False)
-            except LedgerError:
+            if offence_refusal(deal, who, name, spec, False) is not None:
                 continue
             offered.append(name)
-            if spec.redeal == RedealRule.OPTIONAL:
-                try:
-                    check_offence(deal, who, name, spec, True)
-                except LedgerError:
-                    continue
+            if spec.redeal == RedealRule.OPTIONAL \
+                    and offence_refusal(deal, who, name, spec, True) is None:
                 asked.append(name)
         if offered:
             by_player[player] = offered

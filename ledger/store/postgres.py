@@ -6,10 +6,12 @@ as the first left it. Writers to different sessions never wait for each other. A
 write is then one statement: the row moved from the version the write was decided on, the
 events inserted and the deal views upserted only where it moved (`WRITE_SESSION`).
 
-A write is two round trips: psycopg's pipeline sends the BEGIN with the locking statement
-(and the stored answer's lookup), and the write with its COMMIT when nothing follows it.
-The pipeline is run under the engine's client-side deadline (`db.bounded`), and its errors
-are handled as SQLAlchemy handles a statement's (`_driver`).
+The two statements go straight to psycopg's connection, one after the other: its pipeline
+mode would save round trips, but costs more CPU in the service and in the server than it
+saves (measured side by side: docs/performance-log.md, 2026-11-26), and the append is bound
+by the CPU of both. The write commits as soon as nothing follows it. The statements run
+under the engine's client-side deadline (`db.bounded`), and their errors are handled as
+SQLAlchemy handles a statement's (`_driver`).
 """
 
 from __future__ import annotations
@@ -88,9 +90,10 @@ class PostgresTx(Tx):
     def session_head(self, session_id: str, *, club_id: str | None,
                      reply_to: tuple[str, str] | None) -> Head | None:
         params: tuple[str, ...] = (session_id,) if club_id is None else (session_id, club_id)
-        with self._driver(_HEAD_SQL) as pg, pg.pipeline():
+        sql = _HEAD_ANY_SQL if club_id is None else _HEAD_SQL
+        with self._driver(sql) as pg:
             head = pg.cursor()
-            head.execute(_HEAD_ANY_SQL if club_id is None else _HEAD_SQL, params)
+            head.execute(sql, params)
             # Read after the lock, in a statement of its own: under READ COMMITTED it sees
             # a twin request's answer committed while this one waited for the row.
             reply = pg.cursor() if reply_to is not None else None
@@ -138,12 +141,12 @@ class PostgresTx(Tx):
         if write.keep_views_to is not None:
             self.conn.execute(_DROP_VIEWS, {"id": write.session_id,
                                             "deal_no": write.keep_views_to})
-        with self._driver(sql) as pg, pg.pipeline():
+        with self._driver(sql) as pg:
             inserted = pg.cursor()
             inserted.execute(sql, params)
+            positions = [int(p) for (p,) in inserted.fetchall()]
             if commit:
                 pg.commit()
-        positions = [int(p) for (p,) in inserted.fetchall()]
         if len(positions) != len(write.rows):
             raise VersionMoved(write.session_id)
         if write.snapshot:
