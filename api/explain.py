@@ -12,6 +12,7 @@ from .context import check_session_id, ledger
 from .explain_schemas import ExplainQuery, ExplainSchema
 from .inputs import Blueprint
 from .statement import CSV_MIMETYPE, wants_csv
+from .writing import json_response
 
 blp = Blueprint("explain", __name__, url_prefix="/sessions/<session_id>/explain",
                 description="Every figure of the statement explained: the postings that make "
@@ -46,7 +47,10 @@ class Explain(MethodView):
         """
         if wants_csv(format):
             return explain_csv(session_id, player, as_of, table=table, bom=bom)
-        return ledger().explain(session_id, player=player, as_of=as_of), 200, {"Vary": "Accept"}
+        # Written straight as JSON (ExplainSchema documents it): marshmallow's dump of a long
+        # session's trail, thousands of postings, cost five times the trail itself.
+        return json_response(ledger().explain(session_id, player=player, as_of=as_of),
+                             headers={"Vary": "Accept"})
 
 
 def explain_csv(session_id: str, player: str | None, as_of: str | None, *,

@@ -117,6 +117,33 @@ def _explained_line(categories: Mapping[str, int]) -> str:
     return "; ".join(parts) or "no movement"
 
 
+def _deals(numbers: set[int]) -> str:
+    """"7", or "1–200 (57 deals)": the deals a row's postings were made in."""
+    if len(numbers) <= 1:
+        return "".join(str(n) for n in numbers)
+    return f"{min(numbers)}\u2013{max(numbers)} ({len(numbers)} deals)"
+
+
+def _by_rule(postings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A figure's postings summed per kind, direction and rule, in the order each first
+    moved: the page says where a figure comes from in a few rows, whatever the session's
+    length (the posting-by-posting trail is GET /sessions/<id>/explain)."""
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for p in postings:
+        rule = p.get("rule") or {}
+        key = (p["category"], p.get("offence"), p["from"], p["to"], *sorted(rule.items()))
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = {"category": p["category"], "offence": p.get("offence"),
+                               "from": p["from"], "to": p["to"], "rule": p.get("rule"),
+                               "postings": 0, "signed_units": 0, "deal_numbers": set()}
+        row["postings"] += 1
+        row["signed_units"] += p["signed_units"]
+        if p.get("deal_no") is not None:
+            row["deal_numbers"].add(p["deal_no"])
+    return [{**row, "deals": _deals(row.pop("deal_numbers"))} for row in rows.values()]
+
+
 def statement_context(statement: Mapping[str, Any], series: Mapping[str, Any] | None,
                       explain: Mapping[str, Any] | None = None,
                       club: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -148,7 +175,8 @@ def statement_context(statement: Mapping[str, Any], series: Mapping[str, Any] | 
               "net_money_minor": p["net_money_minor"],
               "owed_money_minor": abs(p["net_money_minor"] or 0), "explained": _explained_line(
                   by_player[p["player"]])} for p in players]
-    figures = list((explain or {}).get("figures", []))
+    figures = [{**f, "count": len(f["postings"]), "rows": _by_rule(f["postings"])}
+               for f in (explain or {}).get("figures", [])]
     # a player's line links to his figure's trail (the details' ids follow the figures)
     anchors = {f["account"]: f"explain-{i}" for i, f in enumerate(figures, start=1)
                if f.get("kind") == "player"}
@@ -169,7 +197,8 @@ def render_statement(statement: Mapping[str, Any], series: Mapping[str, Any] | N
                      explain: Mapping[str, Any] | None = None,
                      club: Mapping[str, Any] | None = None) -> str:
     """The statement as one printable HTML document (no script); `explain` (the shape of
-    `GET /sessions/<id>/explain`) adds, under each player's line, the postings behind it."""
+    `GET /sessions/<id>/explain`) adds, under each player's line, the postings behind it
+    summed per rule."""
     return _env.get_template("statement.html").render(
         **statement_context(statement, series, explain, club))
 

@@ -1,11 +1,16 @@
-"""The club's books at a club's scale: every books read, now and as of a point.
+"""The club's books at a club's scale: every books, audit and explain read, through the app.
 
-    python -m bench.accounts_bench URL [--sessions 1000] [--payments 1000]   # one JSON line
+    python -m bench.accounts_bench URL [--sessions 400] [--payments 400] [--deals 200]
+        [--repeat 10] [--only TEXT]                                   # prints one JSON line
 
-Makes a club of 10 members on the (migrated, may be shared) database at URL, writes the
-results of `--sessions` ended sessions of five seats (random zero-sum nets, through the
-projection writer) and appends `--payments` payments through the service, then prints the
-median of 10 calls of each read (docs/books.md, "Cost").
+Makes a club of 10 members on the (migrated, may be shared) database at URL (PostgreSQL, or
+`sqlite:///file.db`), writes the results of `--sessions` ended sessions of five seats (random
+zero-sum nets, through the projection writer), appends `--payments` payments through the
+service, and plays one session of `--deals` deals through the service (a random legal session
+of the generator, tests/support/sessions.py, card by card, with breaches and penalties; 10p a
+unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
+token, the real routes and serialisation): the median and p90 of `--repeat` calls after a
+warm-up, and the size of each answer (docs/performance.md, "Books, audit and explain reads").
 """
 
 from __future__ import annotations
@@ -15,47 +20,68 @@ import json
 import random
 import secrets
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import insert
 
-from ledger.bookreads import Filters
-from ledger.clubs import Actor, Clubs
-from ledger.domain.accounts import SessionResult
-from ledger.projections import result_rows
-from ledger.store.db import make_engine
-from ledger.store.migrate import upgrade
-from ledger.store.tables import session_results, sessions
-from ledger.treasury import Books
-from ledger.writes import WriteRequest
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support, run as a file
+
+from ledger.clubs import Actor, Clubs  # noqa: E402
+from ledger.domain.accounts import SessionResult  # noqa: E402
+from ledger.domain.commands import EndSession  # noqa: E402
+from ledger.projections import result_rows  # noqa: E402
+from ledger.service import Ledger  # noqa: E402
+from ledger.store.db import make_engine  # noqa: E402
+from ledger.store.migrate import upgrade  # noqa: E402
+from ledger.store.tables import session_results, sessions  # noqa: E402
+from ledger.treasury import Books  # noqa: E402
+from ledger.writes import WriteRequest  # noqa: E402
+
+# the generator's seats first, so that the long session is played by members
+NAMES = ["Ada", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+BATCH = 200  # commands per append while the long session is played
 
 
-def median_ms(call: Callable[[], Any], times: int = 10) -> float:
-    spent = []
-    for _ in range(times):
-        start = time.perf_counter()
-        call()
-        spent.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(spent), 1)
+def long_session(engine: Any, club: str, actor: Actor, deals: int) -> str:
+    """A random legal session of `deals` deals, played through the club's ledger, ended."""
+    import dataclasses
+
+    from tests.support.sessions import RandomChooser, SessionShape, play_session
+
+    shape = SessionShape(min_deals=deals, max_deals=deals, p_illegal_try=0.0, p_join=0.0,
+                         p_withdraw=0.0, p_last_round=0.0, preset="baxter-wray",
+                         p_overrides=0.0)
+    played = play_session(RandomChooser(7), shape=shape, deals=deals)
+    ledger = Ledger(engine).for_club(club)
+    opening = dataclasses.replace(played.opening, name=f"{deals} deals",
+                                  money_per_unit_minor=10, currency="GBP")
+    opened = ledger.open_session(opening, WriteRequest(actor))
+    sid, version = opened.body["session_id"], opened.body["version"]
+    commands = [s.command for s in played.steps[1:] if s.accepted]
+    for at in range(0, len(commands), BATCH):
+        version = ledger.append(sid, commands[at:at + BATCH],
+                                WriteRequest(actor, expected_version=version)).body["version"]
+    if ledger.session(sid)["status"] != "ended":
+        ledger.append(sid, [EndSession(method="agreed")],
+                      WriteRequest(actor, expected_version=version))
+    return sid
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("url")
-    parser.add_argument("--sessions", type=int, default=1000)
-    parser.add_argument("--payments", type=int, default=1000)
-    args = parser.parse_args()
-    upgrade(args.url)
-    engine = make_engine(args.url)
+def build(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The club, its results and payments, and the long session: what the reads are made of."""
+    upgrade(url)
+    engine = make_engine(url)
     clubs = Clubs(engine)
     info, admin, _ = clubs.create_club(f"bench {secrets.token_hex(4)}")
     club = info["club_id"]
-    names = [f"M{i}" for i in range(10)]
-    ids = {n: clubs.add_member(club, n)["member_id"] for n in names}
-    actor = Actor("bench", admin["member_id"])
+    ids = {n: clubs.add_member(club, n)["member_id"] for n in NAMES}
+    treasurer = clubs.create_token(club, "Jon", "treasurer", "bench")
+    actor = Actor("Jon", ids["Jon"], treasurer["token_id"])
     rnd = random.Random(1)
     start = datetime(2025, 1, 1, tzinfo=UTC)
     with engine.begin() as conn:
@@ -63,7 +89,7 @@ def main() -> None:
             sid = secrets.token_hex(16)
             conn.execute(insert(sessions).values(id=sid, club_id=club, version=1, state={},
                                                  created_at=start, updated_at=start))
-            seated = rnd.sample(names, 5)
+            seated = rnd.sample(NAMES, 5)
             nets = [rnd.randint(-30, 30) for _ in range(4)]
             nets.insert(0, -sum(nets))
             conn.execute(insert(session_results), result_rows([SessionResult(
@@ -74,29 +100,95 @@ def main() -> None:
     books = Books(engine, club)
     begun = time.perf_counter()
     for _ in range(args.payments):
-        books.record_payment(payer=rnd.choice(names), payee="club",
+        books.record_payment(payer=rnd.choice(NAMES), payee="club",
                              amount_minor=rnd.randint(1, 100), currency="GBP", method="cash",
                              request=WriteRequest(actor))
     payment_ms = (time.perf_counter() - begun) * 1000 / max(args.payments, 1)
-    middle = max(args.payments // 2, 1)  # a book position half way
-    print(json.dumps({
-        "sessions": args.sessions, "payments": args.payments,
-        "payment_append_ms": round(payment_ms, 1),
-        "member_account_ms": median_ms(lambda: books.account(ids["M0"])),
-        "accounts_ms": median_ms(books.accounts),
-        "debts_ms": median_ms(books.debts),
-        "standings_ms": median_ms(books.standings),
-        "payables_ms": median_ms(books.payables),
-        "settle_up_ms": median_ms(books.settle_up),
-        "register_page_ms": median_ms(lambda: books.register(Filters(), limit=100)),
-        "register_member_ms": median_ms(lambda: books.register(Filters(member_id=ids["M0"]),
-                                                                limit=100)),
-        "accounts_as_of_ms": median_ms(lambda: books.accounts(as_of=str(middle))),
-        "debts_as_of_ms": median_ms(lambda: books.debts(as_of=str(middle))),
-        "member_account_as_of_ms": median_ms(lambda: books.account(ids["M0"],
-                                                                   as_of=str(middle))),
-    }))
-    engine.dispose()
+    begun = time.perf_counter()
+    sid = long_session(engine, club, actor, args.deals)
+    played_s = time.perf_counter() - begun
+    return {"engine": engine, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
+            "middle": max(args.payments // 2, 1), "payment_append_ms": round(payment_ms, 1),
+            "long_session_s": round(played_s, 1)}
+
+
+def reads(f: dict[str, Any]) -> dict[str, str]:
+    """Every read measured: name -> path."""
+    m, sid, mid = f["member"], f["sid"], f["middle"]
+    return {
+        "member account": f"/members/{m}/account",
+        "accounts": "/accounts",
+        "debts": "/debts",
+        "debts csv": "/debts?format=csv",
+        "payables": "/payables",
+        "settle-up": "/settle-up",
+        "standings": "/standings",
+        "club page (html)": "/standings?format=html",
+        "register, a page of 100": "/book-entries?limit=100",
+        "register, one member's": f"/book-entries?limit=100&member_id={m}",
+        "accounts as of": f"/accounts?as_of={mid}",
+        "debts as of": f"/debts?as_of={mid}",
+        "member account as of": f"/members/{m}/account?as_of={mid}",
+        "audit events, a page": "/audit/events?limit=100",
+        "audit penalties, a page": "/audit/penalties?limit=100",
+        "audit corrections": "/audit/corrections",
+        "statement": f"/sessions/{sid}/statement",
+        "statement csv": f"/sessions/{sid}/statement?format=csv",
+        "statement html": f"/sessions/{sid}/statement?format=html",
+        "explain": f"/sessions/{sid}/explain",
+        "explain, one player": f"/sessions/{sid}/explain?player=Ada",
+        "explain csv": f"/sessions/{sid}/explain?format=csv",
+    }
+
+
+def measure(f: dict[str, Any], *, repeat: int, only: str | None) -> dict[str, Any]:
+    from api import create_app
+
+    app = create_app({"ENGINE": f["engine"], "AUTO_MIGRATE": False, "TESTING": True,
+                      "LOG_LEVEL": "WARNING"})
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {f['token']}"}
+    out: dict[str, Any] = {}
+    for name, path in reads(f).items():
+        if only is not None and only not in name:
+            continue
+
+        def call(path: str = path) -> bytes:
+            response = client.get(path, headers=headers)
+            assert response.status_code == 200, (path, response.get_data(as_text=True)[:300])
+            return response.get_data()
+
+        for _ in range(2):  # warm-up: connections, caches
+            body = call()
+        timings = sorted(timed(call) for _ in range(repeat))
+        out[name] = {"median_ms": round(statistics.median(timings), 1),
+                     "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
+                     "kb": round(len(body) / 1024, 1)}
+    return out
+
+
+def timed(call: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    call()
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--sessions", type=int, default=400)
+    parser.add_argument("--payments", type=int, default=400)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--only", help="the reads whose name holds this text")
+    args = parser.parse_args()
+    facts = build(args.url, args)
+    result = {"sessions": args.sessions, "payments": args.payments, "deals": args.deals,
+              "payment_append_ms": facts["payment_append_ms"],
+              "long_session_s": facts["long_session_s"],
+              "reads": measure(facts, repeat=args.repeat, only=args.only)}
+    facts["engine"].dispose()
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from uuid import uuid4
 import orjson
 from sqlalchemy.exc import IntegrityError
 
-from ledger import checkpoints, history, projections
+from ledger import bookreads, checkpoints, history, projections
 from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
@@ -48,6 +48,7 @@ from ledger.domain import (
 from ledger.domain.accounts import RESULT_EVENT_TYPES, cash_csv
 from ledger.domain.commands import AttachToClub
 from ledger.domain.corrections import correct, last_entry, live_events
+from ledger.domain.currencies import check_kept
 from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.series import balance_series
 from ledger.domain.state import to_json
@@ -102,8 +103,9 @@ class Ledger:
                      guests: Sequence[str] = ()) -> AppendResult:
         """Open a new session. In a club each player is a member's name (any case) or id,
         or a name listed in `guests`, who becomes a guest member; each seat records its
-        member. An idempotency key is its sender's own: the same key from another member
-        (or club) opens another session."""
+        member. Money is in a currency the club keeps (docs/books.md). An idempotency key
+        is its sender's own: the same key from another member (or club) opens another
+        session."""
         scope = ":".join(["open", *(p for p in (self.club_id, request.actor.member_id) if p)])
         request = request.fingerprinted(scope, _command_dict(command), list(guests))
         session_id = uuid4().hex
@@ -113,6 +115,9 @@ class Ledger:
             return Head(0, GENESIS, reply=tx.stored_reply(scope, key) if key else None)
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
+            if self.club_id is not None and command.currency is not None:
+                check_kept(command.currency,
+                           bookreads.currencies(tx.conn, self.club_id, bookreads.NOW).kept)
             seated = command if self.club_id is None \
                 else _seat_members(tx, self.club_id, command, list(guests), request.actor)
             folding = Folding(session_id)

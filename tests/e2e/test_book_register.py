@@ -227,6 +227,39 @@ def test_a_club_keeps_its_currencies_and_never_mixes_them(tess, club):
     assert_problem(tess.get("/club/currencies?as_of=9"), 422, rule="as-of-in-range")
 
 
+def test_a_session_opens_only_in_a_currency_the_club_keeps(tess, club, engine):
+    from sqlalchemy import func, select
+
+    from ledger.store.tables import members, sessions
+
+    def counts() -> tuple[int, int]:
+        with engine.connect() as conn:
+            return tuple(conn.scalar(select(func.count()).select_from(t)  # type: ignore[misc]
+                                     .where(t.c.club_id == club.club_id))
+                         for t in (sessions, members))
+
+    def open_in(currency: str) -> Any:
+        return tess.post("/sessions", json={
+            "name": f"in {currency}", "players": ["Ann", "Bob", "Zoë"], "guests": ["Zoë"],
+            "currency": currency, "money_per_unit_minor": 10})
+
+    before = counts()
+    problem = assert_problem(open_in("EUR"), 422, rule="club-currency")
+    assert problem["field"] == "currency"
+    assert "GBP" in problem["detail"] and "EUR" in problem["detail"]
+    assert_problem(open_in("XYZ"), 422, rule="currency")
+    assert counts() == before  # no session, and the guest was not added
+    assert tess.get("/audit/events").get_json()["events"] == []
+    assert open_in("GBP").status_code == 201
+    assert tess.put("/club/currencies", json={"currency": "GBP", "accepted": ["EUR"]}
+                    ).status_code == 201
+    opened = open_in("EUR")
+    assert opened.status_code == 201, opened.get_json()
+    assert opened.get_json()["session"]["currency"] == "EUR"
+    # counters are kept by every club
+    assert tess.post("/sessions", json={"players": ["Ann", "Bob"]}).status_code == 201
+
+
 @pytest.mark.backends("sqlite")
 @pytest.mark.parametrize("url", [*BOOK_READS, "/members/{member}/account"])
 @pytest.mark.parametrize("parameter", ["until_", "asof", "page"])

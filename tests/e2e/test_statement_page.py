@@ -64,6 +64,27 @@ def test_the_statement_page_shows_the_json_statements_figures(engine, client):
     assert series["counts"]["C"] == {"tricks": 3, "pools_taken": 1, "loos": 2}
 
 
+def test_the_pages_trail_sums_each_figures_postings_per_rule(engine, client):
+    """Each figure's line shows its postings summed per rule: the rows count every posting
+    of the explain trail once and add up to the figure."""
+    sid = demo(engine, client)
+    trail = client.get(f"/sessions/{sid}/explain").get_json()
+    html = client.get(f"/sessions/{sid}/statement?format=html").get_data(as_text=True)
+    assert len(trail["figures"]) == 7  # five players, the pool, the next pool
+    for figure in trail["figures"]:
+        body = re.search(rf'<details id="explain-\d+" data-account="{figure["account"]}" '
+                         rf'data-kind="{figure["kind"]}">(.*?)</details>', html, re.S).group(1)
+        rows = re.findall(r'<td class="num">([^<]*)</td>\s*<td class="num">(\d+)</td>\s*'
+                          r'<td>[^<]*→[^<]*</td>\s*<td class="num">([^<]+)</td>', body)
+        rules = {(p["category"], p["offence"], p["from"], p["to"], repr(p["rule"]))
+                 for p in figure["postings"]}
+        assert len(rows) == len(rules), figure["account"]
+        assert sum(int(n) for _, n, _ in rows) == len(figure["postings"])
+        assert sum(int(u.replace("\u2212", "-").replace("+", "")) for _, _, u in rows) \
+            == figure["net_units"]
+    assert not re.search(r"<td>v\d+ [A-Z]", html)  # no posting is listed one by one
+
+
 def test_a_browser_asking_for_html_gets_the_page_and_a_client_asking_for_anything_json(
         engine, client):
     sid = demo(engine, client)

@@ -269,7 +269,7 @@ EXPLAIN = {
     ]}
 
 
-def test_each_players_line_expands_to_the_postings_that_make_up_his_figure():
+def test_each_players_line_expands_to_the_postings_that_make_up_his_figure_per_rule():
     page = render_statement(statement(), explain=EXPLAIN)
     found = re.search(r'<details id="(explain-\d+)" data-account="Bob"[^>]*>(.*?)</details>',
                       page, re.S)
@@ -279,7 +279,7 @@ def test_each_players_line_expands_to_the_postings_that_make_up_his_figure():
     text = Text.of(trail).text
     assert "Bob: \u22126 counters" in text and "3 postings" in text
     assert "penalty: revoke \u22126" in text
-    assert "v9 PenaltyImposed by Dan" in text and "Bob → next_pool" in text
+    assert "Bob → next_pool" in text and "v9 PenaltyImposed" not in text
     assert "a revoke pays a loo" in text and "Baxter-Wray p. 24; docs/rules.md §7" in text
     assert "[baxter-wray: revoke = loo]" in text
     # the trail's postings sum to the figure, and the total row says so
@@ -289,6 +289,26 @@ def test_each_players_line_expands_to_the_postings_that_make_up_his_figure():
     assert "Total \u22126" in text
     assert "<script>" not in page
     assert 'data-account="next_pool" data-kind="next_pool"' in page
+    assert "GET /sessions/s1/explain" in page  # where every posting is, one by one
+
+
+def test_a_long_sessions_postings_are_summed_per_rule_on_the_page():
+    """Bob dealt deals 1, 3 and 7 (3 units each) and took the pool of deal 3 (15 units): two
+    rows, not four, each with its deals, its count and its sum; the total is still his net."""
+    [deal, _penalty, taken] = EXPLAIN["figures"][0]["postings"]
+    dealt = [{**deal, "deal_no": n, "version": 10 * n} for n in (1, 3, 7)]
+    postings = [*dealt, {**taken, "deal_no": 3, "amount_units": 15, "signed_units": 15}]
+    trail = {**EXPLAIN, "figures": [{"account": "Bob", "kind": "player", "net_units": 6,
+                                     "categories": {"deal": -9, "pool_taken": 15},
+                                     "postings": postings}]}
+    page = render_statement(statement(), explain=trail)
+    body = re.search(r'data-account="Bob"[^>]*>(.*?)</details>', page, re.S).group(1)
+    rows = [Text.of(r).text.strip() for r in re.findall(r"<tr>(.*?)</tr>", body.split("<tbody>")[1]
+                                                 .split("</tbody>")[0], re.S)]
+    assert len(rows) == 2, rows
+    assert rows[0].startswith("1\u20137 (3 deals) 3 Bob → pool \u22129")
+    assert rows[1].startswith("3 1 pool → Bob +15")
+    assert "(4 postings)" in Text.of(body).text and "Total +6" in Text.of(body).text
 
 
 STANDINGS = {"members": [
