@@ -10,8 +10,9 @@ Every write of a session (open, append, correct, undo) is one path: the write pr
 ledger/writes.py (the session's row held, a stored answer replayed, the version checked),
 then `_record`: the events chained (ledger/store/chain.py) and written with every
 projection they move by the store (ledger/store/base.py), the views being those of
-ledger/projections.py. A club's ledger (`for_club`) reads and writes only that club's
-sessions; `Ledger(engine)` alone is the operator's view (the command line).
+ledger/projections.py. The reads are ledger/reads.py's. A club's ledger (`for_club`) reads
+and writes only that club's sessions; `Ledger(engine)` alone is the operator's view (the
+command line).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from uuid import uuid4
 import orjson
 from sqlalchemy.exc import IntegrityError
 
-from ledger import bookreads, checkpoints, history, projections
+from ledger import bookreads, history, projections
 from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
@@ -35,28 +36,22 @@ from ledger.domain import (
     LedgerError,
     OpenSession,
     OutOfTurn,
-    SessionNotFound,
     SessionState,
     asof,
-    deal_view,
     event_to_record,
     execute,
     session_view,
-    statement,
-    statement_csv,
 )
-from ledger.domain.accounts import RESULT_EVENT_TYPES, cash_csv
+from ledger.domain.accounts import RESULT_EVENT_TYPES
 from ledger.domain.commands import AttachToClub
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.currencies import check_kept
-from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
-from ledger.domain.series import balance_series
 from ledger.domain.state import to_json
 from ledger.projections import SHAPE, SNAPSHOT_EVERY, Folding, results_of
+from ledger.reads import MAX_PAGE_LIMIT, DealNotFound, SessionReads, plain_json, session_not_found
 from ledger.store import clublog, open_store, queries
 from ledger.store.base import Head, SessionWrite, Tx
 from ledger.store.chain import (
-    CHAIN_FORMAT,
     GENESIS,
     as_utc,
     chain_rows,
@@ -66,9 +61,6 @@ from ledger.store.chain import (
 from ledger.writes import AppendResult, WriteRequest, perform
 
 __all__ = ["Ledger", "WriteRequest", "AppendResult", "DealNotFound", "MAX_PAGE_LIMIT"]
-
-MAX_PAGE_LIMIT = 1000
-MAX_DEAL_NO = 2**31 - 1  # deal_views.deal_no is a 32-bit integer
 # the events after which the session's results are written anew (its club's books)
 RESULT_TRIGGERS = frozenset({"SessionEnded", "EntryCorrected", "SessionAttached"})
 
@@ -79,12 +71,9 @@ class Forbidden(LedgerError):
     code = "forbidden"
 
 
-class DealNotFound(LedgerError):
-    code = "not-found"
-
-
-class Ledger:
-    """The ledger over one database; `club_id` confines every call to one club's sessions."""
+class Ledger(SessionReads):
+    """The ledger over one database: the writes below and the reads of ledger/reads.py;
+    `club_id` confines every call to one club's sessions."""
 
     def __init__(self, engine: Any, *, club_id: str | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY):
@@ -208,11 +197,11 @@ class Ledger:
                                    reply_to=(scope, key) if key else None)
             if head is not None and head.reply is None and head.club_id is not None:
                 if head.club_id != club_id:  # another club's session is not even named
-                    raise _not_found(session_id)
+                    raise session_not_found(session_id)
                 raise OutOfTurn(f"session {session_id} is the club's already",
                                rule="attached-once", field="session_id")
             if head is None:
-                raise _not_found(session_id)
+                raise session_not_found(session_id)
             if head.shape != SHAPE:
                 projections.rebuild_in(self.store, tx, session_id, session_id)
                 head = tx.session_head(session_id, club_id=None,
@@ -272,7 +261,7 @@ class Ledger:
             head = tx.session_head(session_id, club_id=self.club_id,
                                    reply_to=(scope, key) if key else None)
             if head is None:
-                raise _not_found(session_id)
+                raise session_not_found(session_id)
             if head.shape != SHAPE:  # written by an older release: rebuilt first
                 projections.rebuild_in(self.store, tx, session_id, session_id)
                 head = tx.session_head(session_id, club_id=self.club_id,
@@ -331,173 +320,6 @@ class Ledger:
         member = request.actor.member_id
         return f"{session_id}:{member}" if member else session_id
 
-    # -- reads (from the projections, never by replaying) ---------------------------------
-
-    def session_exists(self, session_id: str) -> bool:
-        with self.store.reading() as conn:
-            return queries.load_session(conn, session_id, club_id=self.club_id) is not None
-
-    def session(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
-        """The session view: whose turn, the legal choices, the pools, every balance; with
-        `as_of` (a version, or an ISO-8601 time), as it stood then, marked `as_of`."""
-        with self.store.reading() as conn:
-            row = self._row(conn, session_id)
-            if as_of is None:
-                return _plain(session_view(SessionState.from_dict(row.state)))
-            state, _, at = history.state_and_pin_at(conn, row, as_of)
-        return _plain({**session_view(state), "as_of": at})
-
-    def deal(self, session_id: str, deal_no: int, *,
-             as_of: int | str | None = None) -> dict[str, Any]:
-        """The deal's view as it last stood (as of a version or a time, if given)."""
-        with self.store.reading() as conn:
-            row = self._row(conn, session_id)
-            if as_of is not None:
-                state, at = history.deal_state_at(conn, row, deal_no, as_of)
-                view = None if state is None else {**(deal_view(state) or {}), "as_of": at}
-                where = f" as of version {at['version']}"
-            else:
-                # Outside the store's 32-bit deal numbers there is no deal to look for.
-                in_range = 1 <= deal_no <= MAX_DEAL_NO
-                view = queries.load_deal_view(conn, session_id, deal_no) if in_range else None
-                where = ""
-        if view is None:
-            raise DealNotFound(f"session {session_id} had no deal {deal_no}{where}"
-                               if where else f"session {session_id} has no deal {deal_no}",
-                               rule="deal-exists", field="deal_no")
-        return _plain(view)
-
-    def statement(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
-        """The statement, pinned to the log it was drawn from (its version and chain head,
-        and that head signed when the service has a checkpoint key: ledger/checkpoints.py);
-        with `as_of`, as it stood then, marked `as_of`. The cash is counted after the close,
-        outside the session's log: a statement as of a point of that log shows none."""
-        from ledger.treasury import cash_of
-
-        with self.store.reading() as conn:
-            row = self._row(conn, session_id)
-            if as_of is None:
-                state = SessionState.from_dict(row.state)
-                return _plain({**statement(state, _signed_pin(session_id, row)),
-                               "cash": cash_of(self.engine, row.club_id, state)})
-            state, pin, at = history.state_and_pin_at(conn, row, as_of)
-        return _plain({**statement(state, pin), "cash": None, "as_of": at})
-
-    def statement_csv(self, session_id: str, *, as_of: int | str | None = None,
-                      table: str | None = None) -> str:
-        """The statement as CSV: one table (`players`, `summary`, `transfers` or `cash`), or
-        all of them (ledger/domain/statement.py)."""
-        from ledger.treasury import cash_of
-
-        with self.store.reading() as conn:
-            row = self._row(conn, session_id)
-            if as_of is None:
-                state = SessionState.from_dict(row.state)
-                pin = _signed_pin(session_id, row)
-                cash = cash_of(self.engine, row.club_id, state) \
-                    if table in (None, "cash") else None
-            else:
-                state, pin, _ = history.state_and_pin_at(conn, row, as_of)
-                cash = None
-        if table == "cash":
-            return cash_csv(cash, alone=True)
-        text = statement_csv(state, pin, table)
-        return text + cash_csv(cash) if table is None and as_of is None else text
-
-    def explain(self, session_id: str, *, player: str | None = None,
-                as_of: int | str | None = None) -> dict[str, Any]:
-        """Every figure of the session (or `player`'s) with the postings that make it up and
-        the rule behind each (docs/explain.md); as of a version or a time, if given."""
-        with self.store.reading() as conn:
-            row = self._row(conn, session_id)
-            at = history.point(conn, session_id, as_of, row.version) \
-                if as_of is not None else None
-            version = at["version"] if at is not None else row.version
-            rows = queries.events_between_full(conn, session_id, 0, version,
-                                               types=TRAIL_TYPES)
-        log = history.versioned(rows)
-        live = {v for v, _ in live_events(log)}
-        logged = [Logged(version=r.version, position=r.position,
-                         recorded_at=utc_iso(r.recorded_at), actor=r.actor, event=e)
-                  for r, (v, e) in zip(rows, log, strict=True) if v in live]
-        return explain(session_id, logged, version=version, player=player, as_of=at)
-
-    def explain_csv(self, session_id: str, *, player: str | None = None,
-                    as_of: int | str | None = None, table: str | None = None) -> str:
-        return explain_csv(self.explain(session_id, player=player, as_of=as_of), table)
-
-    def events(self, session_id: str, after_position: int = 0,
-               limit: int = 100) -> dict[str, Any]:
-        """One page of the log: {"events": [...], "next_after": position or None}. An event
-        a correction superseded names it (`superseded_by`: the correction's version;
-        docs/rules.md §12.3): the log keeps it, the projections no longer count it."""
-        if isinstance(limit, bool) or not isinstance(limit, int) \
-                or not 1 <= limit <= MAX_PAGE_LIMIT:
-            raise InvalidInput(f"limit must be from 1 to {MAX_PAGE_LIMIT}",
-                               rule="page-limit", field="limit")
-        if isinstance(after_position, bool) or not isinstance(after_position, int) \
-                or after_position < 0:
-            raise InvalidInput("after must be a position >= 0", rule="page-after",
-                               field="after")
-        with self.store.reading() as conn:
-            self._row(conn, session_id)
-            rows = queries.read_events(conn, session_id, after_position=after_position,
-                                       limit=limit + 1)
-            superseded = [(row.payload["rewound_to"], row.version)
-                          for row in queries.read_events(conn, session_id,
-                                                         types=("EntryCorrected",))]
-        page = [{**_event_dict(row), "superseded_by": next(
-            (version for kept, version in superseded if kept < row.version < version), None)}
-            for row in rows[:limit]]
-        more = len(rows) > limit
-        return {"events": page, "next_after": page[-1]["position"] if more else None}
-
-    def balance_series(self, session_id: str) -> dict[str, Any]:
-        """Each player's balance after every deal, from the stored deal views (the
-        statement's chart; ledger/domain/series.py)."""
-        with self.store.reading() as conn:
-            row = self._row(conn, session_id)
-            views = queries.load_deal_views(conn, session_id)
-        return _plain(balance_series(row.state["seats"], views, row.state["balances"]))
-
-    def _row(self, conn: Any, session_id: str, *, as_stored: bool = False) -> Any:
-        """The session's row; one whose projections are of an older form is rebuilt first,
-        unless it is wanted `as_stored` (verify)."""
-        row = queries.load_session(conn, session_id, club_id=self.club_id)
-        if row is None:
-            raise _not_found(session_id)
-        if row.shape != SHAPE and not as_stored:  # by an older release: rebuilt first
-            projections.rebuild(self.store, session_id, session_id)
-            row = queries.load_session(conn, session_id, club_id=self.club_id)
-        return row
-
-    # -- verify and rebuild ---------------------------------------------------------------
-
-    def verify(self, session_id: str) -> list[str]:
-        """Where the log is broken or the stored projections differ from its fold; [] when
-        the log is whole and they agree (ledger/projections.py)."""
-        self._row_of(session_id)
-        return projections.verify(self.store, session_id, session_id).problems[session_id]
-
-    def verify_report(self, session_id: str) -> dict[str, Any]:
-        """What `verify` finds, as the API reports it: ok, the chain head, every problem."""
-        problems = self.verify(session_id)
-        row = self._row_of(session_id)
-        return {"session_id": session_id, "ok": not problems, "version": row.version,
-                "chain_head": row.head_hash, "chain_format": CHAIN_FORMAT,
-                "problems": problems}
-
-    def rebuild(self, session_id: str) -> list[str]:
-        """Write the session's projections anew from its log; what is wrong with the log
-        itself (a rebuild leaves the chain as it is: `verify` still reports it)."""
-        self._row_of(session_id)
-        return projections.rebuild(self.store, session_id, session_id).problems[session_id]
-
-    def _row_of(self, session_id: str) -> Any:
-        with self.store.reading() as conn:
-            return self._row(conn, session_id, as_stored=True)
-
-
 # -- helpers -------------------------------------------------------------------------------
 
 def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str],
@@ -518,16 +340,6 @@ def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str],
                                members={seat: member for seat, member in resolved.values()})
 
 
-def _signed_pin(session_id: str, row: Any) -> dict[str, Any]:
-    """The pin of a statement drawn now, with its head signed when the service has a
-    checkpoint key (ledger/checkpoints.py)."""
-    pin = history.pin(row.version, row.head_hash)
-    signed = checkpoints.sign_head(session_id, row.version, row.head_hash)
-    if signed is not None:
-        pin["checkpoint"] = signed
-    return pin
-
-
 def _result_log(tx: Tx, session_id: str) -> list[tuple[Any, tuple[int, Event]]]:
     """The session's stored events its results count, each with its row (its time)."""
     rows = list(queries.result_events(tx.conn, session_id, RESULT_EVENT_TYPES))
@@ -536,31 +348,11 @@ def _result_log(tx: Tx, session_id: str) -> list[tuple[Any, tuple[int, Event]]]:
 
 def _answer(session_id: str, state: SessionState, appended: list[dict[str, Any]]
             ) -> dict[str, Any]:
-    return _plain({"session_id": session_id, "version": state.version, "appended": appended,
+    return plain_json({"session_id": session_id, "version": state.version, "appended": appended,
                    "session": session_view(state)})
-
-
-def _not_found(session_id: str) -> SessionNotFound:
-    return SessionNotFound(f"no session {session_id}", rule="session-exists",
-                           field="session_id")
-
-
-def _plain(value: Any) -> Any:
-    """The value as JSON gives it back, so that a stored answer equals the one first sent."""
-    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
 def _command_dict(command: Command) -> list[Any]:
     return [type(command).__name__, dataclasses.asdict(command)]
 
 
-def _event_dict(row: Any) -> dict[str, Any]:
-    """A stored event as clients read it, upcast to the current shape of its type."""
-    from ledger.domain import event_from_record
-
-    type_, schema_version, payload = event_to_record(
-        event_from_record(row.type, row.schema_version, row.payload))
-    return _plain({"position": row.position, "version": row.version, "type": type_,
-                   "schema_version": schema_version, "payload": payload,
-                   "recorded_at": utc_iso(row.recorded_at), "actor": row.actor,
-                   "member_id": row.member_id, "token_id": row.token_id, "hash": row.hash})

@@ -271,8 +271,9 @@ _CONNECT_S: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary
 
 @contextmanager
 def bounded(conn: Connection) -> Iterator[None]:
-    """The client-side deadline around work on the connection's driver itself (psycopg's
-    pipeline), which runs no cursor event of SQLAlchemy's to arm it."""
+    """The client-side deadline around work on the connection's driver itself (the
+    append's statements, sent straight to psycopg), which runs no cursor event of
+    SQLAlchemy's to arm it."""
     raw = conn.connection.driver_connection
     with deadline_on(conn.engine, lambda: int(raw.pgconn.socket)):  # type: ignore[union-attr]
         yield
