@@ -313,7 +313,7 @@ class Accounts(MethodView):
 
 
 OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
-                "session_name", "since", "kind", "seq"]
+                "session_name", "since", "kind", "seq", "corrected_by"]
 
 
 @blp.route("/debts")

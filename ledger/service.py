@@ -51,8 +51,16 @@ from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.series import balance_series
 from ledger.domain.state import to_json
-from ledger.projections import SHAPE, SNAPSHOT_EVERY, Folding, results_of
-from ledger.store import clublog, open_store, queries
+from ledger.projections import (
+    RESULT_TRIGGERS,
+    SHAPE,
+    SNAPSHOT_EVERY,
+    Folding,
+    posted_result,
+    result_rows,
+    results_after,
+)
+from ledger.store import booklog, clublog, open_store, queries
 from ledger.store.base import Head, SessionWrite, Tx
 from ledger.store.chain import (
     CHAIN_FORMAT,
@@ -69,7 +77,6 @@ __all__ = ["Ledger", "WriteRequest", "AppendResult", "DealNotFound", "MAX_PAGE_L
 MAX_PAGE_LIMIT = 1000
 MAX_DEAL_NO = 2**31 - 1  # deal_views.deal_no is a 32-bit integer
 # the events after which the session's results are written anew (its club's books)
-RESULT_TRIGGERS = frozenset({"SessionEnded", "EntryCorrected", "SessionAttached"})
 
 
 class Forbidden(LedgerError):
@@ -308,7 +315,10 @@ class Ledger:
                      for r, (_, e) in _result_log(tx, session_id)]
             timed += [(first + i, e, now) for i, e in enumerate(events)
                       if e.type in RESULT_EVENT_TYPES]
-            results = results_of(state, timed, club_id)
+            posted = [posted_result(r) for r in booklog.load_results(
+                tx.conn, session_id=session_id)]
+            results = result_rows(results_after(posted, state, timed, events, at=now,
+                                                first=first), club_id)
         positions = tx.write_session(SessionWrite(
             session_id, club_id, old_version, state.version, rows, to_json(state), views,
             keep_views_to=keep_views_to,

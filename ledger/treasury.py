@@ -274,7 +274,7 @@ class Books:
 
     def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
         rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
-                 "currency", "amount_minor", "balance_minor", "open_minor"]]
+                 "currency", "amount_minor", "balance_minor", "open_minor", "corrected_by"]]
         with self.engine.connect() as conn:
             cut = reads.cut_at(conn, self.club_id, as_of)
             _, items = reads.member_items(conn, self.club_id, cut, member_id)
