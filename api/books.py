@@ -313,7 +313,7 @@ class Accounts(MethodView):
 
 
 OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
-                "session_name", "since", "kind", "seq"]
+                "session_name", "since", "kind", "seq", "corrected_by"]
 
 
 @blp.route("/debts")
@@ -418,12 +418,12 @@ def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
 def club_page(since: datetime | None, until: datetime | None, *,
               as_of: str | None = None) -> Response:
     """The club's printable page: the standings, the open debts and what the club owes, and
-    the tins as last counted (also GET /standings.html)."""
+    the tins as last counted, all as of `as_of` if given (also GET /standings.html)."""
     caller = principal()
     page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
                             books().standings(since=since, until=until, as_of=as_of),
                             books().debts(as_of=as_of), books().payables(as_of=as_of),
-                            None if as_of else books().cash_checks())
+                            books().cash_checks(as_of=as_of))
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
 
 

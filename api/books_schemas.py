@@ -196,8 +196,9 @@ class CurrenciesSchema(Open):
 
 
 class AccountDetailSchema(Open):
-    """The entry behind a line of an account: a session's result (seat, net_units), a payment
-    (payer, payee, amount, method, ...) or a write-off (member_id, amount, reason)."""
+    """The entry behind a line of an account: a session's result (seat, net_units), a
+    correction's adjustment (seat, net_units, corrected_by, reason), a payment (payer, payee,
+    amount, method, ...) or a write-off (member_id, amount, reason)."""
 
     seat = fields.String()
     net_units = fields.Integer()
@@ -216,12 +217,17 @@ class AccountDetailSchema(Open):
         "description": "A reversal: the postings it puts back, [account, currency, amount]"})
     difference = fields.String(validate=validate.OneOf(["shortage", "surplus"]))
     account = fields.String(metadata={"description": "A cash difference: who bears it"})
+    corrected_by = fields.Integer(metadata={
+        "description": "An adjustment: the version of the session's EntryCorrected"})
 
 
 class AccountEntrySchema(Open):
     n = fields.Integer(required=True)
     at = fields.String(required=True, metadata={"format": "date-time"})
-    kind = fields.String(required=True, metadata={"description": "session, payment or write-off"})
+    kind = fields.String(required=True, validate=validate.OneOf([str(k) for k in EntryKind]),
+                         metadata={"description": "session (its result), adjustment (what a "
+                                                  "later correction changed in it), payment, "
+                                                  "write-off, reversal, cash-difference"})
     description = fields.String(required=True)
     session_id = fields.String(required=True, allow_none=True)
     session_name = fields.String(required=True, allow_none=True)
@@ -231,6 +237,9 @@ class AccountEntrySchema(Open):
     balance_minor = fields.Integer(required=True)
     open_minor = fields.Integer(required=True,
                                 metadata={"description": "What of it is still unsettled"})
+    corrected_by = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "An adjustment: the version of the session's EntryCorrected that "
+                       "changed its result (the reason is in the description)"})
     detail = fields.Nested(AccountDetailSchema, required=True, metadata={
         "description": "What the line is: a session's seat and net; a payment or a write-off "
                        "as the book log holds it"})
@@ -244,6 +253,9 @@ class OpenItemSchema(Open):
     session_id = fields.String(required=True, allow_none=True)
     session_name = fields.String(required=True, allow_none=True)
     seq = fields.Integer(required=True, allow_none=True)
+    corrected_by = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "An adjustment: the version of the session's EntryCorrected that "
+                       "changed its result (the reason is in the description)"})
     since = fields.String(required=True, metadata={"format": "date-time"})
 
 
@@ -319,6 +331,9 @@ class OpenDebtSchema(Open):
                          metadata={"description": "What the debt comes from"})
     seq = fields.Integer(required=True, allow_none=True,
                          metadata={"description": "The book log entry, for a payment"})
+    corrected_by = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "An adjustment: the version of the session's EntryCorrected that "
+                       "changed its result (the reason is in the description)"})
     since = fields.String(required=True, metadata={"format": "date-time"})
 
 

@@ -58,6 +58,21 @@ class RuleSchema(Open):
     docs = fields.String(required=True, metadata={"example": "docs/rules.md §5.1"})
 
 
+class TrailCorrectionSchema(Open):
+    """A correction in the session's log (docs/rules.md §12): its EntryCorrected."""
+
+    version = fields.Integer(required=True, metadata={
+        "description": "The EntryCorrected's version in the session's log"})
+    recorded_at = fields.String(required=True, metadata={"format": "date-time"})
+    actor = fields.String(required=True, metadata={"description": "Who appended it"})
+    authorised_by = fields.String(required=True)
+    reason = fields.String(required=True)
+    voids = fields.List(fields.Integer(), required=True, metadata={
+        "description": "The versions of the entries it voided"})
+    changes = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                          metadata={"description": "What it changed: account -> units"})
+
+
 class TrailPostingSchema(Open):
     """One posting of a figure: the event that made it, the units it moved and why."""
 
@@ -76,6 +91,9 @@ class TrailPostingSchema(Open):
     reason = fields.String(required=True)
     offence = fields.String(required=True, allow_none=True)
     rule = fields.Nested(RuleSchema, required=True)
+    correction = fields.Nested(TrailCorrectionSchema, required=True, allow_none=True, metadata={
+        "description": "The correction that put this posting where the entries it superseded "
+                       "had another (null: logged so)"})
 
 
 class FigureSchema(Open):
@@ -92,3 +110,5 @@ class ExplainSchema(Open):
     version = fields.Integer(required=True)
     as_of = fields.Nested(AsOfSchema, required=True, allow_none=True)
     figures = fields.List(fields.Nested(FigureSchema), required=True)
+    corrections = fields.List(fields.Nested(TrailCorrectionSchema), required=True, metadata={
+        "description": "The corrections in the log up to the version read, oldest first"})

@@ -95,8 +95,9 @@ def build(url: str, args: argparse.Namespace) -> dict[str, Any]:
             conn.execute(insert(session_results), result_rows([SessionResult(
                 session_id=sid, seat=m, member_id=ids[m], currency="GBP", net_units=n,
                 net_minor=n * 10, deals_dealt=3, loos=1, loo_units=3, penalties=0,
-                penalty_units=0, ended_at=start + timedelta(hours=s),
-                session_name=f"night {s}") for m, n in zip(seated, nets, strict=True)], club, 1))
+                penalty_units=0, posted_at=start + timedelta(hours=s),
+                session_name=f"night {s}", version=1)
+                for m, n in zip(seated, nets, strict=True)], club))
     books = Books(engine, club)
     begun = time.perf_counter()
     for _ in range(args.payments):

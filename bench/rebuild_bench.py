@@ -43,7 +43,8 @@ TEMPLATE_SEEDS = (11, 12, 13, 14)
 SAMPLE_SESSIONS = 8
 RESULT_COLUMNS = ("session_id", "seat", "session_name", "club_id", "member_id", "currency",
                   "net_units", "net_minor", "deals_dealt", "loos", "loo_units", "penalties",
-                  "penalty_units", "ended_at", "version")
+                  "penalty_units", "posted_at", "version", "sessions", "corrected_by",
+                  "reason")
 TEMPLATE_DEALS = 120
 
 
@@ -127,8 +128,8 @@ def generate(url: str, events: int) -> dict[str, Any]:
                 with cur.copy(f"COPY session_results ({', '.join(RESULT_COLUMNS)}) "
                               "FROM STDIN") as copy:
                     for r in results:
-                        row = result_rows([r], None, len(records))[0]
-                        row["session_id"] = sid
+                        row = result_rows([r], None)[0]
+                        row["session_id"], row["version"] = sid, len(records)
                         copy.write_row(tuple(row[c] for c in RESULT_COLUMNS))
             conn.commit()
             written += len(records)

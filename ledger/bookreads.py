@@ -3,11 +3,11 @@
     cut = cut_at(conn, club_id, "2026-11-30T23:59:59Z")    # or a book position: "18"
     accounts(conn, club_id, cut)                            # what /accounts said then
 
-A read sees the book entries numbered up to the cut and the session results that had ended by
-its time. The results of a session a correction changed after that time are not read from the
-`session_results` projection (which holds them as corrected) but rebuilt from the session's
-log as it stood then (ledger/history.py): so a month-end read after a late correction says
-exactly what it said at the month's end. Every function here takes the cut; `Cut()` is now.
+A read sees the book entries numbered up to the cut and the session results' lines posted by
+its time. A correction never rewrites a line: it posts what it changed at its own time
+(ledger/domain/adjustments.py), so a month-end read after a late correction says exactly
+what it said at the month's end, from the same projection as a read of now. Every function
+here takes the cut; `Cut()` is now.
 """
 
 from __future__ import annotations
@@ -25,23 +25,20 @@ from ledger.clubs import NotFound, name_key
 from ledger.domain import InvalidInput
 from ledger.domain import accounts as bk
 from ledger.domain import bookentries as be
-from ledger.domain.accounts import RESULT_EVENT_TYPES, Line, SessionResult, session_results
+from ledger.domain.accounts import Line
 from ledger.domain.currencies import UNITS
-from ledger.domain.vocabulary import Status
 from ledger.store import booklog as store
-from ledger.store import clubstore, queries
+from ledger.store import clubstore
 from ledger.store.chain import as_utc, utc_iso
 
 
 @dataclass(frozen=True)
 class Cut:
-    """Where a read stops: book entries up to `seq`, results ended by `at` (None: all);
-    the sessions corrected after `at` (`redone`) read from `results`, as they stood then."""
+    """Where a read stops: book entries up to `seq`, results' lines posted by `at` (None:
+    all)."""
 
     seq: int | None = None
     at: datetime | None = None
-    redone: tuple[str, ...] = ()
-    results: tuple[SessionResult, ...] = ()
     asked: str | None = None
 
     def echo(self) -> dict[str, Any]:
@@ -76,26 +73,7 @@ def cut_at(conn: Connection, club_id: str, as_of: str | None) -> Cut:
     else:
         at = history.as_moment(as_of)
         seq = store.seq_at(conn, club_id, at)
-    redone = tuple(store.corrected_after(conn, club_id, at))
-    results: list[SessionResult] = []
-    for session_id in redone:
-        results += _results_then(conn, session_id, at)
-    return Cut(seq=seq, at=at, redone=redone, results=tuple(results), asked=str(as_of))
-
-
-def _results_then(conn: Connection, session_id: str, at: datetime) -> list[SessionResult]:
-    """The session's results as its log stood at `at` (none if it had not ended)."""
-    version = queries.version_at(conn, session_id, at)
-    if version == 0:
-        return []
-    state = history.state_at(conn, session_id, version)
-    if state.status != Status.ENDED:
-        return []
-    rows = [r for r in queries.result_events(conn, session_id, RESULT_EVENT_TYPES)
-            if r.version <= version]
-    timed = [(v, e, as_utc(r.recorded_at))
-             for r, (v, e) in zip(rows, history.versioned(rows), strict=True)]
-    return session_results(state, timed)
+    return Cut(seq=seq, at=at, asked=str(as_of))
 
 
 # -- the lines ---------------------------------------------------------------------------
@@ -105,20 +83,14 @@ def _line_of_row(r: Any) -> Line:
         session_id=r.session_id, session_name=r.session_name, seat=r.seat,
         member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
         net_minor=None if r.net_minor is None else int(r.net_minor),
-        ended_at=as_utc(r.ended_at))
+        posted_at=as_utc(r.posted_at), corrected_by=r.corrected_by, reason=r.reason)
 
 
 def result_lines(conn: Connection, club_id: str, cut: Cut, *, member_id: str | None = None,
                  sign: int = 0) -> list[Line]:
     """The club's session results as lines (only the member's, only debits or credits)."""
-    lines = [_line_of_row(r) for r in store.load_results(
-        conn, club_id=club_id, member_id=member_id, until=cut.at, sign=sign,
-        leave_out=cut.redone)]
-    for r in cut.results:
-        if (member_id is None or r.member_id == member_id) and r.member_id is not None \
-                and (not sign or (r.amount < 0) == (sign < 0) and r.amount != 0):
-            lines.append(bk.result_line(r))
-    return lines
+    return [_line_of_row(r) for r in store.load_results(
+        conn, club_id=club_id, member_id=member_id, until=cut.at, sign=sign)]
 
 
 @dataclass
@@ -214,13 +186,10 @@ def balances(conn: Connection, club_id: str, cut: Cut
     sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for by, account_of, sign in (("member_id", be.member_account, 1),
                                  ("session_id", be.session_account, -1)):
-        for key, currency, amount in store.result_sums(conn, club_id, by, until=cut.at,
-                                                       leave_out=cut.redone):
+        for key, currency, amount in store.result_sums(conn, club_id, by, until=cut.at):
             sums[account_of(key)][currency] += sign * amount
     log = Log.read(conn, club_id, cut)
-    postings = [p for r in cut.results for p in r.postings()]
-    postings += [p for entry in log.entries.values() for p in entry.postings()]
-    for p in postings:
+    for p in (p for entry in log.entries.values() for p in entry.postings()):
         sums[p.account][p.currency] += p.amount
     return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}, log
 
@@ -280,7 +249,8 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *, credits: bool
         out.append({"member_id": member_id, "name": name, "currency": currency,
                     "amount_minor": amount, "session_id": line.session_id,
                     "session_name": line.session_name, "kind": str(line.kind),
-                    "seq": line.seq, "since": line.at.isoformat(),
+                    "seq": line.seq, "corrected_by": line.detail.get("corrected_by"),
+                    "since": line.at.isoformat(),
                     "_key": (line.at, name_key(name), line.session_id or "")})
     out.sort(key=lambda d: d["_key"])
     totals: dict[str, int] = defaultdict(int)
@@ -335,29 +305,27 @@ def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
 
 # -- the season's standings ------------------------------------------------------------------
 
-SUMMED = ("deals_dealt", "net_units", "loos", "loo_units", "penalties", "penalty_units")
+SUMMED = ("sessions", "deals_dealt", "net_units", "loos", "loo_units", "penalties", "penalty_units")
 
 
 def standings(conn: Connection, club_id: str, cut: Cut, *, since: datetime | None,
               until: datetime | None) -> dict[str, Any]:
-    """Per member, over the sessions that ended in [since, until] by the cut: sessions,
-    deals dealt, net (units, and money per currency), loos and penalties; by name."""
+    """Per member, over the results' lines posted in [since, until] by the cut (a session's
+    result when it ended, a correction's change when it was made): sessions, deals dealt,
+    net (units, and money per currency), loos and penalties; by name. A member whose lines
+    there sum to nothing at all (a session ended, then reopened) is left out."""
     last = until if cut.at is None or (until is not None and until < cut.at) else cut.at
-    rows: list[Any] = list(store.standing_sums(conn, club_id, since=since, until=last,
-                                               leave_out=cut.redone))
-    rows += [_ResultSum(r) for r in cut.results if r.member_id is not None
-             and (since is None or r.ended_at >= since)
-             and (last is None or r.ended_at <= last)]
+    rows = store.standing_sums(conn, club_id, since=since, until=last)
     members = members_of(conn, club_id)
     table: dict[str, dict[str, Any]] = {}
     for row in rows:
-        if row.member_id not in members:
+        if row.member_id not in members or not any(
+                int(getattr(row, name) or 0) for name in (*SUMMED, "net_minor")):
             continue
         m = members[row.member_id]
         s = table.setdefault(row.member_id, {
-            "member_id": m.id, "name": m.name, "guest": bool(m.guest), "sessions": 0,
+            "member_id": m.id, "name": m.name, "guest": bool(m.guest),
             "net_minor": {}, **{name: 0 for name in SUMMED}})
-        s["sessions"] += int(row.sessions)
         for name in SUMMED:
             s[name] += int(getattr(row, name))
         # money per currency; sessions played for counters under "units", as the books
@@ -370,16 +338,6 @@ def standings(conn: Connection, club_id: str, cut: Cut, *, since: datetime | Non
     return {"since": since.isoformat() if since else None,
             "until": until.isoformat() if until else None, "members": ordered,
             **cut.echo()}
-
-
-class _ResultSum:
-    """One rebuilt result in the shape of a row of `standing_sums`."""
-
-    def __init__(self, r: SessionResult):
-        self.member_id, self.currency, self.sessions = r.member_id, r.currency, 1
-        self.net_minor = r.net_minor
-        for name in SUMMED:
-            setattr(self, name, getattr(r, name))
 
 
 # -- the register of book entries ------------------------------------------------------------

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Text, cast, select
 
-from ledger.domain import Event, SessionState, asof, deal_view, event_from_record
+from ledger.domain import Event, SessionState, adjustments, asof, deal_view, event_from_record
 from ledger.domain.accounts import RESULT_EVENT_TYPES, SessionResult, session_results
 from ledger.domain.corrections import live_events
 from ledger.domain.errors import InvariantBroken
@@ -50,7 +50,7 @@ SNAPSHOT_EVERY = 100
 # Raise it with any change to what a projection holds: sessions of an older form are then
 # rebuilt from their logs by `lanterloo migrate` (`rebuild_stale`), or before they are next
 # read or written (ledger/service.py). 0: written before forms were recorded.
-SHAPE = 1
+SHAPE = 2  # 2: a session's results as lines posted over time (migration 0012)
 
 
 def deal_view_json(state: SessionState) -> str:
@@ -125,6 +125,7 @@ class Folded:
     log: list[tuple[int, Event]] = field(default_factory=list)  # every event, voided too
     timed: list[tuple[int, Event, datetime]] = field(default_factory=list)  # for results
     states_at: dict[int, str] = field(default_factory=dict)  # asked versions -> state JSON
+    results: list[SessionResult] = field(default_factory=list)  # its lines on the books
 
     @property
     def state_json(self) -> str:
@@ -155,6 +156,7 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
                      for row, (_, event) in zip(rows, out.log, strict=True)
                      if event.type in RESULT_EVENT_TYPES]
         _fold(out, states_at)
+        out.results = results_of(out, rows)
     except Exception as error:  # noqa: BLE001 - the finding is that it does not fold
         out.state, out.error = None, f"{type(error).__name__}: {error}"
     return out
@@ -223,27 +225,90 @@ def _moment(iso: str) -> datetime:
 
 # -- session results -----------------------------------------------------------------------
 
-def result_rows(results: Iterable[SessionResult], club_id: str | None,
-                version: int) -> list[dict[str, Any]]:
+# The events whose write may move a session's results on the club's books: its end, a
+# correction, its attachment to a club (which names the members).
+RESULT_TRIGGERS = frozenset({"SessionEnded", "EntryCorrected", "SessionAttached"})
+
+
+def result_rows(results: Iterable[SessionResult], club_id: str | None) -> list[dict[str, Any]]:
     """Rows of `session_results`."""
     return [{"session_id": r.session_id, "seat": r.seat, "session_name": r.session_name,
              "club_id": club_id, "member_id": r.member_id, "currency": r.currency,
              "net_units": r.net_units, "net_minor": r.net_minor,
              "deals_dealt": r.deals_dealt, "loos": r.loos, "loo_units": r.loo_units,
              "penalties": r.penalties, "penalty_units": r.penalty_units,
-             "ended_at": r.ended_at, "version": version} for r in results]
+             "posted_at": r.posted_at, "version": r.version, "sessions": r.sessions,
+             "corrected_by": r.corrected_by, "reason": r.reason} for r in results]
 
 
-def results_of(state: SessionState, timed: Iterable[tuple[int, Event, datetime]],
-               club_id: str | None) -> list[dict[str, Any]]:
-    """The session's rows of `session_results` (none while it is open)."""
-    if state.status != Status.ENDED:
+def posted_result(row: Any) -> SessionResult:
+    """A stored row of `session_results` as the line it is."""
+    return SessionResult(
+        session_id=row.session_id, seat=row.seat, member_id=row.member_id,
+        currency=row.currency, net_units=int(row.net_units),
+        net_minor=None if row.net_minor is None else int(row.net_minor),
+        deals_dealt=int(row.deals_dealt), loos=int(row.loos), loo_units=int(row.loo_units),
+        penalties=int(row.penalties), penalty_units=int(row.penalty_units),
+        posted_at=as_utc(row.posted_at), session_name=row.session_name,
+        sessions=int(row.sessions), version=int(row.version),
+        corrected_by=row.corrected_by, reason=row.reason)
+
+
+def results_after(posted: Sequence[SessionResult], state: SessionState,
+                  timed: Iterable[tuple[int, Event, datetime]], written: Sequence[Event], *,
+                  at: datetime, first: int) -> list[SessionResult]:
+    """The session's lines on the books after a write of the events `written` (versions
+    `first`... , at `at`) that left it at `state`: those `posted` before it, and the
+    difference it made (ledger/domain/adjustments.py). `timed`: the log up to the write,
+    of at least RESULT_EVENT_TYPES, with their times. The live append and a rebuild alike."""
+    correction = next(((first + i, e) for i, e in enumerate(written)
+                       if isinstance(e, EntryCorrected)), None)
+    now = session_results(state, timed) if state.status == Status.ENDED else []
+    lines = adjustments.post(posted, now, at=at, version=state.version,
+                             correction=correction)
+    return adjustments.labelled(lines, state.members, state.name)
+
+
+def results_of(folded: Folded, rows: Sequence[EventRow]) -> list[SessionResult]:
+    """The session's lines on the books, from its log: every write (the events that share
+    one time) that holds a RESULT_TRIGGERS event, from the first end on, posts the
+    difference it made to the result (corrections are rare: the state after each earlier
+    such write is folded again)."""
+    assert folded.state is not None
+    ends = [v for v, e in folded.log if e.type == "SessionEnded"]
+    if not ends:
         return []
-    return result_rows(session_results(state, timed), club_id, state.version)
+    writes: list[list[EventRow]] = []  # each write's rows, in order
+    for row in rows:
+        if writes and writes[-1][-1].recorded_at == row.recorded_at:
+            writes[-1].append(row)
+        else:
+            writes.append([row])
+    events = dict(folded.log)
+    lookups = asof.in_memory(folded.log)
+    lines: list[SessionResult] = []
+    for write in writes:
+        last = write[-1].version
+        written = [events[r.version] for r in write]
+        if last < ends[0] or not any(e.type in RESULT_TRIGGERS for e in written):
+            continue
+        state = folded.state if last == folded.version else asof.state_at(
+            last, snapshot=lookups[0], events=lookups[1], last_correction=lookups[2],
+            session_id=folded.session_id)
+        lines = results_after(lines, state, [t for t in folded.timed if t[0] <= last],
+                              written, at=_moment(write[-1].recorded_at),
+                              first=write[0].version)
+    return lines
+
+
+def _result_key(row: Any) -> str:
+    """A line of `session_results` as verify names it: its seat and version, "Ann@12"."""
+    r = row if isinstance(row, dict) else row._mapping
+    return f"{r['seat']}@{r['version']}"
 
 
 def compared_result(row: Any) -> dict[str, Any]:
-    """A row of `session_results` as verify compares it: every column but the version."""
+    """A row of `session_results` as verify compares it: every column."""
     r = dict(row) if isinstance(row, dict) else dict(row._mapping)
     return {"session_id": r["session_id"], "seat": r["seat"],
             "session_name": r["session_name"], "club_id": r["club_id"],
@@ -253,7 +318,9 @@ def compared_result(row: Any) -> dict[str, Any]:
             "deals_dealt": r["deals_dealt"], "loos": r["loos"],
             "loo_units": int(r["loo_units"]), "penalties": r["penalties"],
             "penalty_units": int(r["penalty_units"]),
-            "ended_at": utc_iso(as_utc(r["ended_at"]))}
+            "posted_at": utc_iso(as_utc(r["posted_at"])), "version": int(r["version"]),
+            "sessions": int(r["sessions"]), "corrected_by": r["corrected_by"],
+            "reason": r["reason"]}
 
 
 # -- what is stored ------------------------------------------------------------------------
@@ -295,7 +362,7 @@ def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
     for row in conn.execute(select(results_table).where(results_table.c.session_id >= first,
                                                         results_table.c.session_id <= last)):
         if row.session_id in found:
-            found[row.session_id].results[row.seat] = compared_result(row)
+            found[row.session_id].results[_result_key(row)] = compared_result(row)
     return found
 
 
@@ -325,8 +392,8 @@ def differences(stored: Stored, folded: Folded) -> list[str]:
             out.append(f"{path}: rebuilt only")
         else:
             out += _json_diff(path, stored.views[deal_no], folded.views[deal_no])
-    rebuilt = {r["seat"]: compared_result(r)
-               for r in results_of(folded.state, folded.timed, stored.club_id)}
+    rebuilt = {_result_key(r): compared_result(r)
+               for r in result_rows(folded.results, stored.club_id)}
     out += diff("session_results", stored.results, rebuilt)
     for version in sorted(stored.snapshots):
         if version not in folded.states_at:
@@ -436,7 +503,7 @@ def rebuild_in(store: Store, tx: Tx, first: str, last: str) -> Pass:
             {n: (folded.view_versions.get(n, folded.version), view)
              for n, view in folded.views.items()},
             {v: folded.states_at[v] for v in every},
-            results_of(folded.state, folded.timed, stored[sid]), SHAPE))
+            result_rows(folded.results, stored[sid]), SHAPE))
         out.problems[sid] = folded.problems
     tx.replace_projections(written)
     return out

@@ -25,7 +25,6 @@ from ledger.domain import (
     statement_csv,
 )
 from ledger.domain.accounts import cash_csv
-from ledger.domain.corrections import live_events
 from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.series import balance_series
 from ledger.projections import SHAPE
@@ -129,11 +128,9 @@ class SessionReads:
             version = at["version"] if at is not None else row.version
             rows = queries.events_between_full(conn, session_id, 0, version,
                                                types=TRAIL_TYPES)
-        log = history.versioned(rows)
-        live = {v for v, _ in live_events(log)}
         logged = [Logged(version=r.version, position=r.position,
                          recorded_at=utc_iso(r.recorded_at), actor=r.actor, event=e)
-                  for r, (v, e) in zip(rows, log, strict=True) if v in live]
+                  for r, (_, e) in zip(rows, history.versioned(rows), strict=True)]
         return explain(session_id, logged, version=version, player=player, as_of=at)
 
     def explain_csv(self, session_id: str, *, player: str | None = None,

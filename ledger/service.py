@@ -47,9 +47,17 @@ from ledger.domain.commands import AttachToClub
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.currencies import check_kept
 from ledger.domain.state import to_json
-from ledger.projections import SHAPE, SNAPSHOT_EVERY, Folding, results_of
+from ledger.projections import (
+    RESULT_TRIGGERS,
+    SHAPE,
+    SNAPSHOT_EVERY,
+    Folding,
+    posted_result,
+    result_rows,
+    results_after,
+)
 from ledger.reads import MAX_PAGE_LIMIT, DealNotFound, SessionReads, plain_json, session_not_found
-from ledger.store import clublog, open_store, queries
+from ledger.store import booklog, clublog, open_store, queries
 from ledger.store.base import Head, SessionWrite, Tx
 from ledger.store.chain import (
     GENESIS,
@@ -61,8 +69,6 @@ from ledger.store.chain import (
 from ledger.writes import AppendResult, WriteRequest, perform
 
 __all__ = ["Ledger", "WriteRequest", "AppendResult", "DealNotFound", "MAX_PAGE_LIMIT"]
-# the events after which the session's results are written anew (its club's books)
-RESULT_TRIGGERS = frozenset({"SessionEnded", "EntryCorrected", "SessionAttached"})
 
 
 class Forbidden(LedgerError):
@@ -302,7 +308,10 @@ class Ledger(SessionReads):
                      for r, (_, e) in _result_log(tx, session_id)]
             timed += [(first + i, e, now) for i, e in enumerate(events)
                       if e.type in RESULT_EVENT_TYPES]
-            results = results_of(state, timed, club_id)
+            posted = [posted_result(r) for r in booklog.load_results(
+                tx.conn, session_id=session_id)]
+            results = result_rows(results_after(posted, state, timed, events, at=now,
+                                                first=first), club_id)
         positions = tx.write_session(SessionWrite(
             session_id, club_id, old_version, state.version, rows, to_json(state), views,
             keep_views_to=keep_views_to,

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from ledger import bookreads as reads
+from ledger import history
 from ledger.clubs import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
 from ledger.domain import accounts as bk
@@ -274,7 +275,7 @@ class Books:
 
     def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
         rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
-                 "currency", "amount_minor", "balance_minor", "open_minor"]]
+                 "currency", "amount_minor", "balance_minor", "open_minor", "corrected_by"]]
         with self.engine.connect() as conn:
             cut = reads.cut_at(conn, self.club_id, as_of)
             _, items = reads.member_items(conn, self.club_id, cut, member_id)
@@ -340,13 +341,16 @@ class Books:
 
     # -- the statement's cash section ---------------------------------------------------
 
-    def cash(self, conn: Connection, state: SessionState) -> dict[str, Any] | None:
-        """The cash check of one session (ledger.domain.accounts.cash_check)."""
+    def cash(self, conn: Connection, state: SessionState, *, up_to: int | None = None
+             ) -> dict[str, Any] | None:
+        """The cash check of one session (ledger.domain.accounts.cash_check), from the
+        book entries numbered up to `up_to` (all: None)."""
         undone = {row.payload["reverses"] for row in store.entries(
-            conn, self.club_id, types=(EntryReversed.type,))}
+            conn, self.club_id, types=(EntryReversed.type,), up_to=up_to)}
 
         def of_session(type_: str) -> list[Any]:  # a reversed entry no longer counts
-            return [row for row in store.entries(conn, self.club_id, types=(type_,))
+            return [row for row in store.entries(conn, self.club_id, types=(type_,),
+                                                 up_to=up_to)
                     if row.payload.get("session_id") == state.session_id
                     and row.seq not in undone]
 
@@ -370,22 +374,28 @@ class Books:
                              booked=entries(CashDifferenceBooked))
 
 
-    def cash_checks(self, *, limit: int = 20) -> list[dict[str, Any]]:
+    def cash_checks(self, *, as_of: str | None = None, limit: int = 20
+                    ) -> list[dict[str, Any]]:
         """The cash checks of the last `limit` sessions whose tin was counted, the latest
-        first (the club's page)."""
+        first (the club's page); as of a point (docs/books.md), as they stood then: the
+        book entries up to it, each session as its log stood at its time."""
         with self.engine.connect() as conn:
+            cut = reads.cut_at(conn, self.club_id, as_of)
             undone = {row.payload["reverses"] for row in store.entries(
-                conn, self.club_id, types=(EntryReversed.type,))}
+                conn, self.club_id, types=(EntryReversed.type,), up_to=cut.seq)}
             counted = [row.payload["session_id"] for row in store.entries(
-                conn, self.club_id, types=(CashCounted.type,)) if row.seq not in undone]
+                conn, self.club_id, types=(CashCounted.type,), up_to=cut.seq)
+                if row.seq not in undone]
             latest = list(dict.fromkeys(reversed(counted)))[:limit]
             out = []
             for session_id in latest:
                 row = queries.load_session(conn, session_id, club_id=self.club_id)
                 if row is None:
                     continue
-                state = SessionState.from_dict(row.state)
-                check = self.cash(conn, state)
+                state = SessionState.from_dict(row.state) if cut.at is None else \
+                    history.state_at(conn, session_id,
+                                     queries.version_at(conn, session_id, cut.at))
+                check = self.cash(conn, state, up_to=cut.seq)
                 if check is not None:
                     out.append({"session_id": session_id, "session_name": state.name,
                                 **check})

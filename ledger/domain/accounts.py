@@ -13,8 +13,9 @@ accounts, and its postings sum to zero in each currency (double entry):
 
 The entries themselves are ledger/domain/bookentries.py's.
 A session's result is not a book entry: it is the `session_results` projection of its own
-log, posted here as `SessionResult` lines. Payments and credits settle a member's oldest
-open items first (FIFO, `allocate`).
+log, posted here as `SessionResult` lines: the result when the session ends, and the
+difference a later correction makes, dated when it was made (ledger/domain/adjustments.py).
+Payments and credits settle a member's oldest open items first (FIFO, `allocate`).
 """
 
 from __future__ import annotations
@@ -61,13 +62,19 @@ class EntryKind(StrEnum):
     WRITE_OFF = "write-off"
     REVERSAL = "reversal"
     CASH_DIFFERENCE = "cash-difference"  # a tin's shortage or surplus he answers for
+    ADJUSTMENT = "adjustment"  # what a correction of a session changed in its result
 
 
 # -- session results ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class SessionResult:
-    """One seat's result of an ended session (a row of `session_results`)."""
+    """One seat's result of an ended session, as posted to the books (a row of
+    `session_results`): the result when it ended, or what a correction changed in it
+    (`corrected_by`, the version of its EntryCorrected, and its `reason`), posted at
+    `posted_at` by the write that ended at the session's `version`. The figures of an
+    adjustment are differences; `sessions` counts the session (1 when its result is posted,
+    -1 when a correction reopens it, 0 for a change)."""
 
     session_id: str
     seat: str
@@ -80,8 +87,12 @@ class SessionResult:
     loo_units: int
     penalties: int
     penalty_units: int
-    ended_at: datetime
+    posted_at: datetime
     session_name: str = ""
+    sessions: int = 1
+    version: int = 0
+    corrected_by: int | None = None
+    reason: str | None = None
 
     @property
     def amount(self) -> int:
@@ -119,22 +130,30 @@ class Line:
 
 
 def result_line(result: SessionResult) -> Line:
-    return Line(at=result.ended_at, kind=EntryKind.SESSION, postings=tuple(result.postings()),
-                session_id=result.session_id, session_name=result.session_name,
-                detail={"seat": result.seat, "net_units": result.net_units})
+    return session_line(
+        session_id=result.session_id, session_name=result.session_name, seat=result.seat,
+        member_id=result.member_id, currency=result.currency, net_units=result.net_units,
+        net_minor=result.net_minor, posted_at=result.posted_at,
+        corrected_by=result.corrected_by, reason=result.reason)
 
 
 def session_line(*, session_id: str, session_name: str, seat: str, member_id: str | None,
                  currency: str, net_units: int, net_minor: int | None,
-                 ended_at: datetime) -> Line:
+                 posted_at: datetime, corrected_by: int | None = None,
+                 reason: str | None = None) -> Line:
     """A session result's line, straight from its stored row (what result_line makes of a
-    SessionResult, without building one: a club's books read thousands)."""
+    SessionResult, without building one: a club's books read thousands). A correction's
+    adjustment names its EntryCorrected (`corrected_by`, its version) and its reason."""
     amount = net_minor if net_minor is not None else net_units
     postings = () if member_id is None else (
         BookPosting(member_account(member_id), currency, amount),
         BookPosting(session_account(session_id), currency, -amount))
-    return Line(at=ended_at, kind=EntryKind.SESSION, postings=postings, session_id=session_id,
-                session_name=session_name, detail={"seat": seat, "net_units": net_units})
+    detail: dict[str, Any] = {"seat": seat, "net_units": net_units}
+    if corrected_by is not None:
+        detail.update(corrected_by=corrected_by, reason=reason)
+    return Line(at=posted_at, kind=EntryKind.SESSION if corrected_by is None
+                else EntryKind.ADJUSTMENT, postings=postings, session_id=session_id,
+                session_name=session_name, detail=detail)
 
 
 def entry_line(entry: BookEntry, *, seq: int, at: datetime,
@@ -263,6 +282,9 @@ def describe(line: Line, member_id: str) -> str:
     d = line.detail
     if line.kind == EntryKind.SESSION:
         return f"result of session {line.session_name or line.session_id} ({d['seat']})"
+    if line.kind == EntryKind.ADJUSTMENT:
+        return (f"correction of session {line.session_name or line.session_id} ({d['seat']}), "
+                f"version {d['corrected_by']}: {d['reason']}")
     if line.kind == EntryKind.WRITE_OFF:
         return f"written off: {d['reason']}"
     if line.kind == EntryKind.REVERSAL:
@@ -282,6 +304,7 @@ def item_dict(item: Item, member_id: str, n: int) -> dict[str, Any]:
         "description": describe(line, member_id), "session_id": line.session_id,
         "session_name": line.session_name, "seq": line.seq, "currency": item.currency,
         "amount_minor": item.amount, "balance_minor": item.balance, "open_minor": item.open,
+        "corrected_by": line.detail.get("corrected_by"),
         "detail": {k: v for k, v in line.detail.items() if k != "type"},
     }
 
@@ -304,7 +327,8 @@ def account_summary(items: Sequence[Item]) -> dict[str, Any]:
         "open": [{"kind": str(i.line.kind), "currency": i.currency,
                   "amount_minor": abs(i.open), "owes": i.open < 0,
                   "session_id": i.line.session_id, "session_name": i.line.session_name,
-                  "seq": i.line.seq, "since": i.line.at.isoformat()} for i in still_open],
+                  "seq": i.line.seq, "corrected_by": i.line.detail.get("corrected_by"),
+                  "since": i.line.at.isoformat()} for i in still_open],
     }
 
 
@@ -369,7 +393,7 @@ def session_results(state: SessionState,
     if not ended:
         raise InvariantBroken(f"session {state.session_id} is ended but its log has no "
                               "live SessionEnded")
-    ended_at = at[ended[-1]]
+    posted_at = at[ended[-1]]
     loos: dict[str, int] = defaultdict(int)
     penalties: dict[str, int] = defaultdict(int)
     for _, event in live:
@@ -394,7 +418,7 @@ def session_results(state: SessionState,
             loo_units=paid.get(Reason.LOO, 0) + paid.get(Reason.SINGLE_LOO, 0),
             penalties=penalties[seat],
             penalty_units=sum(v for k, v in paid.items() if k.startswith("penalty:")),
-            ended_at=ended_at, session_name=state.name))
+            posted_at=posted_at, session_name=state.name))
     return out
 
 

@@ -11,6 +11,10 @@ its net, and per category to the category, exactly.
     trail = explain(session_id, logged, version=57)          # every account
     trail = explain(session_id, logged, version=57, player="B")
 
+`logged` is the log's trail events, superseded ones too: a posting that a correction put in
+place of what its superseded tail held names that correction (`correction`: its version,
+who, when, why), and the trail lists the corrections (`corrections`).
+
 The rules are in one table, `RULES`: one entry per posting reason (vocabulary.Reason).
 """
 
@@ -18,11 +22,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import events as ev
+from .corrections import live_events
 from .errors import InvalidInput, InvariantBroken
 from .events import NEXT_POOL, POOL
 from .offence_tables import TABLES
@@ -314,11 +320,53 @@ def category(p: Posting) -> str:
 
 # ---------------------------------------------------------------- the trail
 
-def explain(session_id: str, logged: Iterable[Logged], *, version: int,
+def _posting_key(p: Posting) -> tuple[Any, ...]:
+    return (p["from"], p["to"], p["amount_units"], str(p["reason"]), p.get("offence"),
+            p.get("deal_no"))
+
+
+def corrections_of(logged: Sequence[Logged]
+                   ) -> tuple[list[dict[str, Any]], dict[tuple[int, int], dict[str, Any]]]:
+    """The log's corrections (version, when, who appended it, who authorised it, why, the
+    versions it voided, what it changed), and the postings each changed: {(event version,
+    index of the posting in its event): the correction}. A posting a correction's own write
+    made (the tail decided anew, at the correction's time) changed something when the tail
+    it superseded held no posting like it (the same accounts, amount, reason and deal)."""
+    out: list[dict[str, Any]] = []
+    changed: dict[tuple[int, int], dict[str, Any]] = {}
+    live: list[Logged] = []
+    for n, item in enumerate(logged):
+        e = item.event
+        if isinstance(e, ev.EntryCorrected):
+            correction = {"version": item.version, "recorded_at": item.recorded_at,
+                          "actor": item.actor, "authorised_by": e.authorised_by,
+                          "reason": e.reason, "voids": [v["version"] for v in e.voids],
+                          "changes": dict(e.changes)}
+            out.append(correction)
+            before = Counter(_posting_key(p) for old in live if old.version > e.rewound_to
+                             for p in old.event.postings_list)
+            for new in logged[n + 1:]:
+                if new.recorded_at != item.recorded_at:
+                    break  # the correction's write ends here
+                for index, p in enumerate(new.event.postings_list):
+                    key = _posting_key(p)
+                    if before[key]:
+                        before[key] -= 1
+                    else:
+                        changed[(new.version, index)] = correction
+            live = [old for old in live if old.version <= e.rewound_to]
+        live.append(item)
+    return out, changed
+
+
+def explain(session_id: str, logged: Sequence[Logged], *, version: int,
             player: str | None = None, as_of: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The figures of the session whose live events are `logged` (in log order): per account
-    its net, its categories and the postings behind them. `player` keeps that player's figure
-    only (refused, naming `player`, if he never sat in the session)."""
+    """The figures of the session whose trail events are `logged` (in log order, superseded
+    ones too): per account its net, its categories and the postings of the live events
+    behind them, each naming the correction that changed it, if one did. `player` keeps that
+    player's figure only (refused, naming `player`, if he never sat in the session)."""
+    corrections, changed = corrections_of(logged)
+    live = {v for v, _ in live_events((i.version, i.event) for i in logged)}
     rules: Rules | None = None
     seats: list[str] = []
     started: dict[int, ev.DealStarted] = {}
@@ -326,6 +374,8 @@ def explain(session_id: str, logged: Iterable[Logged], *, version: int,
     trails: dict[str, list[dict[str, Any]]] = {}
     for item in logged:
         e = item.event
+        if item.version not in live:
+            continue
         if isinstance(e, ev.SessionOpened):
             rules = Rules.from_dict(e.rules)
             seats = list(e.players)
@@ -341,7 +391,7 @@ def explain(session_id: str, logged: Iterable[Logged], *, version: int,
         if rules is None:
             raise InvariantBroken(f"{e.type} before SessionOpened")
         decided: dict[tuple[str, str | None, str | None, int | None], dict[str, str]] = {}
-        for p in e.postings_list:
+        for index, p in enumerate(e.postings_list):
             deal_no = p.get("deal_no")
             if player is not None and player not in (p["from"], p["to"]):
                 continue
@@ -365,13 +415,15 @@ def explain(session_id: str, logged: Iterable[Logged], *, version: int,
                     "actor": item.actor, "deal_no": deal_no, "from": p["from"], "to": p["to"],
                     "amount_units": p["amount_units"], "signed_units": signed,
                     "category": category(p), "reason": str(p["reason"]),
-                    "offence": p.get("offence"), "rule": rule})
+                    "offence": p.get("offence"), "rule": rule,
+                    "correction": changed.get((item.version, index))})
     if player is not None and player not in seats:
         raise InvalidInput(f"{player!r} is not a player of this session; its players are "
                            f"{', '.join(seats)}", rule="player-in-session", field="player")
     accounts = [player] if player is not None else [*seats, str(POOL), str(NEXT_POOL)]
     return {"session_id": session_id, "version": version, "as_of": as_of,
-            "figures": [figure(a, trails.get(a, []), seats) for a in accounts]}
+            "figures": [figure(a, trails.get(a, []), seats) for a in accounts],
+            "corrections": corrections}
 
 
 def figure(account: str, postings: Sequence[dict[str, Any]], seats: Sequence[str]
@@ -388,7 +440,8 @@ def figure(account: str, postings: Sequence[dict[str, Any]], seats: Sequence[str
 
 CSV_COLUMNS = ("account", "kind", "version", "position", "event_type", "recorded_at", "actor",
                "deal_no", "from", "to", "amount_units", "signed_units", "category", "reason",
-               "offence", "preset", "parameter", "law", "source", "docs")
+               "offence", "preset", "parameter", "law", "source", "docs", "corrected_by",
+               "correction_reason")
 
 
 EXPLAIN_TABLES = ("postings", "figures")
@@ -410,8 +463,10 @@ def explain_csv(trail: dict[str, Any], table: str | None = None) -> str:
         for fig in trail["figures"]:
             for p in fig["postings"]:
                 rule = p["rule"]
+                correction = p["correction"] or {}
                 row([fig["account"], fig["kind"], *(p[k] for k in CSV_COLUMNS[2:15]),
-                     *(rule[k] for k in CSV_COLUMNS[15:])])
+                     *(rule[k] for k in CSV_COLUMNS[15:20]), correction.get("version"),
+                     correction.get("reason")])
     if table == "figures":
         row(["account", "kind", "net_units", "categories", "version", "as_of"])
         for fig in trail["figures"]:

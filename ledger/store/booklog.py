@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Row, func, select
 
 from . import clublog
 from .chain import first_broken_link, utc_iso
-from .tables import book_entries, events, session_results, sessions
+from .tables import book_entries, session_results
 
 
 def chain_stream(club_id: str) -> str:
@@ -66,17 +66,6 @@ def entry_time(conn: Connection, club_id: str, seq: int) -> datetime | None:
                        .where(book_entries.c.club_id == club_id, book_entries.c.seq == seq))
 
 
-def corrected_after(conn: Connection, club_id: str, moment: datetime) -> list[str]:
-    """The club's sessions opened by `moment` that a correction changed after it: their
-    results now are not what the books read at `moment` (the few such, by the type index)."""
-    club_sessions = select(sessions.c.id).where(sessions.c.club_id == club_id,
-                                                sessions.c.created_at <= moment)
-    return sorted(str(s) for s in conn.scalars(
-        select(events.c.stream_id).distinct()
-        .where(events.c.type == "EntryCorrected", events.c.recorded_at > moment,
-               events.c.stream_id.in_(club_sessions))))
-
-
 def verify_chain(conn: Connection, club_id: str, rows: Sequence[Row[Any]], *,
                  at_head: bool = True) -> tuple[str, str | None]:
     """(the chain head recomputed, what is wrong or None) of a club's book log `rows` (its
@@ -97,16 +86,14 @@ def verify_chain(conn: Connection, club_id: str, rows: Sequence[Row[Any]], *,
 def load_results(conn: Connection, *, club_id: str | None = None,
                  session_id: str | None = None, member_id: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 sign: int = 0, leave_out: Sequence[str] = ()) -> list[Row[Any]]:
-    """The results (of the club, the session, the member; ended in [since, until]; only
-    those that left a member owing, sign -1, or owed, sign +1; but not of the sessions
-    `leave_out`), in the order they ended."""
+                 sign: int = 0) -> list[Row[Any]]:
+    """The results' lines (of the club, the session, the member; posted in [since, until];
+    only those that debit a member, sign -1, or credit him, sign +1), in the order they were
+    posted."""
     query = select(session_results)
     amount = func.coalesce(session_results.c.net_minor, session_results.c.net_units)
     if sign:
         query = query.where(amount < 0 if sign < 0 else amount > 0)
-    if leave_out:
-        query = query.where(session_results.c.session_id.not_in(leave_out))
     if club_id is not None:
         query = query.where(session_results.c.club_id == club_id)
     if session_id is not None:
@@ -114,19 +101,20 @@ def load_results(conn: Connection, *, club_id: str | None = None,
     if member_id is not None:
         query = query.where(session_results.c.member_id == member_id)
     if since is not None:
-        query = query.where(session_results.c.ended_at >= since)
+        query = query.where(session_results.c.posted_at >= since)
     if until is not None:
-        query = query.where(session_results.c.ended_at <= until)
-    return list(conn.execute(query.order_by(session_results.c.ended_at,
+        query = query.where(session_results.c.posted_at <= until)
+    return list(conn.execute(query.order_by(session_results.c.posted_at,
                                             session_results.c.session_id,
-                                            session_results.c.seat)).all())
+                                            session_results.c.seat,
+                                            session_results.c.version)).all())
 
 
-def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | None = None,
-                leave_out: Sequence[str] = ()) -> list[tuple[str, str, int]]:
-    """(member or session id, currency, the sum of its seats' amounts) of the club's results
-    (ended by `until`, if given; not of the sessions `leave_out`): `by` "member_id" or
-    "session_id"; the amount is net_minor, or net_units for counters."""
+def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | None = None
+                ) -> list[tuple[str, str, int]]:
+    """(member or session id, currency, the sum of its lines' amounts) of the club's results
+    (posted by `until`, if given): `by` "member_id" or "session_id"; the amount is
+    net_minor, or net_units for counters."""
     key = session_results.c[by]
     amount = func.sum(func.coalesce(session_results.c.net_minor, session_results.c.net_units))
     query = (select(key, session_results.c.currency, amount)
@@ -134,31 +122,28 @@ def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | No
                     session_results.c.member_id.is_not(None))
              .group_by(key, session_results.c.currency))
     if until is not None:
-        query = query.where(session_results.c.ended_at <= until)
-    if leave_out:
-        query = query.where(session_results.c.session_id.not_in(leave_out))
+        query = query.where(session_results.c.posted_at <= until)
     return [(str(k), str(c), int(a)) for k, c, a in conn.execute(query)]
 
 
-STANDING_SUMS = ("deals_dealt", "net_units", "net_minor", "loos", "loo_units", "penalties",
-                 "penalty_units")
+STANDING_SUMS = ("sessions", "deals_dealt", "net_units", "net_minor", "loos", "loo_units",
+                 "penalties", "penalty_units")
 
 
 def standing_sums(conn: Connection, club_id: str, *, since: datetime | None,
-                  until: datetime | None, leave_out: Sequence[str] = ()) -> list[Row[Any]]:
-    """Per member and currency, over the club's results that ended in [since, until]: the
-    number of sessions and the sum of each of STANDING_SUMS (net_minor None for counters)."""
+                  until: datetime | None) -> list[Row[Any]]:
+    """Per member and currency, over the club's results' lines posted in [since, until]: the
+    sum of each of STANDING_SUMS (net_minor None for counters; `sessions` counts each
+    session's result once, less those a correction reopened)."""
     r = session_results.c
-    query = (select(r.member_id, r.currency, func.count().label("sessions"),
+    query = (select(r.member_id, r.currency,
                     *(func.sum(r[name]).label(name) for name in STANDING_SUMS))
              .where(r.club_id == club_id, r.member_id.is_not(None))
              .group_by(r.member_id, r.currency))
     if since is not None:
-        query = query.where(r.ended_at >= since)
+        query = query.where(r.posted_at >= since)
     if until is not None:
-        query = query.where(r.ended_at <= until)
-    if leave_out:
-        query = query.where(r.session_id.not_in(leave_out))
+        query = query.where(r.posted_at <= until)
     return list(conn.execute(query))
 
 

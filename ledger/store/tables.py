@@ -205,8 +205,9 @@ AUDIT_INDEXES = (
 # `book_entries` is each club's book log: payments, write-offs and cash counts, append-only
 # and hash-chained like `events` (ledger/store/chain.py; the chain's stream is "books:<club
 # id>", its versions the entries' `seq`). `session_results` is a projection: each ended
-# session's result per seat, written in the transaction that ends it and rewritten (or
-# removed) by a correction; `Ledger.verify` compares it with a rebuild from the log.
+# session's result per seat, posted in the transaction that ends it, and what each later
+# correction changed in it, posted at the correction's time (ledger/domain/adjustments.py);
+# `Ledger.verify` compares it with a rebuild from the log.
 
 book_entries = Table(
     "book_entries",
@@ -281,11 +282,16 @@ session_results = Table(
     Column("loo_units", BigInteger, nullable=False),
     Column("penalties", Integer, nullable=False),
     Column("penalty_units", BigInteger, nullable=False),
-    Column("ended_at", Timestamp, nullable=False),
-    Column("version", Integer, nullable=False),  # the session's version when written
-    PrimaryKeyConstraint("session_id", "seat"),
+    # when the line was posted: the session's end, or the correction that changed it
+    Column("posted_at", Timestamp, nullable=False),
+    Column("version", Integer, nullable=False),  # the session's version after that write
+    # 1: the result posted; -1: a correction reopened the session; 0: a change to it
+    Column("sessions", SmallInteger, nullable=False, server_default=text("1")),
+    Column("corrected_by", Integer, nullable=True),  # the EntryCorrected's version
+    Column("reason", String(500), nullable=True),  # the correction's reason
+    PrimaryKeyConstraint("session_id", "seat", "version"),
     Index(None, "club_id", "member_id"),
-    Index(None, "club_id", "ended_at"),
+    Index(None, "club_id", "posted_at"),
 )
 
 # -- as-of snapshots (docs/explain.md) -----------------------------------------------------

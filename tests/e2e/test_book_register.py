@@ -392,6 +392,20 @@ def test_a_shortage_is_booked_to_a_named_account_and_shown_on_paper(tess, club):
     assert 'data-unbooked-minor="0"' in club_page
 
 
+def test_the_club_pages_tins_are_read_as_of_a_point_like_the_rest_of_it(tess, club):
+    sid = a_night(tess)
+    pay(tess, "Ann", "club", 40, session_id=sid)
+    for counted in (30, 40):  # entry 2: 10 short; entry 3: counted again, it agrees
+        assert post(tess, f"/sessions/{sid}/cash", {"counted_minor": counted,
+                                                   "currency": "GBP"}).status_code == 201
+    now = tess.get("/standings?format=html").get_data(as_text=True)
+    assert 'data-difference-minor="0"' in now
+    then = tess.get("/standings?format=html&as_of=2").get_data(as_text=True)
+    assert 'data-testid="tins"' in then and 'data-difference-minor="-10"' in then
+    before = tess.get("/standings?format=html&as_of=1").get_data(as_text=True)
+    assert "No tin has been counted." in before
+
+
 @pytest.mark.parametrize("as_of", ["99999999999999999999", "2147483648", "0001-01-01T00:00:00Z",
                                    "9999-12-31T23:59:59+14:00", "1e3", "\u0661"])
 def test_an_as_of_out_of_every_range_is_a_clear_refusal_or_an_answer(tess, club, as_of):

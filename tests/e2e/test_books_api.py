@@ -106,7 +106,7 @@ def test_the_open_debts_are_exported_as_csv(tess, club):
     response = tess.get("/debts?format=csv")
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0] == ["member_id", "name", "currency", "amount_minor", "session_id",
-                       "session_name", "since", "kind", "seq"]
+                       "session_name", "since", "kind", "seq", "corrected_by"]
     assert [(r[1], r[3]) for r in rows[1:]] == [("Ann", "40"), ("Cal", "10")]
 
 

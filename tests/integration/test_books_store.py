@@ -1,5 +1,6 @@
 """The club's books in the store, on SQLite and PostgreSQL: session results written in the
-transaction that ends a session (and rewritten by a correction), the book log append-only
+transaction that ends a session (and what a correction changes, posted beside them), the
+book log append-only
 and chained, and every account the sum of its entries."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,8 +38,29 @@ def new_club(engine, *names):
 
 
 def rows(engine, session_id):
+    """Each seat's result as it stands: its lines summed (a seat whose lines sum to no
+    session, the session reopened, is left out)."""
+    sums: dict = {}
+    for r in lines(engine, session_id):
+        s = sums.setdefault(r.seat, SimpleNamespace(
+            currency=r.currency, member_id=r.member_id, net_minor=None,
+            **dict.fromkeys(SUMMED, 0)))
+        for name in SUMMED:
+            setattr(s, name, getattr(s, name) + getattr(r, name))
+        if r.net_minor is not None:
+            s.net_minor = (s.net_minor or 0) + r.net_minor
+    return {seat: s for seat, s in sums.items() if s.sessions}
+
+
+SUMMED = ("net_units", "sessions", "deals_dealt", "loos", "loo_units", "penalties",
+          "penalty_units")
+
+
+def lines(engine, session_id, seat=None):
+    """The session's lines on the books (the seat's only, if given), as posted."""
     with engine.connect() as conn:
-        return {r.seat: r for r in store.load_results(conn, session_id=session_id)}
+        return [r for r in store.load_results(conn, session_id=session_id)
+                if seat is None or r.seat == seat]
 
 
 def single_then_end(ledger, actor, **money):
@@ -67,15 +90,22 @@ def test_ending_a_session_writes_each_seats_result_in_the_same_transaction(engin
     assert ledger.verify(sid) == []
 
 
-def test_a_correction_that_reopens_an_ended_session_removes_its_results(engine):
+def test_a_correction_that_reopens_an_ended_session_posts_its_result_back_out(engine):
     club, actor, _ = new_club(engine, "Ann", "Bob", "Cal")
     ledger = Ledger(engine).for_club(club)
     sid = single_then_end(ledger, actor)
     assert len(rows(engine, sid)) == 3
-    ledger.undo(sid, reason="ended too soon", request=WriteRequest(actor))
+    undone = ledger.undo(sid, reason="ended too soon", request=WriteRequest(actor))
+    marker = undone.body["appended"][0]["version"]
     assert rows(engine, sid) == {}
+    # Bob's +5 stays where it was posted; the undo posts -5 at its own time, naming itself
+    assert [(r.net_units, r.sessions, r.corrected_by, r.reason)
+            for r in lines(engine, sid, "Bob")] == [(5, 1, None, None),
+                                                     (-5, -1, marker, "ended too soon")]
     assert ledger.verify(sid) == []
     ledger.append(sid, [EndSession(method="divide-pool")], WriteRequest(actor))
+    assert [(r.net_units, r.sessions, r.corrected_by) for r in lines(engine, sid, "Bob")] \
+        == [(5, 1, None), (-5, -1, marker), (5, 1, None)]
     assert len(rows(engine, sid)) == 3 and ledger.verify(sid) == []
 
 
@@ -87,7 +117,9 @@ def test_verify_finds_a_session_result_that_differs_from_the_log_and_a_rebuild_m
         conn.execute(update(session_results).where(session_results.c.session_id == sid,
                                                    session_results.c.seat == "Bob")
                      .values(net_units=99))
-    assert ledger.verify(sid) == ["session_results.Bob.net_units: stored 99, rebuilt 5"]
+    (bob,) = lines(engine, sid, "Bob")
+    assert ledger.verify(sid) == [
+        f"session_results.Bob@{bob.version}.net_units: stored 99, rebuilt 5"]
     with engine.begin() as conn:
         conn.execute(delete(session_results).where(session_results.c.session_id == sid))
     Ledger(engine).rebuild(sid)
@@ -258,8 +290,9 @@ def test_payments_and_write_offs_keep_every_account_the_sum_of_its_entries(engin
                     SessionResult(session_id=sid, seat=m, member_id=ids[m], currency="GBP",
                                   net_units=net, net_minor=net, deals_dealt=1, loos=0,
                                   loo_units=0, penalties=0, penalty_units=0,
-                                  ended_at=T0 + timedelta(minutes=n), session_name=f"s{n}")
-                    for m, net in what], club, 1))
+                                  posted_at=T0 + timedelta(minutes=n), session_name=f"s{n}",
+                                  version=1)
+                    for m, net in what], club))
         elif kind == "payment":
             payer, payee, amount, method = what
             books.record_payment(payer=payer, payee=payee, amount_minor=amount, currency="GBP",
@@ -313,7 +346,7 @@ def test_the_tables_are_created_by_the_migration(engine):
         assert conn.execute(text("SELECT count(*) FROM session_results")).scalar() == 0
 
 
-def test_a_correction_that_changes_an_ended_session_rewrites_its_results(engine):
+def test_a_correction_that_changes_an_ended_session_posts_the_difference(engine):
     club, actor, _ = new_club(engine, "Ann", "Bob", "Cal")
     ledger = Ledger(engine).for_club(club)
     sid = single_then_end(ledger, actor)
@@ -327,4 +360,10 @@ def test_a_correction_that_changes_an_ended_session_rewrites_its_results(engine)
     assert {seat: r.net_units for seat, r in found.items()} == {
         seat: ledger.session(sid)["balances"][seat] for seat in ("Ann", "Bob", "Cal")}
     assert found["Cal"].net_units > 0 > found["Bob"].net_units
+    # the first result stays as posted; the difference is posted beside it
+    (first, change) = lines(engine, sid, "Bob")
+    assert (first.net_units, first.corrected_by) == (5, None)
+    assert (change.net_units, change.sessions, change.reason) == (
+        found["Bob"].net_units - 5, 0, "Cal's card misread")
+    assert change.posted_at > first.posted_at and change.corrected_by == first.version + 1
     assert ledger.verify(sid) == []

@@ -48,7 +48,7 @@ def result(session: str, member: str, amount: int, hours: int, currency: str = "
     return result_line(SessionResult(
         session_id=session, seat=member, member_id=member, currency=currency,
         net_units=amount, net_minor=amount if currency != "units" else None, deals_dealt=0,
-        loos=0, loo_units=0, penalties=0, penalty_units=0, ended_at=at(hours),
+        loos=0, loo_units=0, penalties=0, penalty_units=0, posted_at=at(hours),
         session_name=f"night {session}"))
 
 
