@@ -2,7 +2,9 @@
 
     result = perform(store, request, scope=..., find=..., write=..., current_version=...)
 
-1. The stream's head is found and held for the transaction (`find`); none: not found.
+1. The stream's head is found (`find`); none: not found. It is not locked: the write
+   itself is conditional on the version it was decided on (ledger/store/base.py), the
+   optimistic lock.
 2. A request with an Idempotency-Key that was answered before gets that answer again
    (`replayed`), before anything else: the stream may have moved on because of it. The
    same key with a different request is refused (IdempotencyKeyReused).
@@ -12,8 +14,9 @@
 5. With a key, that body is kept as its answer, in the same transaction; then commit.
 
 A race lost at the database is turned into what the request would have met a moment
-later: the twin request's answer (same key, committed first), or a ConcurrencyConflict (the
-same version appended first).
+later: the twin request's answer (same key, committed first), a ConcurrencyConflict (the
+version it named moved), or, for a request that named no version, the write decided again on
+the stream as it now stands (up to RETRIES times, then a ConcurrencyConflict).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from ledger.domain import ConcurrencyConflict, LedgerError
 from ledger.store.base import Store, StoredReply, Tx, VersionMoved, stored_reply
 
 CREATED = 201
+# writes decided again after losing a race, for a request that named no version
+RETRIES = 8
 
 
 class IdempotencyKeyReused(LedgerError):
@@ -95,8 +100,28 @@ def perform(store: Store, request: WriteRequest, *, scope: str,
             find: Callable[[Tx], Found], write: Callable[[Tx, Any], dict[str, Any]],
             current_version: Callable[[], int]) -> AppendResult:
     """Run one write under the protocol above (`scope`: whose keys these are)."""
+    for attempt in range(RETRIES + 1):
+        try:
+            return _attempt(store, request, scope=scope, find=find, write=write)
+        except _RaceLost as lost:
+            if request.expected_version is not None or attempt == RETRIES:
+                raise _conflict(current_version(), request, lost.decided_on) from lost.cause
+    raise AssertionError("unreachable")
+
+
+class _RaceLost(Exception):
+    """Another write moved the stream after this one found it."""
+
+    def __init__(self, decided_on: int | None, cause: Exception):
+        super().__init__(str(cause))
+        self.decided_on, self.cause = decided_on, cause
+
+
+def _attempt(store: Store, request: WriteRequest, *, scope: str,
+             find: Callable[[Tx], Found], write: Callable[[Tx, Any], dict[str, Any]]
+             ) -> AppendResult:
     key = request.idempotency_key
-    expected: list[int] = []  # the version the write was decided against
+    decided_on: int | None = None  # the version the write was decided against
     try:
         with store.transaction() as tx:
             head = find(tx)
@@ -105,14 +130,14 @@ def perform(store: Store, request: WriteRequest, *, scope: str,
             if request.expected_version is not None \
                     and head.version != request.expected_version:
                 raise ConcurrencyConflict(head.version, request.expected_version)
-            expected.append(head.version)
+            decided_on = head.version
             body = write(tx, head)
             if key is not None:
                 tx.keep_reply(scope, key, fingerprint=str(request.fingerprint),
                               status_code=CREATED, body=body, now=datetime.now(UTC))
             return AppendResult(body)
     except VersionMoved as error:
-        raise _conflict(current_version(), request, expected) from error
+        raise _RaceLost(decided_on, error) from error
     except IntegrityError as error:
         table = store.violated_table(error)
         if table == "idempotency_keys" and key is not None:
@@ -122,7 +147,7 @@ def perform(store: Store, request: WriteRequest, *, scope: str,
             if stored is not None:
                 return replay(stored, request)
         if table in ("events", "book_entries"):
-            raise _conflict(current_version(), request, expected) from error
+            raise _RaceLost(decided_on, error) from error
         raise
 
 
@@ -132,8 +157,8 @@ def replay(stored: StoredReply, request: WriteRequest) -> AppendResult:
     return AppendResult(stored.body, replayed=True)
 
 
-def _conflict(current: int, request: WriteRequest, expected: list[int]) -> ConcurrencyConflict:
+def _conflict(current: int, request: WriteRequest, decided_on: int | None
+              ) -> ConcurrencyConflict:
     wanted = request.expected_version if request.expected_version is not None \
-        else (expected[-1] if expected else 0)
+        else (decided_on if decided_on is not None else 0)
     return ConcurrencyConflict(current, wanted)
-

@@ -1,7 +1,7 @@
 """The store: one interface for writing the log and its projections, two implementations.
 
     store = open_store(engine)            # SqliteStore or PostgresStore, chosen once
-    with store.transaction() as tx:       # one write transaction, serialised per stream
+    with store.transaction() as tx:       # one write transaction
         head = tx.session_head(session_id, club_id=club, reply_to=(scope, key))
         positions = tx.write_session(SessionWrite(...))
         tx.keep_reply(scope, key, fingerprint=..., status_code=201, body=..., now=...)
@@ -9,8 +9,9 @@
 Every write of the ledger goes through `Tx`: a session's events with its projections
 (`write_session`), an entry of a club's book log (`append_book_entry`), the stored answer
 to an Idempotency-Key (`keep_reply`), and a rebuild's projections (`replace_projections`).
-What differs between the databases is how a writer waits for the stream it writes (a row
-lock on PostgreSQL, the database's one write lock on SQLite) and how many round trips the
+What differs between the databases is how two writers of one stream meet (on PostgreSQL
+in the write itself, conditional on the version it was decided on; on SQLite at the
+database's one write lock, taken before the head is read) and how many round trips the
 write takes; the rest is shared here. Reads need no transaction: `store.reading()`.
 """
 
@@ -128,9 +129,9 @@ class Tx(ABC):
     @abstractmethod
     def session_head(self, session_id: str, *, club_id: str | None,
                      reply_to: tuple[str, str] | None) -> Head | None:
-        """The session's row, locked for this transaction (None: no such session in
-        `club_id`, or at all when `club_id` is None), with the stored answer to `reply_to`
-        (scope, key)."""
+        """The session's row as it stands (None: no such session in `club_id`, or at all
+        when `club_id` is None), with the stored answer to `reply_to` (scope, key). It is
+        not held: `write_session` writes only if the row is still at its version."""
 
     @abstractmethod
     def write_session(self, write: SessionWrite) -> list[int]:

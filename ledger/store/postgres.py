@@ -1,17 +1,20 @@
-"""The store on PostgreSQL: writers to one session queue on its row's lock.
+"""The store on PostgreSQL: a session's write is conditional on the version it was decided on.
 
-A write locks the stream's row (`SELECT ... FOR UPDATE`): a second writer to the same
-session waits there (up to the role's lock_timeout, ledger/store/db.py), then finds the row
-as the first left it. Writers to different sessions never wait for each other. A session's
-write is then one statement: the row moved from the version the write was decided on, the
-events inserted and the deal views upserted only where it moved (`WRITE_SESSION`).
+A write reads the stream's row without locking it, decides, and writes in one statement:
+the row moved from the version the write was decided on, the events inserted and the deal
+views upserted only where it moved (`WRITE_SESSION`). No row moved: another write came
+first (VersionMoved; ledger/writes.py answers 409, or decides again for a request that named
+no version). Two writers of one session meet only in that statement, where the second waits
+for the first's row (up to the role's lock_timeout, ledger/store/db.py) and then finds it
+moved. Writers to different sessions never wait for each other.
 
-The two statements go straight to psycopg's connection, one after the other: its pipeline
-mode would save round trips, but costs more CPU in the service and in the server than it
-saves (measured side by side: docs/performance-log.md, 2026-11-26), and the append is bound
-by the CPU of both. The write commits as soon as nothing follows it. The statements run
-under the engine's client-side deadline (`db.bounded`), and their errors are handled as
-SQLAlchemy handles a statement's (`_driver`).
+The statements go straight to psycopg's connection, one after the other (its pipeline mode
+saves round trips, but costs more CPU in the service and in the server than it saves:
+docs/performance-log.md, 2026-11-26). While the transaction has not begun, a statement runs
+on its own (`_alone`): the head's read needs no BEGIN, and a write that is the transaction's
+only statement is atomic by itself and commits as it runs: a single append is two round
+trips. The statements run under the engine's client-side deadline (`db.bounded`), and their
+errors are handled as SQLAlchemy handles a statement's (`_driver`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import orjson
@@ -44,9 +47,9 @@ from .chain import GENESIS
 from .db import bounded, connect_timeout_s, deadline_on, derived
 
 _HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
-                 "WHERE id = %s FOR UPDATE")
+                 "WHERE id = %s")
 _HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
-             "WHERE id = %s AND club_id = %s FOR UPDATE")
+             "WHERE id = %s AND club_id = %s")
 _REPLY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
               "WHERE scope = %s AND key = %s")
 
@@ -86,16 +89,32 @@ _KEEP_SNAPSHOT = text("INSERT INTO snapshots (session_id, version, state) "
 _DROP_VIEWS = text("DELETE FROM deal_views WHERE session_id = :id AND deal_no > :deal_no")
 
 
+@contextmanager
+def _alone(pg: Any) -> Iterator[None]:
+    """The statements inside run each on its own (autocommit) when the transaction has not
+    begun: no BEGIN goes before them. Inside a begun transaction, they are part of it."""
+    import psycopg
+
+    if pg.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        yield
+        return
+    pg.autocommit = True
+    try:
+        yield
+    finally:
+        # A connection lost meanwhile is thrown away by the pool: nothing to set back.
+        if not pg.closed and pg.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            pg.autocommit = False
+
+
 class PostgresTx(Tx):
     def session_head(self, session_id: str, *, club_id: str | None,
                      reply_to: tuple[str, str] | None) -> Head | None:
         params: tuple[str, ...] = (session_id,) if club_id is None else (session_id, club_id)
         sql = _HEAD_ANY_SQL if club_id is None else _HEAD_SQL
-        with self._driver(sql) as pg:
+        with self._driver(sql) as pg, _alone(pg):
             head = pg.cursor()
             head.execute(sql, params)
-            # Read after the lock, in a statement of its own: under READ COMMITTED it sees
-            # a twin request's answer committed while this one waited for the row.
             reply = pg.cursor() if reply_to is not None else None
             if reply is not None:
                 reply.execute(_REPLY_SQL, reply_to)
@@ -134,19 +153,19 @@ class PostgresTx(Tx):
                   "member": first["member_id"], "token": first["token_id"],
                   "shape": write.shape}
         sql = OPEN_SESSION if write.old_version is None else WRITE_SESSION
-        # Nothing but the one statement: its COMMIT may go with it (a row that did not move
+        # Nothing but the one statement: it commits as it runs (a row that did not move
         # wrote nothing, so committing it commits nothing).
         commit = write.last and write.keep_views_to is None and write.results is None \
             and not write.snapshot
         if write.keep_views_to is not None:
             self.conn.execute(_DROP_VIEWS, {"id": write.session_id,
                                             "deal_no": write.keep_views_to})
-        with self._driver(sql) as pg:
+        with self._driver(sql) as pg, _alone(pg) if commit else nullcontext():
             inserted = pg.cursor()
             inserted.execute(sql, params)
             positions = [int(p) for (p,) in inserted.fetchall()]
             if commit:
-                pg.commit()
+                pg.commit()  # when the transaction had begun before it
         if len(positions) != len(write.rows):
             raise VersionMoved(write.session_id)
         if write.snapshot:
