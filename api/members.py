@@ -155,7 +155,7 @@ def member_page(member_id: str) -> Response:
     view = _view(member_id)
     account = books().account(member_id, after=0, limit=PAGE_ENTRIES)
     played = view.statements()["sessions"]
-    parts = [view.statement(p["session_id"]) for p in played[:PAGE_SESSIONS]]
+    parts = view.lines([p["session_id"] for p in played[:PAGE_SESSIONS]])
     page = render_member_page({"club_id": principal().club_id, "club": principal().club_name},
                               account, played[:PAGE_SESSIONS], parts,
                               more=max(len(played) - PAGE_SESSIONS, 0))

@@ -3,6 +3,7 @@
     view = MemberView(ledger.for_club(club_id), member_id)
     view.statements()                  # the sessions he played, newest first, his net in each
     view.statement(session_id)         # his line of its statement and the session's totals
+    view.lines(session_ids)            # the same for a page of sessions, in one read
 
 His account (balances, what he owes and is owed, oldest first) is the account every books
 reader gets (`Books.account`): a member token reads it for its own member only (api/auth.py).
@@ -71,3 +72,10 @@ class MemberView:
             raise SessionNotFound(f"no session {session_id}", rule="session-exists",
                                   field="session_id")
         return part
+
+    def lines(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """His part of each of these sessions' statements as they stand, read at once (his
+        page): as `statement` gives it, less the log's pin (the page does not show it)."""
+        parts = [member_statement(full, self.member_id)
+                 for full in self.ledger.statements(session_ids)]
+        return [p for p in parts if p is not None]

@@ -378,6 +378,13 @@ class Ledger:
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return _plain({**statement(state, pin), "cash": None, "as_of": at})
 
+    def statements(self, session_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The statements of these sessions as they stand, in one read: without the log's
+        pin and the cash check (a member's page shows neither; `statement` has both)."""
+        with self.store.reading() as conn:
+            return [_plain(statement(SessionState.from_dict(self._row(conn, sid).state)))
+                    for sid in session_ids]
+
     def statement_csv(self, session_id: str, *, as_of: int | str | None = None,
                       table: str | None = None) -> str:
         """The statement as CSV: one table (`players`, `summary`, `transfers` or `cash`), or
