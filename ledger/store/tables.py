@@ -56,7 +56,7 @@ STREAM_ID_LENGTH = 64
 ID_LENGTH = 64  # clubs and members
 TOKEN_ID_LENGTH = 32
 NAME_LENGTH = 64
-# A `member` token reads its own member's account and statements only (migration 0012).
+# A `member` token reads its own member's account and statements only (migration 0013).
 ROLES = ("admin", "treasurer", "dealer", "auditor", "member")
 
 clubs = Table(
