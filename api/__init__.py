@@ -101,6 +101,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         explain,
         exports,
         health,
+        members,
         offences,
         sessions,
         statement,
@@ -109,7 +110,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, attach, health, audit, books, tablets, exports):
+                   clubs, attach, health, audit, books, members, tablets, exports):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
     if app.config.get("STRICT_RESPONSES"):

@@ -161,7 +161,7 @@ class IssuedTokenSchema(Open):
     member_id = fields.String(required=True, metadata={"description": "Whose token it is"})
     member = fields.String(required=True)
     role = fields.String(required=True, validate=validate.OneOf(
-        ["admin", "treasurer", "dealer", "auditor"]))
+        ["admin", "treasurer", "dealer", "auditor", "member"]))
     label = fields.String(required=True)
     issued_at = fields.String(required=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True,
@@ -174,10 +174,11 @@ class IssuedTokenSchema(Open):
     issuer_role = fields.String(required=True, allow_none=True,
                                 metadata={"description": "That token's role"})
     reasons = fields.List(fields.String(validate=validate.OneOf(
-        ["self-issued", "beyond-issuer-role"])), required=True, metadata={
+        ["self-issued", "beyond-issuer-role", "member-link"])), required=True, metadata={
         "description": "Why it is to be reviewed: self-issued (issued to the member who "
                        "asked), beyond-issuer-role (an admin issued a role that writes the "
-                       "ledger: treasurer or dealer)"})
+                       "ledger: treasurer or dealer), member-link (a member token: it shows "
+                       "`member`'s account to whoever holds it)"})
 
 
 class TokenRegisterSchema(Open):

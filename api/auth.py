@@ -38,17 +38,21 @@ REALM = "lanterloo"
 SECURITY_SCHEME = "bearerAuth"
 
 ADMIN, TREASURER, DEALER, AUDITOR = "admin", "treasurer", "dealer", "auditor"
-EVERY_ROLE = (ADMIN, TREASURER, DEALER, AUDITOR)
+MEMBER = "member"  # one member's own account and statements, nothing else
+STAFF = (ADMIN, TREASURER, DEALER, AUDITOR)
+EVERY_ROLE = (*STAFF, MEMBER)
 # Who may do what (docs/api.md, "Roles"):
 OPENERS = (TREASURER,)  # open a session
 APPENDERS = (TREASURER, DEALER)  # log play; a dealer may not end the session
 ENDERS = (TREASURER,)  # append SessionEnded
-STATE_READERS = EVERY_ROLE  # a session's state and its deals
+STATE_READERS = STAFF  # a session's state and its deals
 RECORD_READERS = (ADMIN, TREASURER, AUDITOR)  # the event log and the statement
 MEMBER_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's members (to seat them)
 MANAGERS = (ADMIN,)  # add members; list, create and revoke tokens
+LINK_ISSUERS = (ADMIN, TREASURER)  # issue and revoke member tokens (a treasurer: only those)
 CORRECTORS = (TREASURER,)  # void or replace any entry
 UNDOERS = (TREASURER, DEALER)  # undo the last entry (a dealer: only his own)
+OWN_ONLY = (MEMBER,)  # roles that reach a member's routes for their own member only
 
 auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
 # Only its decorators are used: they document a view without registering anything.
@@ -80,9 +84,12 @@ def _refused(status: int) -> Any:
                    headers={"WWW-Authenticate": header})
 
 
-def requires(*roles: str) -> Callable[[F], F]:
+def requires(*roles: str, own: str | None = None) -> Callable[[F], F]:
     """Only a valid token of one of `roles` gets through (401 / 403 otherwise); documents the
-    security requirement and those answers in the OpenAPI document."""
+    security requirement and those answers in the OpenAPI document.
+
+    `own` names the route's member parameter: a role of OWN_ONLY (a member's token) gets
+    through only for its own member, else 403, decided before anything is looked up."""
 
     allowed = frozenset(roles)
 
@@ -102,13 +109,19 @@ def requires(*roles: str) -> Callable[[F], F]:
                     return auth.auth_error_callback(401)
                 if found.role not in allowed:
                     return auth.auth_error_callback(403)
+                if found.role in OWN_ONLY and own is not None \
+                        and kwargs.get(own) != found.member_id:
+                    return problem(403, "forbidden", "a member's token reads his own account "
+                                   "and statements only", title="Not allowed for this role",
+                                   rule="role")
             return view(*args, **kwargs)
 
         guarded = cast(F, checked)
         guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
         guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
+        extra = {"x-own-member": own} if own is not None else {}
         return cast(F, _DOCS.doc(security=[{SECURITY_SCHEME: []}],
-                                 **{"x-roles": list(roles)})(guarded))
+                                 **{"x-roles": list(roles)}, **extra)(guarded))
 
     return decorate
 

@@ -17,8 +17,9 @@ from flask.views import MethodView
 from ledger.bookreads import REGISTER_COLUMNS, Filters
 from ledger.domain.accounts import csv_text
 
-from .auth import ADMIN, AUDITOR, TREASURER, principal, requires
+from .auth import ADMIN, AUDITOR, MEMBER, TREASURER, principal, requires
 from .books_schemas import (
+    AccountQuery,
     AccountSchema,
     AccountsSchema,
     AsOfQuery,
@@ -31,7 +32,6 @@ from .books_schemas import (
     CurrenciesSchema,
     DebtsSchema,
     FloatIn,
-    PageQuery,
     PayablesSchema,
     PaymentIn,
     RegisterQuery,
@@ -42,13 +42,16 @@ from .books_schemas import (
     WriteOffIn,
 )
 from .context import books, check_session_id
+from .errors import ApiProblem
 from .inputs import Blueprint, header_params, json_object
+from .members import member_page
 from .pages import HTML_MIMETYPE, render_club_page
 from .schema_base import ref
 from .statement import CSV_MIMETYPE, wanted_format, wants_csv
 from .writing import json_response, write_request, written
 
 BOOK_READERS = (ADMIN, TREASURER, AUDITOR)
+ACCOUNT_READERS = (*BOOK_READERS, MEMBER)  # a member: his own account only (own="member_id")
 BOOKKEEPERS = (TREASURER,)
 
 blp = Blueprint("books", __name__, url_prefix="",
@@ -266,12 +269,16 @@ def register_answer(query: dict[str, Any], *, csv: bool,
 
 @blp.route("/members/<member_id>/account")
 class MemberAccount(MethodView):
-    @requires(*BOOK_READERS)
+    @requires(*ACCOUNT_READERS, own="member_id")
     @blp.doc(operationId="getMemberAccount")
-    @blp.arguments(PageQuery, location="query", as_kwargs=True)
+    @blp.arguments(AccountQuery, location="query", as_kwargs=True)
     @blp.response(200, AccountSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
                       description="Every entry, as CSV, for ?format=csv or Accept: text/csv")
+    @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE,
+                      schema={"type": "string"},
+                      description="The member's own page, for ?format=html or Accept: "
+                                  "text/html")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, member_id: str, after: int, limit: int, bom: bool,
@@ -281,9 +288,17 @@ class MemberAccount(MethodView):
         Every entry in time order (session results, payments, write-offs, reversals) with a
         running balance per currency; what he owes or is owed, from which sessions, since
         when (payments settle the oldest debts first). Paged: follow `next`. `as_of` reads
-        it as it stood then.
+        it as it stood then. A member's token reads its own member's only. As a page
+        (`format=html`): his balance, what is open, his sessions and his line of each.
         """
-        if wants_csv(format):
+        wanted = wanted_format(format)
+        if wanted == "html":
+            if as_of is not None:
+                raise ApiProblem(422, "invalid-input", "the member's page shows the account "
+                                 "as it stands; read a past account as JSON or CSV",
+                                 rule="as-of-page", field="as_of")
+            return member_page(member_id)
+        if wanted == "csv":
             return account_csv(member_id, as_of=as_of, bom=bom)
         data = books().account(member_id, after=after, limit=limit, as_of=as_of)
         args: dict[str, Any] = {"as_of": as_of} if as_of else {}

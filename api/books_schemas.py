@@ -147,6 +147,12 @@ class PageQuery(CsvQuery):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+class AccountQuery(PageQuery):
+    format = fields.String(validate=validate.OneOf(["json", "csv", "html"]), metadata={
+        "description": "csv for a spreadsheet (or send Accept: text/csv); html for the "
+                       "member's own page (or Accept: text/html)"})
+
+
 class RegisterQuery(PageQuery):
     """The register's filters and page; `after` is the last entry's `seq` seen."""
 

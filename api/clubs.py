@@ -6,12 +6,14 @@ exactly as a missing one does. A token's secret is shown once, in the 201 that c
 
 from __future__ import annotations
 
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from ledger.issuing import issue_token
 
-from .auth import EVERY_ROLE, MANAGERS, MEMBER_READERS, principal, requires
+from .auth import EVERY_ROLE, LINK_ISSUERS, MANAGERS, MEMBER, MEMBER_READERS, principal, requires
+from .errors import ApiProblem
 from .extension import services
 from .inputs import Blueprint, header_params, json_object
 from .schemas import PLAYER, Open, Strict, printable
@@ -21,7 +23,9 @@ blp = Blueprint("club", __name__, url_prefix="",
                 description="The caller's club: who am I, its members and its tokens.")
 
 ROLE_FIELD = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROLE)),
-                           metadata={"description": "admin, treasurer, dealer or auditor"})
+                           metadata={"description": "admin, treasurer, dealer, auditor, or "
+                                                    "member: his own account and statements "
+                                                    "only"})
 
 
 class WhoAmISchema(Open):
@@ -69,6 +73,10 @@ class NewTokenSchema(TokenSchema):
     token = fields.String(metadata={
         "description": "The bearer token, shown this once only: a retry with the same "
                        "Idempotency-Key answers the same token without it"})
+    url = fields.String(metadata={
+        "description": "A member token only, with its secret: the member's page to send him, "
+                       "/table/member#token=<token> (in the fragment, which a browser never "
+                       "sends to a server)"})
 
 
 class TokensSchema(Open):
@@ -77,7 +85,9 @@ class TokensSchema(Open):
 
 class TokenInSchema(Strict):
     member = fields.String(required=True, validate=[validate.Length(min=1, max=64), printable],
-                           metadata={"description": "The member's id or display name"})
+                           metadata={"description": "The member's id or display name: the "
+                                                    "holder, and for a member token the one "
+                                                    "member whose account it shows"})
     role = ROLE_FIELD
     label = fields.String(required=True, validate=[validate.Length(min=1, max=100), printable],
                           metadata={"description": "The device", "example": "tablet 2"})
@@ -136,7 +146,7 @@ class Tokens(MethodView):
         """List the club's tokens: never a secret"""
         return {"tokens": services().clubs.tokens(principal().club_id)}
 
-    @requires(*MANAGERS)
+    @requires(*LINK_ISSUERS)
     @blp.doc(requestBody={"required": True,
                           "content": {"application/json": {"schema": TokenInSchema}}},
              parameters=header_params("Idempotency-Key"))
@@ -149,22 +159,40 @@ class Tokens(MethodView):
     def post(self):
         """Create a token for a member, with a role and a label; its secret is shown once
 
-        With an Idempotency-Key a retry makes no second token: it is answered with the first
-        answer less the secret (`Idempotent-Replayed: true`), which is never stored.
+        An admin issues any role; a treasurer only `member` tokens, each bound to the member
+        it names, with `url`, his page, to send him. With an Idempotency-Key a retry makes no
+        second token: it is answered with the first answer less the secret
+        (`Idempotent-Replayed: true`), which is never stored.
         """
         body = _body(TokenInSchema)
-        return written(issue_token(
+        _may_issue(body["role"])
+        result = issue_token(
             services().clubs, principal().club_id, body["member"], body["role"], body["label"],
-            expires_in_days=body["expires_in_days"], request=write_request()))
+            expires_in_days=body["expires_in_days"], request=write_request())
+        if body["role"] == MEMBER and "token" in result.body:
+            result.body["url"] = f"{url_for('web.member')}#token={result.body['token']}"
+        return written(result)
 
 
 @blp.route("/tokens/<token_id>")
 class Token(MethodView):
-    @requires(*MANAGERS)
+    @requires(*LINK_ISSUERS)
     @blp.doc(operationId="revokeToken")
     @blp.response(200, TokenSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def delete(self, token_id: str):
-        """Revoke a token (it stays listed, as revoked; the events it appended keep naming it)"""
-        return services().clubs.revoke_token(token_id, club_id=principal().club_id,
-                                             by=principal().actor)
+        """Revoke a token (it stays listed, as revoked; the events it appended keep naming it)
+
+        An admin revokes any token of the club; a treasurer only member tokens.
+        """
+        clubs = services().clubs
+        _may_issue(clubs.token(token_id, club_id=principal().club_id)["role"])
+        return clubs.revoke_token(token_id, club_id=principal().club_id, by=principal().actor)
+
+
+def _may_issue(role: str) -> None:
+    """An admin issues and revokes every role; a treasurer only member tokens."""
+    if principal().role not in MANAGERS and role != MEMBER:
+        raise ApiProblem(403, "forbidden", f"a {principal().role} issues and revokes member "
+                         "tokens only", title="Not allowed for this role", rule="role",
+                         field="role")

@@ -29,7 +29,9 @@ DEMO_VERSION = "v1"
 DEMO_KEY = f"lanterloo-demo-{DEMO_VERSION}"
 DEMO_CLUB = "Lanterloo demo club"
 # The member who holds each role's demo token.
-DEMO_STAFF = {"admin": "Ada", "treasurer": "Tess", "dealer": "Dan", "auditor": "Otto"}
+# who holds each demo token: the staff, and B, one of the demo's players, for his own view
+DEMO_STAFF = {"admin": "Ada", "treasurer": "Tess", "dealer": "Dan", "auditor": "Otto",
+              "member": "B"}
 DEMO_TOKEN_LABEL = "demo"
 
 OPEN: dict[str, Any] = {

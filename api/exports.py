@@ -18,6 +18,7 @@ from flask.views import MethodView
 from .audit import QUERY_SCHEMAS, audit_csv
 from .auth import RECORD_READERS, requires
 from .books import (
+    ACCOUNT_READERS,
     BOOK_READERS,
     account_csv,
     club_page,
@@ -31,6 +32,7 @@ from .context import check_session_id
 from .explain import explain_csv
 from .explain_schemas import ExplainQuery, StatementAsOfQuery
 from .inputs import Blueprint
+from .members import member_page
 from .pages import HTML_MIMETYPE
 from .statement import CSV_MIMETYPE, statement_csv, statement_page
 
@@ -104,13 +106,24 @@ _audit("corrections", "correctionsRegisterCsv", "The corrections, as CSV")
 
 @blp.route("/members/<member_id>/account.csv", tags=["books"])
 class AccountCsv(MethodView):
-    @requires(*BOOK_READERS)
+    @requires(*ACCOUNT_READERS, own="member_id")
     @blp.doc(operationId="getMemberAccountCsv")
     @blp.arguments(CsvQuery(exclude=("format",)), location="query", as_kwargs=True)
     @text(CSV_MIMETYPE, "Every entry of the account, as CSV")
     def get(self, member_id: str, as_of: str | None = None, bom: bool = False) -> Response:
         """Read a member's account as CSV: every entry"""
         return account_csv(member_id, as_of=as_of, bom=bom)
+
+
+@blp.route("/members/<member_id>/account.html", tags=["books"])
+class AccountPage(MethodView):
+    @requires(*ACCOUNT_READERS, own="member_id")
+    @blp.doc(operationId="getMemberPage")
+    @text(HTML_MIMETYPE, "The member's own page: his balance, what is open, his sessions and "
+                         "his line of each")
+    def get(self, member_id: str) -> Response:
+        """Read a member's own page (his account as it stands, printable, for a phone)"""
+        return member_page(member_id)
 
 
 @blp.route("/debts.csv", tags=["books"])

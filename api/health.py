@@ -52,7 +52,7 @@ class ReadinessSchema(Open):
     status = fields.String(required=True, metadata={"example": "ok"})
     database = fields.String(required=True, metadata={"example": "ok"})
     schema = fields.String(required=True, metadata={
-        "example": "0011", "description": "the schema's Alembic revision"})
+        "example": "0013", "description": "the schema's Alembic revision"})
 
 
 @cache

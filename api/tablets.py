@@ -30,7 +30,7 @@ from marshmallow import fields, validate
 from ledger.domain import LedgerError
 from ledger.tablets import CODE_LIFETIME, TOKEN_LIFETIME, Tablets, normalise_code
 
-from .auth import EVERY_ROLE, STATE_READERS, TREASURER, principal, requires
+from .auth import STATE_READERS, TREASURER, principal, requires
 from .context import check_session_id
 from .errors import ApiProblem
 from .extension import services
@@ -269,7 +269,7 @@ class Pairing(MethodView):
 
 @blp.route("/club/sessions")
 class ClubSessions(MethodView):
-    @requires(*EVERY_ROLE)
+    @requires(*STATE_READERS)
     @blp.doc(operationId="listOpenSessions")
     @blp.response(200, OpenSessionsSchema)
     def get(self):

@@ -6,6 +6,8 @@ app (no other server, nothing loaded from the internet).
     /table/live              the treasurer's live view: pool, balances, loos, the last deal,
                              a pairing code for a new tablet
     /table/statement         a session's printable statement (#s=<id>), fetched with the token
+    /table/member            a member's own page: the link a treasurer sends him carries his
+                             member token in the fragment (#token=...), never the query
     /table/manifest.webmanifest, /table/icon-*.png, /table/icon.svg   home-screen install
     /table/sw.js             the service worker: the app shell loads with no connection
     /table/static/...        the app's ES modules and styles (api/static/table)
@@ -28,7 +30,7 @@ from .security import PAGES_PREFIX
 HERE = Path(__file__).parent
 STATIC = HERE / "static" / "table"
 # Bump with any change to the shell's files: the service worker keeps one cache per version.
-SHELL_VERSION = "4"
+SHELL_VERSION = "5"
 ICON_SIZES = (192, 512)
 
 blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STATIC),
@@ -38,7 +40,7 @@ blp = Blueprint("web", __name__, url_prefix=PAGES_PREFIX, static_folder=str(STAT
 def shell_files() -> list[str]:
     """What the service worker caches: the pages and every file they load."""
     files = [url_for("web.table"), url_for("web.live"), url_for("web.statement"),
-             url_for("web.club"),
+             url_for("web.club"), url_for("web.member"),
              url_for("web.manifest"), url_for("web.icon_svg")]
     files += [url_for("web.icon", size=s) for s in ICON_SIZES]
     files += [url_for("web.static", filename=p.name) for p in sorted(STATIC.iterdir())
@@ -68,6 +70,14 @@ def club() -> str:
     """The club's books (standings and open debts), fetched by the same shell from
     GET /standings?format=html."""
     return render_template("statement_shell.html", version=SHELL_VERSION, page="club")
+
+
+@blp.get("/member")
+def member() -> str:
+    """A member's own page: its script takes the member token from the address's fragment
+    (#token=..., which no browser sends to a server), keeps it on the device, drops it from
+    the address and fetches GET /members/<his id>/account?format=html with it."""
+    return render_template("member_shell.html", version=SHELL_VERSION)
 
 
 @blp.get("/manifest.webmanifest")

@@ -29,11 +29,13 @@ from ledger.store import clubstore as store
 from ledger.store import open_store
 from ledger.store.tables import ROLES
 
-__all__ = ["Actor", "Principal", "Clubs", "ROLES", "TOKEN_PREFIX", "NotFound", "name_key",
+__all__ = ["Actor", "Principal", "Clubs", "ROLES", "MEMBER_ROLE", "TOKEN_PREFIX", "NotFound",
+           "name_key",
            "resolve_players", "hash_secret", "create_short_lived_token"]
 
 TOKEN_PREFIX = "loo_"
 LEDGER_WRITERS = ("treasurer", "dealer")  # the roles that append to a session
+MEMBER_ROLE = "member"  # reads its own member's account and statements, nothing else
 MAX_NAME = 40  # a seat name (api/schemas.py PLAYER)
 MAX_LABEL = 100
 MAX_EXPIRY_DAYS = 3650
@@ -317,8 +319,9 @@ class Clubs:
 
     def token_register(self, club_id: str) -> list[dict[str, Any]]:
         """The tokens of the club a member issued that someone should review: one a member
-        issued to himself, and one an admin issued for a role that writes the ledger
-        (treasurer, dealer), which the admin's own role cannot; each with why."""
+        issued to himself, one an admin issued for a role that writes the ledger (treasurer,
+        dealer), which the admin's own role cannot, and every member token (a link that
+        shows one member's account to whoever holds it); each with why."""
         out = []
         with self.store.reading() as conn:
             for row in store.issued_tokens(conn, club_id):
@@ -327,6 +330,8 @@ class Clubs:
                     reasons.append("self-issued")
                 if row.issuer_role == "admin" and row.role in LEDGER_WRITERS:
                     reasons.append("beyond-issuer-role")
+                if row.role == MEMBER_ROLE:
+                    reasons.append("member-link")
                 if reasons:
                     out.append({
                         "token_id": row.id, "member_id": row.member_id,
@@ -336,6 +341,14 @@ class Clubs:
                         "issued_with": row.issued_with, "issuer_role": row.issuer_role,
                         "reasons": reasons})
         return out
+
+    def token(self, token_id: str, *, club_id: str) -> dict[str, Any]:
+        """The club's token as it is listed (NotFound for another club's, as for none)."""
+        with self.store.reading() as conn:
+            row = store.find_token(conn, token_id, club_id=club_id)
+        if row is None:
+            raise NotFound(f"no token {token_id}", rule="token-exists", field="token_id")
+        return token_dict(row)
 
     def tokens(self, club_id: str) -> list[dict[str, Any]]:
         now = _now()

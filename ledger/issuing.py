@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.clubs import Clubs
+from ledger.clubs import MEMBER_ROLE, Clubs, NotFound
+from ledger.domain import InvalidInput
 from ledger.store.base import Head, Tx
 from ledger.store.chain import GENESIS
 from ledger.writes import AppendResult, WriteRequest, perform
@@ -22,7 +23,14 @@ def issue_token(clubs: Clubs, club_id: str, member: str, role: str, label: str, 
                 expires_in_days: int | None, request: WriteRequest) -> AppendResult:
     """A new token for the club's member (id or display name), its secret in "token"; a
     replay (same key, same request, same sender) is the first answer less the secret."""
-    member_id = clubs.member(club_id, member, field="member_id")["member_id"]
+    try:
+        member_id = clubs.member(club_id, member, field="member_id")["member_id"]
+    except NotFound:
+        if role != MEMBER_ROLE:
+            raise
+        # a member token is the view of the member it names: without him it means nothing
+        raise InvalidInput(f"no member {member} in the club to show the account of",
+                           rule="member-exists", field="member") from None
     # a key is its sender's own: the same key from another member issues another token
     scope = f"tokens:{club_id}:{request.actor.member_id or ''}"[:80]
     request = request.fingerprinted(scope, member_id, role, label, expires_in_days)

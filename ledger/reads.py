@@ -7,6 +7,7 @@ rebuilt first (ledger/projections.py); `verify` and `rebuild` are the operator's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -97,6 +98,13 @@ class SessionReads:
                                "cash": cash_of(self.engine, row.club_id, state)})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return plain_json({**statement(state, pin), "cash": None, "as_of": at})
+
+    def statements(self, session_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The statements of these sessions as they stand, in one read: without the log's
+        pin and the cash check (a member's page shows neither; `statement` has both)."""
+        with self.store.reading() as conn:
+            return [plain_json(statement(SessionState.from_dict(self._row(conn, sid).state)))
+                    for sid in session_ids]
 
     def statement_csv(self, session_id: str, *, as_of: int | str | None = None,
                       table: str | None = None) -> str:

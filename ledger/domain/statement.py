@@ -126,6 +126,43 @@ OUTCOMES: dict[Outcome, str] = {
 }
 
 
+def member_statement(full: dict[str, Any], member_id: str) -> dict[str, Any] | None:
+    """One member's part of a session's statement (docs/books.md, "A member's own view"):
+    his own line, whole, and the session's totals; no other player's line, name or transfer.
+    None when he held no seat in it."""
+    players = full["players"]
+    mine = next((p for p in players if p.get("member_id") == member_id), None)
+    if mine is None:
+        return None
+    pool = full["pool"]
+    out = {k: full[k] for k in ("session_id", "name", "version", "status", "ended_method",
+                                "preset", "unit", "money_per_unit_minor", "currency", "deals",
+                                "check", "log")}
+    out.update({
+        "member_id": member_id,
+        "line": mine,
+        "totals": {
+            "players": len(players),
+            "paid_units": sum(p["paid_total_units"] for p in players),
+            "received_units": sum(p["received_total_units"] for p in players),
+            "won_units": sum(p["net_units"] for p in players if p["net_units"] > 0),
+            "lost_units": -sum(p["net_units"] for p in players if p["net_units"] < 0),
+        },
+        "pool": {"current_pool_units": pool["current_pool_units"],
+                 "next_pool_units": pool["next_pool_units"],
+                 "what_became_of_it": pool["what_became_of_it"]},
+        "corrections": len(full["corrections"]),
+        "final": full["settlement"]["final"],
+    })
+    if "as_of" in full:
+        out["as_of"] = full["as_of"]
+    # his line and the others' make the session's totals: paid in is paid out or pooled
+    if out["totals"]["paid_units"] - out["totals"]["received_units"] != \
+            pool["current_pool_units"] + pool["next_pool_units"]:
+        raise InvariantBroken("the players' payments do not add up to the pools")
+    return out
+
+
 def _pool_fate(state: SessionState, left: int) -> str:
     if state.status == Status.ENDED:
         return {EndMethod.SINGLE: "the session ended after a hand without a loo; anything "

@@ -56,7 +56,8 @@ STREAM_ID_LENGTH = 64
 ID_LENGTH = 64  # clubs and members
 TOKEN_ID_LENGTH = 32
 NAME_LENGTH = 64
-ROLES = ("admin", "treasurer", "dealer", "auditor")
+# A `member` token reads its own member's account and statements only (migration 0013).
+ROLES = ("admin", "treasurer", "dealer", "auditor", "member")
 
 clubs = Table(
     "clubs",
@@ -97,7 +98,8 @@ tokens = Table(
     # made at the command line, with a club, or before 0010 (GET /audit/tokens).
     Column("issued_by", String(ID_LENGTH), nullable=True),
     Column("issued_with", String(TOKEN_ID_LENGTH), nullable=True),
-    CheckConstraint("role IN ('admin', 'treasurer', 'dealer', 'auditor')", name="role"),
+    CheckConstraint("role IN ('admin', 'treasurer', 'dealer', 'auditor', 'member')",
+                    name="role"),
 )
 
 events = Table(

@@ -35,7 +35,7 @@ from .conftest import PROBLEM
 # routes and roles: the answers are the API's, whatever the database
 pytestmark = pytest.mark.backends("sqlite")
 
-ROLES = ("admin", "treasurer", "dealer", "auditor")
+ROLES = ("admin", "treasurer", "dealer", "auditor", "member")
 BAD_CREDENTIALS = ("none", "malformed", "wrong-secret", "basic", "revoked", "expired")
 MISSING_SESSION = "0" * 32
 MISSING_TOKEN = "0" * 16
@@ -45,7 +45,14 @@ def allowed(*roles: str, ok: int = 200) -> dict[str, int]:
     return {role: ok if role in roles else 403 for role in ROLES}
 
 
-ALL = ROLES
+ALL = ("admin", "treasurer", "dealer", "auditor")  # the club's staff: not a member's token
+BOOKS = ("admin", "treasurer", "auditor")
+# A member's token reads these for its own member only: the walk names the dealer, another
+# member, so it is refused there (403, before anything is looked up);
+# test_a_member_token_reads_every_route_of_its_own_member walks them with its own.
+OWN_ROUTES = ("/members/{member_id}/account", "/members/{member_id}/account.csv",
+              "/members/{member_id}/account.html", "/members/{member_id}/statements",
+              "/members/{member_id}/statements/{session_id}")
 # (method, OpenAPI path) -> {role: status}; None marks a public route (200 for anyone).
 EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/sessions"): allowed("treasurer", ok=201),
@@ -62,12 +69,13 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/sessions/{session_id}/explain"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/verify"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/export"): allowed("treasurer", "auditor"),
-    ("get", "/club"): allowed(*ALL),
+    ("get", "/club"): allowed(*ALL, "member"),
     ("get", "/members"): allowed("admin", "treasurer", "auditor"),
     ("post", "/members"): allowed("admin", ok=201),
     ("get", "/tokens"): allowed("admin"),
-    ("post", "/tokens"): allowed("admin", ok=201),
-    ("delete", "/tokens/{token_id}"): allowed("admin"),
+    # a treasurer issues and revokes member tokens only: the walk's are member tokens
+    ("post", "/tokens"): allowed("admin", "treasurer", ok=201),
+    ("delete", "/tokens/{token_id}"): allowed("admin", "treasurer"),
     ("get", "/audit/events"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/penalties"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/corrections"): allowed("admin", "treasurer", "auditor"),
@@ -75,7 +83,9 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/healthz"): None,
     ("get", "/readyz"): None,
     # the club's books (docs/books.md)
-    ("get", "/members/{member_id}/account"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/members/{member_id}/account"): allowed(*BOOKS),
+    ("get", "/members/{member_id}/statements"): allowed(*BOOKS),
+    ("get", "/members/{member_id}/statements/{session_id}"): allowed(*BOOKS),
     ("get", "/accounts"): allowed("admin", "treasurer", "auditor"),
     ("get", "/debts"): allowed("admin", "treasurer", "auditor"),
     ("get", "/standings"): allowed("admin", "treasurer", "auditor"),
@@ -106,7 +116,8 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/audit/events.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/penalties.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/audit/corrections.csv"): allowed("admin", "treasurer", "auditor"),
-    ("get", "/members/{member_id}/account.csv"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/members/{member_id}/account.csv"): allowed(*BOOKS),
+    ("get", "/members/{member_id}/account.html"): allowed(*BOOKS),
     ("get", "/debts.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/standings.html"): allowed("admin", "treasurer", "auditor"),
     ("get", "/payables.csv"): allowed("admin", "treasurer", "auditor"),
@@ -145,7 +156,7 @@ class World:
         return sid
 
     def fresh_token(self) -> str:
-        return Clubs(self.engine).create_token(self.ours.club_id, "dealer", "dealer",
+        return Clubs(self.engine).create_token(self.ours.club_id, "member", "member",
                                                "victim")["token_id"]
 
     def unique(self) -> str:
@@ -236,7 +247,7 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/sessions/{session_id}/corrections": {"voids": [2], "reason": "walk"},
             "/sessions/{session_id}/undo": {"reason": "walk"},
             "/members": {"name": world.unique()},
-            "/tokens": {"member": "dealer", "role": "dealer", "label": "walk"},
+            "/tokens": {"member": "dealer", "role": "member", "label": "walk"},
             "/payments": {"payer": "dealer", "payee": "club", "amount_minor": 100,
                           "currency": "GBP", "method": "cash"},
             "/write-offs": {"member": "dealer", "amount_minor": 1, "currency": "GBP",
@@ -371,6 +382,25 @@ def test_another_clubs_token_never_reaches_our_objects(world, role):
     assert landed == 0
 
 
+def test_a_member_token_reads_every_route_of_its_own_member(world):
+    """The routes a member's token may call, with its own member: 200; every other route is
+    403 by the table above (and any other member's id there)."""
+    me = world.ours.members["member"]
+    ledger = Ledger(world.engine).for_club(world.ours.club_id)
+    treasurer = Actor("treasurer", world.ours.members["treasurer"])
+    sid = ledger.open_session(OpenSession(players=["treasurer", "member"]),
+                              WriteRequest(treasurer)).body["session_id"]
+    token = f"Bearer {world.ours.tokens['member']}"
+    own = {("get", path) for path in OWN_ROUTES}
+    assert own <= set(EXPECT) and all(EXPECT[op]["member"] == 403 for op in own)
+    for _, path in sorted(own):
+        url = path.replace("{member_id}", me).replace("{session_id}", sid)
+        response = call(world, "get", url, None, token)
+        assert response.status_code == 200, (url, response.get_data(True))
+        assert_common_headers(response, authenticated=True)
+    assert call(world, "get", "/club", None, token).get_json()["member_id"] == me
+
+
 def test_a_dealer_logs_play_but_may_not_end_the_session(world):
     sid = world.fresh_session()
     dealer = f"Bearer {world.ours.tokens['dealer']}"
@@ -393,7 +423,8 @@ def test_sessions_without_a_club_are_reachable_by_no_token(world):
     for role in ROLES:
         response = call(world, "get", f"/sessions/{sid}", None,
                         f"Bearer {world.ours.tokens[role]}")
-        assert response.status_code == 404
+        # a member's token reads no session at all: refused before any lookup
+        assert response.status_code == (403 if role == "member" else 404)
 
 
 def test_the_docs_page_has_a_policy_that_lets_swagger_ui_load(client):
@@ -425,6 +456,8 @@ def test_the_openapi_document_names_the_bearer_scheme_and_each_routes_roles(clie
             assert "security" not in operation
             continue
         assert operation["security"] == [{"bearerAuth": []}]
-        assert sorted(operation["x-roles"]) == sorted(r for r, s in expected.items()
-                                                      if s != 403)
+        own = ["member"] if path in OWN_ROUTES else []
+        assert sorted(operation["x-roles"]) == sorted(
+            [r for r, s in expected.items() if s != 403] + own)
+        assert operation.get("x-own-member") == ("member_id" if own else None)
         assert {"401", "403"} <= set(operation["responses"])

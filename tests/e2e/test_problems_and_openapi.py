@@ -92,11 +92,14 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/sessions/{session_id}/entries", "/book-entries", "/book-entries/{seq}/reversal",
         "/payables", "/settle-up", "/club/currencies", "/sessions/{session_id}/float",
         "/sessions/{session_id}/cash-differences",
+        # a member's own view (api/members.py)
+        "/members/{member_id}/statements", "/members/{member_id}/statements/{session_id}",
         # the text forms (api/exports.py)
         "/sessions/{session_id}/statement.csv", "/sessions/{session_id}/statement.html",
         "/sessions/{session_id}/explain.csv", "/audit/events.csv", "/audit/penalties.csv",
         "/audit/corrections.csv", "/members/{member_id}/account.csv", "/debts.csv",
-        "/standings.html", "/payables.csv", "/settle-up.csv", "/book-entries.csv"}
+        "/members/{member_id}/account.html", "/standings.html", "/payables.csv",
+        "/settle-up.csv", "/book-entries.csv"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 
