@@ -153,7 +153,6 @@ class Tokens(MethodView):
     @blp.doc(operationId="createToken")
     @blp.response(201, NewTokenSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self):

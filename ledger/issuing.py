@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.clubs import MEMBER_ROLE, Clubs, NotFound
+from ledger.clubs import Clubs, NotFound
 from ledger.domain import InvalidInput
 from ledger.store.base import Head, Tx
 from ledger.store.chain import GENESIS
@@ -26,11 +26,10 @@ def issue_token(clubs: Clubs, club_id: str, member: str, role: str, label: str, 
     try:
         member_id = clubs.member(club_id, member, field="member_id")["member_id"]
     except NotFound:
-        if role != MEMBER_ROLE:
-            raise
-        # a member token is the view of the member it names: without him it means nothing
-        raise InvalidInput(f"no member {member} in the club to show the account of",
-                           rule="member-exists", field="member") from None
+        # a name in the body that names nobody is bad input, whatever the role: the token
+        # would have no holder (and a member token no account to show)
+        raise InvalidInput(f"no member {member} in the club", rule="member-exists",
+                           field="member") from None
     # a key is its sender's own: the same key from another member issues another token
     scope = f"tokens:{club_id}:{request.actor.member_id or ''}"[:80]
     request = request.fingerprinted(scope, member_id, role, label, expires_in_days)

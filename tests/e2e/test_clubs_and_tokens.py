@@ -123,7 +123,9 @@ def test_a_token_is_for_a_member_of_the_callers_club(engine, http, club):
     for member in ("nobody", theirs.members["dealer"]):
         refused = http.post("/tokens", headers=bearer(club.tokens["admin"]), json={
             "member": member, "role": "dealer", "label": "x"})
-        assert_problem(refused, 404, rule="member-exists")
+        # the same answer for nobody and for another club's member: nothing is revealed
+        problem = assert_problem(refused, 422, rule="member-exists")
+        assert problem["field"] == "member"
     bad_role = http.post("/tokens", headers=bearer(club.tokens["admin"]), json={
         "member": "dealer", "role": "owner", "label": "x"})
     assert_problem(bad_role, 422)

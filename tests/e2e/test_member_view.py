@@ -164,6 +164,17 @@ def test_issuing_a_member_token_names_the_member_or_is_refused(tess, club):
             if t["member_id"] == club.members["Ann"]] == []
 
 
+def test_a_token_for_a_member_the_club_does_not_have_is_refused_whatever_its_role(
+        app, club):
+    admin = app.test_client()
+    admin.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {club.tokens['admin']}"
+    before = admin.get("/tokens").get_json()["tokens"]
+    for role in ("dealer", "treasurer", "auditor", "member"):
+        refused = assert_problem(issue(admin, "Nobody", role=role), 422, rule="member-exists")
+        assert refused["field"] == "member" and "Nobody" in refused["detail"]
+    assert admin.get("/tokens").get_json()["tokens"] == before
+
+
 def test_a_member_token_is_revoked_like_any_other_and_listed_in_the_register(
         app, tess, club, month):
     http, token_id = app.test_client(), month["issued"]["token_id"]
