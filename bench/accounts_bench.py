@@ -1,7 +1,7 @@
 """The club's books at a club's scale: every books, audit and explain read, through the app.
 
     python -m bench.accounts_bench URL [--sessions 400] [--payments 400] [--deals 200]
-        [--repeat 10] [--only TEXT]                                   # prints one JSON line
+        [--repeat 10] [--only TEXT] [--club FILE] [--code DIR]        # prints one JSON line
 
 Makes a club of 10 members on the (migrated, may be shared) database at URL (PostgreSQL, or
 `sqlite:///file.db`), writes the results of `--sessions` ended sessions of five seats (random
@@ -11,13 +11,29 @@ of the generator, tests/support/sessions.py, card by card, with breaches and pen
 unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
 token, the real routes and serialisation): the median and p90 of `--repeat` calls after a
 warm-up, and the size of each answer (docs/performance.md, "Books, audit and explain reads").
+
+`--club FILE` keeps the club: the first run writes what the reads need (the token, the
+member, the long session) to FILE, and a later run with the same URL and FILE reads that club
+again instead of making one. `--code DIR` serves (and builds) with another checkout's `api`
+and `ledger` (e.g. `git archive` of an earlier commit, unpacked): the script runs again with
+DIR first on its path, as bench/run.py does. A before/after is then one command each, run
+alternately on the same database and club:
+
+    python bench/accounts_bench.py URL --club c.json --code /tmp/before   # builds, before
+    python bench/accounts_bench.py URL --club c.json                      # after
+    python bench/accounts_bench.py URL --club c.json --code /tmp/before   # before again ...
+
+`--bodies DIR` also writes each read's answer to DIR (one file a read), to compare the bytes
+of a before and an after.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import secrets
 import statistics
 import sys
@@ -29,8 +45,11 @@ from typing import Any
 
 from sqlalchemy import insert
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support, run as a file
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # tests.support, run as a file; after --code's DIR if given
+    sys.path.insert(0, str(ROOT))
 
+import ledger  # noqa: E402
 from ledger.clubs import Actor, Clubs  # noqa: E402
 from ledger.domain.accounts import SessionResult  # noqa: E402
 from ledger.domain.commands import EndSession  # noqa: E402
@@ -107,7 +126,8 @@ def build(url: str, args: argparse.Namespace) -> dict[str, Any]:
     begun = time.perf_counter()
     sid = long_session(engine, club, actor, args.deals)
     played_s = time.perf_counter() - begun
-    return {"engine": engine, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
+    return {"engine": engine, "sessions": args.sessions, "payments": args.payments,
+            "deals": args.deals, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
             "middle": max(args.payments // 2, 1), "payment_append_ms": round(payment_ms, 1),
             "long_session_s": round(played_s, 1)}
 
@@ -141,7 +161,8 @@ def reads(f: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def measure(f: dict[str, Any], *, repeat: int, only: str | None) -> dict[str, Any]:
+def measure(f: dict[str, Any], *, repeat: int, only: str | None,
+            bodies: Path | None = None) -> dict[str, Any]:
     from api import create_app
 
     app = create_app({"ENGINE": f["engine"], "AUTO_MIGRATE": False, "TESTING": True,
@@ -164,6 +185,9 @@ def measure(f: dict[str, Any], *, repeat: int, only: str | None) -> dict[str, An
         out[name] = {"median_ms": round(statistics.median(timings), 1),
                      "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
                      "kb": round(len(body) / 1024, 1)}
+        if bodies is not None:
+            bodies.mkdir(parents=True, exist_ok=True)
+            (bodies / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(body)
     return out
 
 
@@ -171,6 +195,37 @@ def timed(call: Callable[[], Any]) -> float:
     start = time.perf_counter()
     call()
     return (time.perf_counter() - start) * 1000
+
+
+def serve_code(code: str) -> None:
+    """Run this script again with `code`'s api and ledger first on the path, unless they are
+    the ones imported already."""
+    wanted = Path(code).resolve()
+    if Path(ledger.__file__).resolve().parent.parent == wanted:
+        return
+    if not (wanted / "ledger").is_dir() or not (wanted / "api").is_dir():
+        sys.exit(f"--code {code}: no api and ledger there")
+    if os.environ.get("LOO_BENCH_CODE") == str(wanted):
+        sys.exit(f"--code {code}: ledger still imported from {ledger.__file__}")
+    env = {**os.environ, "LOO_BENCH_CODE": str(wanted),
+           "PYTHONPATH": os.pathsep.join([str(wanted), str(ROOT)])}
+    os.execve(sys.executable, [sys.executable, str(Path(__file__).resolve()), *sys.argv[1:]],
+              env)
+
+
+def club_facts(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The club of `--club`'s file if it was made already, else a new one (kept there)."""
+    kept = Path(args.club) if args.club else None
+    if kept is not None and kept.exists():
+        facts = json.loads(kept.read_text())
+        if facts.pop("url") != url:
+            sys.exit(f"--club {kept}: made on another database")
+        return {**facts, "engine": make_engine(url)}
+    facts = build(url, args)
+    if kept is not None:
+        kept.write_text(json.dumps({"url": url, **{k: v for k, v in facts.items()
+                                                    if k != "engine"}}))
+    return facts
 
 
 def main() -> None:
@@ -181,12 +236,18 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--only", help="the reads whose name holds this text")
+    parser.add_argument("--club", help="keep the club in this file and read it again")
+    parser.add_argument("--code", help="serve another checkout's api and ledger")
+    parser.add_argument("--bodies", type=Path, help="write each read's answer in this folder")
     args = parser.parse_args()
-    facts = build(args.url, args)
-    result = {"sessions": args.sessions, "payments": args.payments, "deals": args.deals,
-              "payment_append_ms": facts["payment_append_ms"],
-              "long_session_s": facts["long_session_s"],
-              "reads": measure(facts, repeat=args.repeat, only=args.only)}
+    if args.code:
+        serve_code(args.code)
+    facts = club_facts(args.url, args)
+    result = {"code": str(Path(ledger.__file__).resolve().parent.parent),
+              **{k: facts[k] for k in ("sessions", "payments", "deals", "payment_append_ms",
+                                       "long_session_s")},
+              "reads": measure(facts, repeat=args.repeat, only=args.only,
+                               bodies=args.bodies)}
     facts["engine"].dispose()
     print(json.dumps(result))
 
