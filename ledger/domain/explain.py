@@ -20,6 +20,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from . import events as ev
@@ -401,17 +402,28 @@ def explain_csv(trail: dict[str, Any], table: str | None = None) -> str:
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
 
+    def cells(values: Iterable[object]) -> list[object]:
+        return ["" if v is None else safe_cell(v) for v in values]
+
     def row(values: Sequence[object]) -> None:
-        out.writerow(["" if v is None else safe_cell(v) for v in values])
+        out.writerow(cells(values))
 
     as_of = trail.get("as_of")
     if table in (None, "postings"):
         row(CSV_COLUMNS)
+        # A long session's trail is thousands of rows: each row's cells are picked by
+        # itemgetter, and a rule's cells (shared by many postings) made safe once.
+        posting_values = itemgetter(*CSV_COLUMNS[2:15])
+        rule_values = itemgetter(*CSV_COLUMNS[15:])
+        rule_cells: dict[tuple[object, ...], list[object]] = {}
         for fig in trail["figures"]:
+            account = cells((fig["account"], fig["kind"]))
             for p in fig["postings"]:
-                rule = p["rule"]
-                row([fig["account"], fig["kind"], *(p[k] for k in CSV_COLUMNS[2:15]),
-                     *(rule[k] for k in CSV_COLUMNS[15:])])
+                rule = rule_values(p["rule"])
+                tail = rule_cells.get(rule)
+                if tail is None:
+                    tail = rule_cells[rule] = cells(rule)
+                out.writerow(account + cells(posting_values(p)) + tail)
     if table == "figures":
         row(["account", "kind", "net_units", "categories", "version", "as_of"])
         for fig in trail["figures"]:
