@@ -131,7 +131,8 @@ def _by_rule(postings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     for p in postings:
         rule = p.get("rule") or {}
-        key = (p["category"], p.get("offence"), p["from"], p["to"], *sorted(rule.items()))
+        # a rule is always the same five keys in the same order (explain's Rule.to_dict)
+        key = (p["category"], p.get("offence"), p["from"], p["to"], *rule.values())
         row = rows.get(key)
         if row is None:
             row = rows[key] = {"category": p["category"], "offence": p.get("offence"),
