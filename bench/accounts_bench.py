@@ -10,7 +10,8 @@ service, and plays one session of `--deals` deals through the service (a random 
 of the generator, tests/support/sessions.py, card by card, with breaches and penalties; 10p a
 unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
 token, the real routes and serialisation): the median and p90 of `--repeat` calls after a
-warm-up, and the size of each answer (docs/performance.md, "Books, audit and explain reads").
+warm-up, every call's time (`ms`, to pool alternating runs), and the size of each answer
+(docs/performance.md, "Books, audit and explain reads").
 
 `--club FILE` keeps the club: the first run writes what the reads need (the token, the
 member, the long session) to FILE, and a later run with the same URL and FILE reads that club
@@ -184,7 +185,7 @@ def measure(f: dict[str, Any], *, repeat: int, only: str | None,
         timings = sorted(timed(call) for _ in range(repeat))
         out[name] = {"median_ms": round(statistics.median(timings), 1),
                      "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
-                     "kb": round(len(body) / 1024, 1)}
+                     "kb": round(len(body) / 1024, 1), "ms": [round(t, 1) for t in timings]}
         if bodies is not None:
             bodies.mkdir(parents=True, exist_ok=True)
             (bodies / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(body)
