@@ -9,8 +9,9 @@ zero-sum nets, through the projection writer), appends `--payments` payments thr
 service, and plays one session of `--deals` deals through the service (a random legal session
 of the generator, tests/support/sessions.py, card by card, with breaches and penalties; 10p a
 unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
-token, the real routes and serialisation): the median and p90 of `--repeat` calls after a
-warm-up, every call's time (`ms`, to pool alternating runs), and the size of each answer
+token, the real routes and serialisation; first the served code's gunicorn `post_worker_init`,
+as a worker runs it once it has loaded the app): the median and p90 of `--repeat` calls after
+a warm-up, every call's time (`ms`, to pool alternating runs), and the size of each answer
 (docs/performance.md, "Books, audit and explain reads").
 
 `--club FILE` keeps the club: the first run writes what the reads need (the token, the
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import re
@@ -42,6 +44,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import insert
@@ -168,6 +171,7 @@ def measure(f: dict[str, Any], *, repeat: int, only: str | None,
 
     app = create_app({"ENGINE": f["engine"], "AUTO_MIGRATE": False, "TESTING": True,
                       "LOG_LEVEL": "WARNING"})
+    as_a_worker_starts()
     client = app.test_client()
     headers = {"Authorization": f"Bearer {f['token']}"}
     out: dict[str, Any] = {}
@@ -190,6 +194,16 @@ def measure(f: dict[str, Any], *, repeat: int, only: str | None,
             bodies.mkdir(parents=True, exist_ok=True)
             (bodies / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(body)
     return out
+
+
+def as_a_worker_starts() -> None:
+    """Run the served code's gunicorn `post_worker_init` hook (deploy/gunicorn.conf.py), if it
+    has one, as a worker does once it has loaded the app."""
+    conf = Path(ledger.__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+    namespace: dict[str, Any] = {}
+    exec(compile(conf.read_text(), str(conf), "exec"), namespace)
+    if "post_worker_init" in namespace:
+        namespace["post_worker_init"](SimpleNamespace(log=logging.getLogger("bench")))
 
 
 def timed(call: Callable[[], Any]) -> float:
