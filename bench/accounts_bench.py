@@ -11,7 +11,9 @@ of the generator, tests/support/sessions.py, card by card, with breaches and pen
 unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
 token, the real routes and serialisation; first the served code's gunicorn `post_worker_init`,
 as a worker runs it once it has loaded the app): the median and p90 of `--repeat` calls after
-a warm-up, every call's time (`ms`, to pool alternating runs), and the size of each answer
+a warm-up, every call's time (`ms`, to pool alternating runs), the median and every call of
+this process's CPU time (`cpu_median_ms`, `cpu_ms`: the app's own work, without the
+database server's or the wait for a core on a busy machine), and the size of each answer
 (docs/performance.md, "Books, audit and explain reads").
 
 `--club FILE` keeps the club: the first run writes what the reads need (the token, the
@@ -186,10 +188,13 @@ def measure(f: dict[str, Any], *, repeat: int, only: str | None,
 
         for _ in range(2):  # warm-up: connections, caches
             body = call()
-        timings = sorted(timed(call) for _ in range(repeat))
+        calls = [timed(call) for _ in range(repeat)]
+        timings = sorted(wall for wall, _ in calls)
         out[name] = {"median_ms": round(statistics.median(timings), 1),
                      "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
-                     "kb": round(len(body) / 1024, 1), "ms": [round(t, 1) for t in timings]}
+                     "cpu_median_ms": round(statistics.median(cpu for _, cpu in calls), 1),
+                     "kb": round(len(body) / 1024, 1), "ms": [round(t, 1) for t in timings],
+                     "cpu_ms": [round(cpu, 1) for _, cpu in calls]}
         if bodies is not None:
             bodies.mkdir(parents=True, exist_ok=True)
             (bodies / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(body)
@@ -206,10 +211,12 @@ def as_a_worker_starts() -> None:
         namespace["post_worker_init"](SimpleNamespace(log=logging.getLogger("bench")))
 
 
-def timed(call: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+def timed(call: Callable[[], Any]) -> tuple[float, float]:
+    """The call's wall time and this process's CPU time in it, in ms (the CPU time leaves out
+    the database server's work, and the waiting for a core on a busy machine)."""
+    start, cpu = time.perf_counter(), time.process_time()
     call()
-    return (time.perf_counter() - start) * 1000
+    return (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
 
 
 def serve_code(code: str) -> None:
