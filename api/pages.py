@@ -131,7 +131,8 @@ def _by_rule(postings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     for p in postings:
         rule = p.get("rule") or {}
-        key = (p["category"], p.get("offence"), p["from"], p["to"], *sorted(rule.items()))
+        # a rule is always the same five keys in the same order (explain's Rule.to_dict)
+        key = (p["category"], p.get("offence"), p["from"], p["to"], *rule.values())
         row = rows.get(key)
         if row is None:
             row = rows[key] = {"category": p["category"], "offence": p.get("offence"),
@@ -180,14 +181,18 @@ def statement_context(statement: Mapping[str, Any], series: Mapping[str, Any] | 
     # a player's line links to his figure's trail (the details' ids follow the figures)
     anchors = {f["account"]: f"explain-{i}" for i, f in enumerate(figures, start=1)
                if f.get("kind") == "player"}
-    chart = None
+    chart, chart_rows = None, []
     if series and series.get("points"):
         chart = Markup(balance_chart(series, unit=f"{statement.get('unit') or 'unit'}s"))
+        # the chart's figures as a table: each point's label and its signed balances
+        chart_rows = [(point["label"], [signed(point["balances"][p]) for p in series["players"]])
+                      for point in series["points"]]
     return {
         "s": statement, "club": club, "columns": [
             {"key": c, "label": _category_label(c), "counted": c in COUNTED} for c in columns],
         "rows": rows, "owing": owing, "currency": currency, "per_unit": per_unit,
-        "unit": statement.get("unit") or "unit", "chart": chart, "series": series,
+        "unit": statement.get("unit") or "unit", "chart": chart, "chart_rows": chart_rows,
+        "series": series,
         "explain": explain, "figures": figures, "anchors": anchors,
         "stylesheet": Markup(STYLESHEET), "category_label": _category_label,
     }

@@ -1,7 +1,7 @@
 """The club's books at a club's scale: every books, audit and explain read, through the app.
 
     python -m bench.accounts_bench URL [--sessions 400] [--payments 400] [--deals 200]
-        [--repeat 10] [--only TEXT]                                   # prints one JSON line
+        [--repeat 10] [--only TEXT] [--club FILE] [--code DIR]        # prints one JSON line
 
 Makes a club of 10 members on the (migrated, may be shared) database at URL (PostgreSQL, or
 `sqlite:///file.db`), writes the results of `--sessions` ended sessions of five seats (random
@@ -9,15 +9,36 @@ zero-sum nets, through the projection writer), appends `--payments` payments thr
 service, and plays one session of `--deals` deals through the service (a random legal session
 of the generator, tests/support/sessions.py, card by card, with breaches and penalties; 10p a
 unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
-token, the real routes and serialisation): the median and p90 of `--repeat` calls after a
-warm-up, and the size of each answer (docs/performance.md, "Books, audit and explain reads").
+token, the real routes and serialisation; first the served code's gunicorn `post_worker_init`,
+as a worker runs it once it has loaded the app): the median and p90 of `--repeat` calls after
+a warm-up, every call's time (`ms`, to pool alternating runs), the median and every call of
+this process's CPU time (`cpu_median_ms`, `cpu_ms`: the app's own work, without the
+database server's or the wait for a core on a busy machine), and the size of each answer
+(docs/performance.md, "Books, audit and explain reads").
+
+`--club FILE` keeps the club: the first run writes what the reads need (the token, the
+member, the long session) to FILE, and a later run with the same URL and FILE reads that club
+again instead of making one. `--code DIR` serves (and builds) with another checkout's `api`
+and `ledger` (e.g. `git archive` of an earlier commit, unpacked): the script runs again with
+DIR first on its path, as bench/run.py does. A before/after is then one command each, run
+alternately on the same database and club:
+
+    python bench/accounts_bench.py URL --club c.json --code /tmp/before   # builds, before
+    python bench/accounts_bench.py URL --club c.json                      # after
+    python bench/accounts_bench.py URL --club c.json --code /tmp/before   # before again ...
+
+`--bodies DIR` also writes each read's answer to DIR (one file a read), to compare the bytes
+of a before and an after.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import random
+import re
 import secrets
 import statistics
 import sys
@@ -25,12 +46,16 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import insert
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support, run as a file
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # tests.support, run as a file; after --code's DIR if given
+    sys.path.insert(0, str(ROOT))
 
+import ledger  # noqa: E402
 from ledger.clubs import Actor, Clubs  # noqa: E402
 from ledger.domain.accounts import SessionResult  # noqa: E402
 from ledger.domain.commands import EndSession  # noqa: E402
@@ -108,7 +133,8 @@ def build(url: str, args: argparse.Namespace) -> dict[str, Any]:
     begun = time.perf_counter()
     sid = long_session(engine, club, actor, args.deals)
     played_s = time.perf_counter() - begun
-    return {"engine": engine, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
+    return {"engine": engine, "sessions": args.sessions, "payments": args.payments,
+            "deals": args.deals, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
             "middle": max(args.payments // 2, 1), "payment_append_ms": round(payment_ms, 1),
             "long_session_s": round(played_s, 1)}
 
@@ -142,11 +168,13 @@ def reads(f: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def measure(f: dict[str, Any], *, repeat: int, only: str | None) -> dict[str, Any]:
+def measure(f: dict[str, Any], *, repeat: int, only: str | None,
+            bodies: Path | None = None) -> dict[str, Any]:
     from api import create_app
 
     app = create_app({"ENGINE": f["engine"], "AUTO_MIGRATE": False, "TESTING": True,
                       "LOG_LEVEL": "WARNING"})
+    as_a_worker_starts()
     client = app.test_client()
     headers = {"Authorization": f"Bearer {f['token']}"}
     out: dict[str, Any] = {}
@@ -161,17 +189,66 @@ def measure(f: dict[str, Any], *, repeat: int, only: str | None) -> dict[str, An
 
         for _ in range(2):  # warm-up: connections, caches
             body = call()
-        timings = sorted(timed(call) for _ in range(repeat))
+        calls = [timed(call) for _ in range(repeat)]
+        timings = sorted(wall for wall, _ in calls)
         out[name] = {"median_ms": round(statistics.median(timings), 1),
                      "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
-                     "kb": round(len(body) / 1024, 1)}
+                     "cpu_median_ms": round(statistics.median(cpu for _, cpu in calls), 1),
+                     "kb": round(len(body) / 1024, 1), "ms": [round(t, 1) for t in timings],
+                     "cpu_ms": [round(cpu, 1) for _, cpu in calls]}
+        if bodies is not None:
+            bodies.mkdir(parents=True, exist_ok=True)
+            (bodies / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(body)
     return out
 
 
-def timed(call: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+def as_a_worker_starts() -> None:
+    """Run the served code's gunicorn `post_worker_init` hook (deploy/gunicorn.conf.py), if it
+    has one, as a worker does once it has loaded the app."""
+    conf = Path(ledger.__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+    namespace: dict[str, Any] = {}
+    exec(compile(conf.read_text(), str(conf), "exec"), namespace)
+    if "post_worker_init" in namespace:
+        namespace["post_worker_init"](SimpleNamespace(log=logging.getLogger("bench")))
+
+
+def timed(call: Callable[[], Any]) -> tuple[float, float]:
+    """The call's wall time and this process's CPU time in it, in ms (the CPU time leaves out
+    the database server's work, and the waiting for a core on a busy machine)."""
+    start, cpu = time.perf_counter(), time.process_time()
     call()
-    return (time.perf_counter() - start) * 1000
+    return (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
+
+
+def serve_code(code: str) -> None:
+    """Run this script again with `code`'s api and ledger first on the path, unless they are
+    the ones imported already."""
+    wanted = Path(code).resolve()
+    if Path(ledger.__file__).resolve().parent.parent == wanted:
+        return
+    if not (wanted / "ledger").is_dir() or not (wanted / "api").is_dir():
+        sys.exit(f"--code {code}: no api and ledger there")
+    if os.environ.get("LOO_BENCH_CODE") == str(wanted):
+        sys.exit(f"--code {code}: ledger still imported from {ledger.__file__}")
+    env = {**os.environ, "LOO_BENCH_CODE": str(wanted),
+           "PYTHONPATH": os.pathsep.join([str(wanted), str(ROOT)])}
+    os.execve(sys.executable, [sys.executable, str(Path(__file__).resolve()), *sys.argv[1:]],
+              env)
+
+
+def club_facts(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The club of `--club`'s file if it was made already, else a new one (kept there)."""
+    kept = Path(args.club) if args.club else None
+    if kept is not None and kept.exists():
+        facts = json.loads(kept.read_text())
+        if facts.pop("url") != url:
+            sys.exit(f"--club {kept}: made on another database")
+        return {**facts, "engine": make_engine(url)}
+    facts = build(url, args)
+    if kept is not None:
+        kept.write_text(json.dumps({"url": url, **{k: v for k, v in facts.items()
+                                                    if k != "engine"}}))
+    return facts
 
 
 def main() -> None:
@@ -182,12 +259,18 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--only", help="the reads whose name holds this text")
+    parser.add_argument("--club", help="keep the club in this file and read it again")
+    parser.add_argument("--code", help="serve another checkout's api and ledger")
+    parser.add_argument("--bodies", type=Path, help="write each read's answer in this folder")
     args = parser.parse_args()
-    facts = build(args.url, args)
-    result = {"sessions": args.sessions, "payments": args.payments, "deals": args.deals,
-              "payment_append_ms": facts["payment_append_ms"],
-              "long_session_s": facts["long_session_s"],
-              "reads": measure(facts, repeat=args.repeat, only=args.only)}
+    if args.code:
+        serve_code(args.code)
+    facts = club_facts(args.url, args)
+    result = {"code": str(Path(ledger.__file__).resolve().parent.parent),
+              **{k: facts[k] for k in ("sessions", "payments", "deals", "payment_append_ms",
+                                       "long_session_s")},
+              "reads": measure(facts, repeat=args.repeat, only=args.only,
+                               bodies=args.bodies)}
     facts["engine"].dispose()
     print(json.dumps(result))
 

@@ -11,7 +11,9 @@ docs/operations.md, "Slow clients"). In front of it, a buffering proxy (deploy/n
 reads whole requests before passing them on: run both.
 
 Each worker's connection pool is sized to its threads (LOO_DB_POOL_SIZE), so a thread never
-waits for a connection another thread of its process holds.
+waits for a connection another thread of its process holds. Once a worker has loaded the app,
+what it loaded is set aside from the garbage collector's full passes
+(api.serving.freeze_loaded_app).
 
 LOO_BIND (127.0.0.1:8000), LOO_WORKERS, LOO_THREADS, LOO_TIMEOUT (30 s), LOO_GRACEFUL_TIMEOUT
 (20 s), LOO_KEEPALIVE (5 s), LOO_MAX_REQUESTS (2000), LOO_ACCESS_LOG ("-": stdout; "" turns
@@ -65,6 +67,13 @@ def on_starting(server):
     from api.serving import clear_multiproc_dir
 
     clear_multiproc_dir()
+
+
+def post_worker_init(worker):
+    from api.serving import freeze_loaded_app
+
+    worker.log.info("%d objects of the loaded app set aside from the garbage collector",
+                    freeze_loaded_app())
 
 
 def child_exit(server, worker):

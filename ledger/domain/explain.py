@@ -23,8 +23,9 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from . import events as ev
@@ -454,19 +455,30 @@ def explain_csv(trail: dict[str, Any], table: str | None = None) -> str:
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
 
+    def cells(values: Iterable[object]) -> list[object]:
+        return ["" if v is None else safe_cell(v) for v in values]
+
     def row(values: Sequence[object]) -> None:
-        out.writerow(["" if v is None else safe_cell(v) for v in values])
+        out.writerow(cells(values))
 
     as_of = trail.get("as_of")
     if table in (None, "postings"):
         row(CSV_COLUMNS)
+        # A long session's trail is thousands of rows: each row's cells are picked by
+        # itemgetter, and a rule's cells (shared by many postings) made safe once.
+        posting_values = itemgetter(*CSV_COLUMNS[2:15])
+        rule_values = itemgetter(*CSV_COLUMNS[15:20])
+        rule_cells: dict[tuple[object, ...], list[object]] = {}
         for fig in trail["figures"]:
+            account = cells((fig["account"], fig["kind"]))
             for p in fig["postings"]:
-                rule = p["rule"]
+                rule = rule_values(p["rule"])
+                tail = rule_cells.get(rule)
+                if tail is None:
+                    tail = rule_cells[rule] = cells(rule)
                 correction = p["correction"] or {}
-                row([fig["account"], fig["kind"], *(p[k] for k in CSV_COLUMNS[2:15]),
-                     *(rule[k] for k in CSV_COLUMNS[15:20]), correction.get("version"),
-                     correction.get("reason")])
+                out.writerow(account + cells(posting_values(p)) + tail
+                             + cells((correction.get("version"), correction.get("reason"))))
     if table == "figures":
         row(["account", "kind", "net_units", "categories", "version", "as_of"])
         for fig in trail["figures"]:

@@ -273,3 +273,16 @@ def test_the_trail_as_csv_has_a_row_per_posting_and_each_figures_net():
     assert "B,player,3,30,DealSettled" in text
     assert "single_loo = 3" in text and "Baxter-Wray p. 18" in text
     assert "B,player,-3,single_loo -3" in text
+
+
+def test_a_name_a_spreadsheet_would_run_is_quoted_in_every_cell_of_the_trail_csv():
+    # "=A" deals (3 to the pool) and is single-looed (3 to the next pool) in deal 1: his name
+    # is the account, the payer and a figure, each a cell that must not run as a formula
+    opening = OpenSession(players=["=A", "B", "C", "D", "E"], preset="baxter-wray",
+                          first_dealer="=A")
+    log = play(opening, [cmd.StartDeal(trump_card="7H", face_up={
+        "=A": "5C", "B": "9H", "C": "KS", "D": "QH", "E": "2H"})])
+    text = explain_csv(explain("s", logged(log), version=len(log)))
+    rows = [r for r in text.splitlines() if "=A" in r]
+    assert rows and all("'=A" in r and ",=A" not in r and not r.startswith("=") for r in rows)
+    assert "'=A,player,2,20,DealStarted" in text and ",'=A,pool,3,-3,deal," in text

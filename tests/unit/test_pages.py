@@ -216,6 +216,17 @@ def test_the_statement_page_shows_each_players_figures_in_units_and_money():
     assert "Where each figure comes from" not in page  # no trail given
 
 
+def test_the_charts_figures_list_every_balance_signed_point_by_point():
+    # deal 1: Ann paid to deal (3) and a single loo (3), Bob took the pool (3), Cy a single
+    # loo (3); deal 2: Bob paid to deal (3), Ann took two tricks (+6), Cy one (+3); then the
+    # nets put Bob at -3: an end point
+    page = render_statement(statement(), balance_series(["Ann", "Bob", "Cy"], VIEWS, NETS))
+    table = page.split("The chart's figures")[1].split("</table>")[0]
+    rows = [Text.of(r).text.strip() for r in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+    assert rows == ["Deal Ann Bob Cy", "start 0 0 0", "1 \u22126 +3 \u22123", "2 0 0 0",
+                    "end 0 \u22123 0"]
+
+
 def test_a_final_statement_says_so_and_money_follows_the_currency():
     page = render_statement(statement(status="ended", settlement={
         "final": True, "provisional": False, "transfers": []}, currency="JPY",
