@@ -70,7 +70,13 @@ def generate(url: str, events: int) -> dict[str, Any]:
     from ledger.domain import event_from_record
     from ledger.domain.accounts import session_results
     from ledger.domain.state import to_json
-    from ledger.projections import SNAPSHOT_EVERY, fold_events, result_rows, snapshot_states
+    from ledger.projections import (
+        SHAPE,
+        SNAPSHOT_EVERY,
+        fold_events,
+        result_rows,
+        snapshot_states,
+    )
     from ledger.store.chain import GENESIS, link, utc_iso
     from ledger.store.migrate import upgrade
 
@@ -113,8 +119,9 @@ def generate(url: str, events: int) -> dict[str, Any]:
             with conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO sessions (id, club_id, version, state, head_hash, created_at,"
-                    " updated_at) VALUES (%s, NULL, %s, %s, %s, %s, %s)",
-                    (sid, len(records), state_json.replace("@@SID@@", sid), prev, at, at))
+                    " updated_at, shape) VALUES (%s, NULL, %s, %s, %s, %s, %s, %s)",
+                    (sid, len(records), state_json.replace("@@SID@@", sid), prev, at, at,
+                     SHAPE))
                 with cur.copy("COPY events (stream_id, version, type, schema_version, payload,"
                               " recorded_at, actor, hash) FROM STDIN") as copy:
                     copy.write(buffer.getvalue())
@@ -206,7 +213,7 @@ def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
     out["per_session_sample"] = {"sessions": len(sample), "events": sample_events,
                                  "seconds": elapsed, "problems": sample_problems,
                                  "per_million_s": elapsed / max(sample_events, 1) * 1e6}
-    out["workers"] = bulk.workers_for(engine, out["events"])
+    out["workers"] = bulk.workers_for(out["events"])
     started, cpu = time.perf_counter(), _cpu()
     problems = bulk.verify_all(engine)
     out["verify_s"] = time.perf_counter() - started
