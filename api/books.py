@@ -61,7 +61,7 @@ ENTRY_HEADERS = {"Idempotent-Replayed": {
                    "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
 
 
-def _csv(text: str, filename: str, *, bom: bool = False) -> Response:
+def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
     """One table as a CSV file; `bom` starts it with a UTF-8 byte order mark, which tells
     a spreadsheet the file is UTF-8."""
     return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
@@ -75,7 +75,7 @@ def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
 
 
-def _write_doc(schema: type, operation: str) -> Any:
+def write_doc(schema: type, operation: str) -> Any:
     # the entry written is one of the family BookEntry, typed by its `type`
     return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
                    requestBody={"required": True,
@@ -84,7 +84,7 @@ def _write_doc(schema: type, operation: str) -> Any:
                        "schema": ref("BookEntry")}}}})
 
 
-def _errors(*names: str) -> Any:
+def errors(*names: str) -> Any:
     def decorate(view: Any) -> Any:
         for name in names:
             status = {"BAD_REQUEST": 400, "NOT_FOUND": 404, "CONFLICT": 409,
@@ -97,9 +97,9 @@ def _errors(*names: str) -> Any:
 @blp.route("/payments")
 class Payments(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(PaymentIn, "recordPayment")
+    @write_doc(PaymentIn, "recordPayment")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def post(self):
         """Record a payment
 
@@ -115,9 +115,9 @@ class Payments(MethodView):
 @blp.route("/write-offs")
 class WriteOffs(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(WriteOffIn, "writeOffDebt")
+    @write_doc(WriteOffIn, "writeOffDebt")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def post(self):
         """Write off a debt
 
@@ -131,9 +131,9 @@ class WriteOffs(MethodView):
 @blp.route("/sessions/<session_id>/cash")
 class Cash(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(CashIn, "countCash")
+    @write_doc(CashIn, "countCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(*WRITE_ERRORS, "CONFLICT")
     def post(self, session_id: str):
         """Record the cash counted on the table at the session's close
 
@@ -146,9 +146,9 @@ class Cash(MethodView):
 @blp.route("/sessions/<session_id>/float")
 class Float(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(FloatIn, "openFloat")
+    @write_doc(FloatIn, "openFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def post(self, session_id: str):
         """Record the float put in the session's tin
 
@@ -162,9 +162,9 @@ class Float(MethodView):
 @blp.route("/sessions/<session_id>/cash-differences")
 class CashDifferences(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(CashDifferenceIn, "bookCashDifference")
+    @write_doc(CashDifferenceIn, "bookCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(*WRITE_ERRORS, "CONFLICT")
     def post(self, session_id: str):
         """Book a tin's shortage or surplus
 
@@ -179,9 +179,9 @@ class CashDifferences(MethodView):
 @blp.route("/book-entries/<int:seq>/reversal")
 class Reversal(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(ReversalIn, "reverseBookEntry")
+    @write_doc(ReversalIn, "reverseBookEntry")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(*WRITE_ERRORS, "CONFLICT")
     def post(self, seq: int):
         """Reverse a book entry
 
@@ -208,9 +208,9 @@ class Currencies(MethodView):
         return books().currencies(as_of=as_of)
 
     @requires(*BOOKKEEPERS)
-    @_write_doc(CurrenciesIn, "setClubCurrencies")
+    @write_doc(CurrenciesIn, "setClubCurrencies")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def put(self):
         """Set the currencies the club keeps
 
@@ -257,7 +257,7 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
-        out = _csv(_table(REGISTER_COLUMNS, page["entries"]),
+        out = csv_file(_table(REGISTER_COLUMNS, page["entries"]),
                    f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
         out.headers.update(headers)
         return out
@@ -405,13 +405,13 @@ class Standings(MethodView):
 
 def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
     """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
-    return _csv(books().account_csv(member_id, as_of=as_of),
+    return csv_file(books().account_csv(member_id, as_of=as_of),
                 f"lanterloo-account-{member_id}.csv", bom=bom)
 
 
 def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return _csv(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+    return csv_file(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
                 "lanterloo-debts.csv", bom=bom)
 
 
@@ -429,7 +429,7 @@ def club_page(since: datetime | None, until: datetime | None, *,
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    return _csv(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+    return csv_file(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
                 "lanterloo-payables.csv", bom=bom)
 
 
@@ -439,4 +439,4 @@ def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]
-    return _csv(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+    return csv_file(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

@@ -345,11 +345,11 @@ def standings(conn: Connection, club_id: str, cut: Cut, *, since: datetime | Non
 REGISTER_COLUMNS = ["seq", "recorded_at", "kind", "type", "payer", "payer_name", "payee",
                     "payee_name", "member_id", "member_name", "currency", "amount_minor",
                     "method", "session_id", "counted_minor", "reverses", "reversed_by",
-                    "note", "reason", "difference", "actor"]
+                    "note", "reason", "difference", "evening", "actor"]
 KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
          "CashCounted": "cash-count", "EntryReversed": "reversal",
          "CurrenciesSet": "currencies", "FloatOpened": "float",
-         "CashDifferenceBooked": "cash-difference"}
+         "CashDifferenceBooked": "cash-difference", "SessionJoinedEvening": "evening"}
 
 
 @dataclass(frozen=True)
@@ -360,6 +360,7 @@ class Filters:
     kind: str | None = None
     method: str | None = None
     session_id: str | None = None
+    evening: str | None = None
     currency: str | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -413,7 +414,8 @@ def _register_row(r: Any, log: Log, undone: dict[int, int], members: dict[str, A
             "counted_minor": data.get("counted_minor"),
             "reverses": getattr(entry, "reverses", None), "reversed_by": undone.get(r.seq),
             "note": data.get("note"), "reason": data.get("reason"),
-            "difference": data.get("difference"), "actor": r.actor}
+            "difference": data.get("difference"), "evening": data.get("evening"),
+            "actor": r.actor}
 
 
 def _kept(row: dict[str, Any], f: Filters) -> bool:
@@ -422,7 +424,7 @@ def _kept(row: dict[str, Any], f: Filters) -> bool:
         return False
     if f.kind is not None and row["kind"] != f.kind:
         return False
-    for name in ("method", "session_id", "currency"):
+    for name in ("method", "session_id", "evening", "currency"):
         wanted = getattr(f, name)
         if wanted is not None and row[name] != wanted:
             return False

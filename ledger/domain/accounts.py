@@ -290,8 +290,9 @@ def describe(line: Line, member_id: str) -> str:
     if line.kind == EntryKind.REVERSAL:
         return f"reversal of entry {d['reverses']}: {d['reason']}"
     if line.kind == EntryKind.CASH_DIFFERENCE:
-        return (f"cash {d['difference']} of session {line.session_name or line.session_id}: "
-                f"{d['reason']}")
+        tin = f"the evening of {d['evening']}" if d.get("evening") \
+            else f"session {line.session_name or line.session_id}"
+        return f"cash {d['difference']} of {tin}: {d['reason']}"
     payer = "paid by him" if d["payer"] == member_id else f"paid by {d['payer']}"
     payee = "to him" if d["payee"] == member_id else f"to {d['payee']}"
     return f"payment {payer} {payee} ({d['method']})"
@@ -334,6 +335,20 @@ def account_summary(items: Sequence[Item]) -> dict[str, Any]:
 
 # -- the cash check ------------------------------------------------------------------------------
 
+def cash_moves(payments: Iterable[PaymentRecorded], currency: str) -> tuple[int, int]:
+    """(cash paid into the tin, cash paid out of it): the club's cash payments in the tin's
+    currency; transfers and other methods never touch the tin."""
+    paid_in = paid_out = 0
+    for p in payments:
+        if p.method != PaymentMethod.CASH or p.currency != currency:
+            continue
+        if p.payee == CLUB:
+            paid_in += p.amount_minor
+        if p.payer == CLUB:
+            paid_out += p.amount_minor
+    return paid_in, paid_out
+
+
 def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: int,
                currency: str, payments: Iterable[PaymentRecorded],
                floats: Iterable[FloatOpened] = (),
@@ -349,14 +364,7 @@ def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: i
     if not counts:
         return None
     at, last = max(counts, key=lambda c: c[0])
-    paid_in = paid_out = 0
-    for p in payments:
-        if p.method != PaymentMethod.CASH or p.currency != currency:
-            continue
-        if p.payee == CLUB:
-            paid_in += p.amount_minor
-        if p.payer == CLUB:
-            paid_out += p.amount_minor
+    paid_in, paid_out = cash_moves(payments, currency)
     float_minor = sum(f.amount_minor for f in floats if f.currency == currency)
     booked_minor = sum(b.signed_minor for b in booked if b.currency == currency)
     expected = float_minor + pools_minor + paid_in - paid_out
