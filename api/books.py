@@ -333,7 +333,8 @@ class Debts(MethodView):
         """
         if wants_csv(format):
             return debts_csv(as_of=as_of, bom=bom)
-        return books().debts(as_of=as_of)
+        # written straight as JSON (the schema documents it), as the account is
+        return json_response(books().debts(as_of=as_of))
 
 
 @blp.route("/payables")
@@ -353,7 +354,7 @@ class Payables(MethodView):
         """
         if wants_csv(format):
             return payables_csv(as_of=as_of, bom=bom)
-        return books().payables(as_of=as_of)
+        return json_response(books().payables(as_of=as_of))
 
 
 SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
@@ -420,9 +421,12 @@ def club_page(since: datetime | None, until: datetime | None, *,
     """The club's printable page: the standings, the open debts and what the club owes, and
     the tins as last counted, all as of `as_of` if given (also GET /standings.html)."""
     caller = principal()
+    sides = books().open_items(as_of=as_of)  # both sides, one read of the books
     page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
                             books().standings(since=since, until=until, as_of=as_of),
-                            books().debts(as_of=as_of), books().payables(as_of=as_of),
+                            {"debts": sides["debts"], "totals": sides["debts_totals"]},
+                            {"payables": sides["payables"],
+                             "totals": sides["payables_totals"]},
                             books().cash_checks(as_of=as_of))
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
 

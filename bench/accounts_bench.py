@@ -1,7 +1,7 @@
 """The club's books at a club's scale: every books, audit and explain read, through the app.
 
     python -m bench.accounts_bench URL [--sessions 400] [--payments 400] [--deals 200]
-        [--repeat 10] [--only TEXT]                                   # prints one JSON line
+        [--repeat 10] [--only TEXT] [--keep FILE | --reuse FILE]      # prints one JSON line
 
 Makes a club of 10 members on the (migrated, may be shared) database at URL (PostgreSQL, or
 `sqlite:///file.db`), writes the results of `--sessions` ended sessions of five seats (random
@@ -11,6 +11,10 @@ of the generator, tests/support/sessions.py, card by card, with breaches and pen
 unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
 token, the real routes and serialisation): the median and p90 of `--repeat` calls after a
 warm-up, and the size of each answer (docs/performance.md, "Books, audit and explain reads").
+
+`--keep FILE` writes what the reads need (the club's token, a member, the long session) to
+FILE; `--reuse FILE` measures that club again without building anything: so two checkouts'
+code (this file copied into each, run from each) can read the same club in turns.
 """
 
 from __future__ import annotations
@@ -182,8 +186,17 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--only", help="the reads whose name holds this text")
+    parser.add_argument("--keep", help="write the club's facts to this file")
+    parser.add_argument("--reuse", help="measure the club a --keep run wrote, building nothing")
     args = parser.parse_args()
-    facts = build(args.url, args)
+    if args.reuse:
+        facts = json.loads(Path(args.reuse).read_text())
+        facts["engine"] = make_engine(args.url)
+    else:
+        facts = build(args.url, args)
+    if args.keep:
+        Path(args.keep).write_text(json.dumps({k: v for k, v in facts.items()
+                                               if k != "engine"}))
     result = {"sessions": args.sessions, "payments": args.payments, "deals": args.deals,
               "payment_append_ms": facts["payment_append_ms"],
               "long_session_s": facts["long_session_s"],

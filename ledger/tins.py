@@ -93,9 +93,11 @@ def cash_checks(conn: Connection, club_id: str, cut: Cut, *, limit: int = 20
                 ) -> list[dict[str, Any]]:
     """The cash checks of the last `limit` tins counted, the latest first: a session's
     (`session_id`) or an evening's (`evening`, with `session_name` "evening of <date>")."""
-    entries = tin_entries(conn, club_id, cut, payments=True)
-    counted = [(e.session_id, e.evening) for _, _, e in entries
+    counted = [(e.session_id, e.evening) for _, _, e in tin_entries(conn, club_id, cut)
                if isinstance(e, be.CashCounted)]
+    if not counted:  # no tin counted: the payments are not read at all
+        return []
+    entries = tin_entries(conn, club_id, cut, payments=True)
     out = []
     for session_id, night in list(dict.fromkeys(reversed(counted)))[:limit]:
         if night is not None:

@@ -374,13 +374,22 @@ class Books:
 
     def debts(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Every member's open debts, oldest first, and their totals per currency."""
-        return self._read(as_of, lambda conn, cut: reads.open_items(
-            conn, self.club_id, cut, credits=False))
+        return self._side("debts", as_of)
 
     def payables(self, *, as_of: str | None = None) -> dict[str, Any]:
         """What the club owes each member, oldest first, and the totals per currency."""
-        return self._read(as_of, lambda conn, cut: reads.open_items(
-            conn, self.club_id, cut, credits=True))
+        return self._side("payables", as_of)
+
+    def open_items(self, *, as_of: str | None = None) -> dict[str, Any]:
+        """Both sides at once, from one read of the books (the club's page): `debts`,
+        `debts_totals`, `payables`, `payables_totals`."""
+        return self._read(as_of, lambda conn, cut: reads.open_items(conn, self.club_id, cut))
+
+    def _side(self, side: str, as_of: str | None) -> dict[str, Any]:
+        found = self._read(as_of, lambda conn, cut: reads.open_items(
+            conn, self.club_id, cut, sides=(side,)))
+        return {side: found[side], "totals": found[f"{side}_totals"],
+                **({"as_of": found["as_of"]} if "as_of" in found else {})}
 
     def settle_up(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Who pays the club, whom it pays, its cash and bank, per currency."""
