@@ -194,10 +194,12 @@ def main() -> None:
         facts["engine"] = make_engine(args.url)
     else:
         facts = build(args.url, args)
+        facts.update(sessions=args.sessions, payments=args.payments, deals=args.deals)
     if args.keep:
         Path(args.keep).write_text(json.dumps({k: v for k, v in facts.items()
                                                if k != "engine"}))
-    result = {"sessions": args.sessions, "payments": args.payments, "deals": args.deals,
+    result = {"sessions": facts["sessions"], "payments": facts["payments"],
+              "deals": facts["deals"],
               "payment_append_ms": facts["payment_append_ms"],
               "long_session_s": facts["long_session_s"],
               "reads": measure(facts, repeat=args.repeat, only=args.only)}
