@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from ledger import bookreads as reads
-from ledger import tins
+from ledger import tinreads
 from ledger.clubs import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
 from ledger.domain import accounts as bk
@@ -122,7 +122,7 @@ class Books:
         evening's (every session that joined it ended)."""
 
         def build(conn: Connection) -> be.BookEntry:
-            entries = tins.tin_entries(conn, self.club_id)
+            entries = tinreads.tin_entries(conn, self.club_id)
             states = self._tin_sessions(conn, entries, session_id, evening)
             if any(state.status != Status.ENDED for state in states):
                 raise OutOfTurn("the cash is counted at the close: end the session"
@@ -143,7 +143,7 @@ class Books:
         evening's (before any of its sessions exists, if need be)."""
 
         def build(conn: Connection) -> be.BookEntry:
-            entries = tins.tin_entries(conn, self.club_id)
+            entries = tinreads.tin_entries(conn, self.club_id)
             states = self._tin_sessions(conn, entries, session_id, evening, empty=True)
             entry = FloatOpened(session_id=session_id, evening=evening,
                                 amount_minor=amount_minor, currency=currency, note=note)
@@ -159,13 +159,13 @@ class Books:
 
         def build(conn: Connection) -> be.BookEntry:
             be.check_evening(evening)
-            entries = tins.tin_entries(conn, self.club_id)
+            entries = tinreads.tin_entries(conn, self.club_id)
             (state,) = self._tin_sessions(conn, entries, session_id, None)
             if Tin.of(entries, session_id=session_id).used:
                 raise OutOfTurn(f"session {session_id} has a tin of its own (a float, a count "
                                 "or a difference): reverse them first, then record them for "
                                 "the evening", rule="session-has-own-tin", field="session_id")
-            currency = tins.session_currency(state)
+            currency = tinreads.session_currency(state)
             self._tin_currency(conn, entries, None, evening, [], currency,
                                field="session_id")
             return SessionJoinedEvening(session_id=session_id, evening=evening,
@@ -182,7 +182,7 @@ class Books:
         sign."""
 
         def build(conn: Connection) -> be.BookEntry:
-            entries = tins.tin_entries(conn, self.club_id)
+            entries = tinreads.tin_entries(conn, self.club_id)
             states = self._tin_sessions(conn, entries, session_id, evening, empty=True)
             party = self._party(conn, account, "account")
             if difference not in tuple(Difference):
@@ -192,8 +192,8 @@ class Books:
                 session_id=session_id, evening=evening, difference=Difference(difference),
                 amount_minor=amount_minor, currency=currency, account=party, reason=reason)
             self._tin_currency(conn, entries, session_id, evening, states, currency)
-            check = tins.evening(conn, self.club_id, evening)["cash"] if evening else \
-                tins.session_cash(conn, self.club_id, states[0])
+            check = tinreads.evening(conn, self.club_id, evening)["cash"] if evening else \
+                tinreads.session_cash(conn, self.club_id, states[0])
             if check is None:
                 raise OutOfTurn("count the cash first: a difference is booked against the "
                                 "cash check", rule="cash-difference-after-count",
@@ -419,12 +419,12 @@ class Books:
                     **cut.echo()}
         return self._read(as_of, read)
 
-    # -- the tins (ledger/tins.py) ---------------------------------------------------------
+    # -- the tins (ledger/tinreads.py) -----------------------------------------------------
 
     def evening(self, evening: str, *, as_of: str | None = None) -> dict[str, Any]:
         """The evening's tin: its sessions, its float and its cash check."""
         be.check_evening(evening)
-        return self._read(as_of, lambda conn, cut: tins.evening(
+        return self._read(as_of, lambda conn, cut: tinreads.evening(
             conn, self.club_id, evening, cut))
 
     def cash_checks(self, *, as_of: str | None = None, limit: int = 20
@@ -432,7 +432,7 @@ class Books:
         """The cash checks of the last `limit` tins counted (a session's or an evening's),
         the latest first (the club's page); as of a point (docs/books.md), as they stood
         then: the book entries up to it, each session as its log stood at its time."""
-        return self._read(as_of, lambda conn, cut: tins.cash_checks(
+        return self._read(as_of, lambda conn, cut: tinreads.cash_checks(
             conn, self.club_id, cut, limit=limit))
 
 
@@ -442,11 +442,11 @@ def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[st
     if club_id is None:
         return None
     with engine.connect() as conn:
-        return tins.session_cash(conn, club_id, state)
+        return tinreads.session_cash(conn, club_id, state)
 
 
 def _same_currency(state: SessionState, currency: Any) -> None:
-    expected = tins.session_currency(state)
+    expected = tinreads.session_currency(state)
     if currency != expected:
         raise InvalidInput(f"session {state.session_id} is played in {expected}, not "
                            f"{currency!r}", rule="session-currency", field="currency")
