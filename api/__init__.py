@@ -97,6 +97,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         clubs,
         corrections,
         deals,
+        evenings,
         events,
         explain,
         exports,
@@ -110,7 +111,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, attach, health, audit, books, members, tablets, exports):
+                   clubs, attach, health, audit, books, members, evenings, tablets, exports):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
     if app.config.get("STRICT_RESPONSES"):

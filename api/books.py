@@ -64,7 +64,7 @@ ENTRY_HEADERS = {"Idempotent-Replayed": {
                    "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
 
 
-def _csv(text: str, filename: str, *, bom: bool = False) -> Response:
+def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
     """One table as a CSV file; `bom` starts it with a UTF-8 byte order mark, which tells
     a spreadsheet the file is UTF-8."""
     return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
@@ -78,7 +78,7 @@ def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
 
 
-def _write_doc(schema: type, operation: str) -> Any:
+def write_doc(schema: type, operation: str) -> Any:
     # the entry written is one of the family BookEntry, typed by its `type`
     return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
                    requestBody={"required": True,
@@ -87,7 +87,7 @@ def _write_doc(schema: type, operation: str) -> Any:
                        "schema": ref("BookEntry")}}}})
 
 
-def _errors(*names: str) -> Any:
+def errors(*names: str) -> Any:
     def decorate(view: Any) -> Any:
         for name in names:
             status = {"BAD_REQUEST": 400, "NOT_FOUND": 404, "CONFLICT": 409,
@@ -100,9 +100,9 @@ def _errors(*names: str) -> Any:
 @blp.route("/payments")
 class Payments(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(PaymentIn, "recordPayment")
+    @write_doc(PaymentIn, "recordPayment")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def post(self):
         """Record a payment
 
@@ -118,9 +118,9 @@ class Payments(MethodView):
 @blp.route("/write-offs")
 class WriteOffs(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(WriteOffIn, "writeOffDebt")
+    @write_doc(WriteOffIn, "writeOffDebt")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def post(self):
         """Write off a debt
 
@@ -134,9 +134,9 @@ class WriteOffs(MethodView):
 @blp.route("/sessions/<session_id>/cash")
 class Cash(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(CashIn, "countCash")
+    @write_doc(CashIn, "countCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(*WRITE_ERRORS, "CONFLICT")
     def post(self, session_id: str):
         """Record the cash counted on the table at the session's close
 
@@ -149,9 +149,9 @@ class Cash(MethodView):
 @blp.route("/sessions/<session_id>/float")
 class Float(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(FloatIn, "openFloat")
+    @write_doc(FloatIn, "openFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def post(self, session_id: str):
         """Record the float put in the session's tin
 
@@ -165,9 +165,9 @@ class Float(MethodView):
 @blp.route("/sessions/<session_id>/cash-differences")
 class CashDifferences(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(CashDifferenceIn, "bookCashDifference")
+    @write_doc(CashDifferenceIn, "bookCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(*WRITE_ERRORS, "CONFLICT")
     def post(self, session_id: str):
         """Book a tin's shortage or surplus
 
@@ -182,9 +182,9 @@ class CashDifferences(MethodView):
 @blp.route("/book-entries/<int:seq>/reversal")
 class Reversal(MethodView):
     @requires(*BOOKKEEPERS)
-    @_write_doc(ReversalIn, "reverseBookEntry")
+    @write_doc(ReversalIn, "reverseBookEntry")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(*WRITE_ERRORS, "CONFLICT")
     def post(self, seq: int):
         """Reverse a book entry
 
@@ -211,9 +211,9 @@ class Currencies(MethodView):
         return books().currencies(as_of=as_of)
 
     @requires(*BOOKKEEPERS)
-    @_write_doc(CurrenciesIn, "setClubCurrencies")
+    @write_doc(CurrenciesIn, "setClubCurrencies")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @_errors(*WRITE_ERRORS)
+    @errors(*WRITE_ERRORS)
     def put(self):
         """Set the currencies the club keeps
 
@@ -260,7 +260,7 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
-        out = _csv(_table(REGISTER_COLUMNS, page["entries"]),
+        out = csv_file(_table(REGISTER_COLUMNS, page["entries"]),
                    f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
         out.headers.update(headers)
         return out
@@ -348,7 +348,8 @@ class Debts(MethodView):
         """
         if wants_csv(format):
             return debts_csv(as_of=as_of, bom=bom)
-        return books().debts(as_of=as_of)
+        # written straight as JSON (the schema documents it), as the account is
+        return json_response(books().debts(as_of=as_of))
 
 
 @blp.route("/payables")
@@ -368,7 +369,7 @@ class Payables(MethodView):
         """
         if wants_csv(format):
             return payables_csv(as_of=as_of, bom=bom)
-        return books().payables(as_of=as_of)
+        return json_response(books().payables(as_of=as_of))
 
 
 SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
@@ -420,13 +421,13 @@ class Standings(MethodView):
 
 def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
     """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
-    return _csv(books().account_csv(member_id, as_of=as_of),
+    return csv_file(books().account_csv(member_id, as_of=as_of),
                 f"lanterloo-account-{member_id}.csv", bom=bom)
 
 
 def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return _csv(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+    return csv_file(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
                 "lanterloo-debts.csv", bom=bom)
 
 
@@ -435,16 +436,19 @@ def club_page(since: datetime | None, until: datetime | None, *,
     """The club's printable page: the standings, the open debts and what the club owes, and
     the tins as last counted, all as of `as_of` if given (also GET /standings.html)."""
     caller = principal()
+    sides = books().open_items(as_of=as_of)  # both sides, one read of the books
     page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
                             books().standings(since=since, until=until, as_of=as_of),
-                            books().debts(as_of=as_of), books().payables(as_of=as_of),
+                            {"debts": sides["debts"], "totals": sides["debts_totals"]},
+                            {"payables": sides["payables"],
+                             "totals": sides["payables_totals"]},
                             books().cash_checks(as_of=as_of))
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
 
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    return _csv(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+    return csv_file(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
                 "lanterloo-payables.csv", bom=bom)
 
 
@@ -454,4 +458,4 @@ def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]
-    return _csv(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+    return csv_file(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

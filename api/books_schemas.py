@@ -23,6 +23,7 @@ from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH
 
 from .record_schemas import family, record_schema
 from .schemas import KnownQuery, Open, Strict, printable
+from .view_schemas import CashCheckSchema
 
 
 class BooksAsOfSchema(Open):
@@ -161,6 +162,8 @@ class RegisterQuery(PageQuery):
     kind = fields.String(validate=validate.OneOf(list(KINDS.values())))
     method = fields.String(validate=validate.OneOf(list(PaymentMethod)))
     session_id = fields.String(validate=validate.Length(min=1, max=STREAM_ID_LENGTH))
+    evening = fields.String(validate=validate.Length(min=10, max=10), metadata={
+        "description": "Only the entries of the evening's tin (YYYY-MM-DD)"})
     currency = fields.String(validate=validate.Length(min=1, max=8))
     since = fields.AwareDateTime(format="iso", metadata={
         "description": "Recorded at or after (ISO 8601 with its offset)"})
@@ -223,6 +226,8 @@ class AccountDetailSchema(Open):
         "description": "A reversal: the postings it puts back, [account, currency, amount]"})
     difference = fields.String(validate=validate.OneOf(["shortage", "surplus"]))
     account = fields.String(metadata={"description": "A cash difference: who bears it"})
+    evening = fields.String(metadata={"description": "A cash difference of an evening's "
+                                                     "tin: its date"})
     corrected_by = fields.Integer(metadata={
         "description": "An adjustment: the version of the session's EntryCorrected"})
 
@@ -385,7 +390,8 @@ class BookRegisterEntrySchema(Open):
     recorded_at = fields.String(required=True, metadata={"format": "date-time"})
     kind = fields.String(required=True, validate=validate.OneOf(sorted(set(KINDS.values()))),
                          metadata={"description": "payment, write-off, cash-count, reversal, "
-                                                  "currencies, float or cash-difference"})
+                                                  "currencies, float, cash-difference or "
+                                                  "evening (a session joined one)"})
     type = fields.String(required=True, validate=validate.OneOf(sorted(KINDS)))
     payer = fields.String(required=True, allow_none=True)
     payer_name = fields.String(required=True, allow_none=True)
@@ -406,6 +412,9 @@ class BookRegisterEntrySchema(Open):
     reason = fields.String(required=True, allow_none=True)
     difference = fields.String(required=True, allow_none=True, metadata={
         "description": "A cash difference: shortage or surplus"})
+    evening = fields.String(required=True, allow_none=True, metadata={
+        "description": "The evening whose tin the entry is of (a float, a count, a "
+                       "difference, a session joining it)"})
     actor = fields.String(required=True)
 
 
@@ -446,4 +455,41 @@ class SettleUpSchema(Open):
     currency = fields.String(required=True)
     accepted = fields.List(fields.String(), required=True)
     currencies = fields.List(fields.Nested(SettleSideSchema), required=True)
+    as_of = AS_OF
+
+
+# -- an evening's tin (api/evenings.py) ------------------------------------------------------
+
+class EveningSessionIn(Strict):
+    session_id = fields.String(required=True,
+                               validate=[validate.Length(min=1, max=STREAM_ID_LENGTH),
+                                         printable],
+                               metadata={"description": "The session whose cash is in the "
+                                                        "evening's tin"})
+
+
+class EveningSessionSchema(Open):
+    """One of the evening's sessions: what it took and paid out in cash, what is left in its
+    pools."""
+
+    session_id = fields.String(required=True)
+    session_name = fields.String(required=True)
+    pools_minor = fields.Integer(required=True)
+    cash_paid_in_minor = fields.Integer(required=True)
+    cash_paid_out_minor = fields.Integer(required=True)
+
+
+class EveningSchema(Open):
+    evening = fields.String(required=True, metadata={"format": "date",
+                                                     "example": "2026-11-26"})
+    currency = fields.String(required=True, allow_none=True, metadata={
+        "description": "The tin's currency: its first float's or session's (null: nothing "
+                       "recorded)"})
+    sessions = fields.List(fields.Nested(EveningSessionSchema), required=True)
+    float_minor = fields.Integer(required=True, metadata={
+        "description": "The floats put in the tin, summed"})
+    floats = fields.Integer(required=True, metadata={"description": "How many floats"})
+    cash = fields.Nested(CashCheckSchema, required=True, allow_none=True, metadata={
+        "description": "The cash check, null until the tin is counted: expected = float + "
+                       "pools + cash paid in - cash paid out against the evening's sessions"})
     as_of = AS_OF

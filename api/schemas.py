@@ -154,6 +154,8 @@ class ProblemSchema(ma.Schema):
                                                             "check: what it leaves unbooked"})
     reversed_by = fields.Integer(metadata={"description": "An entry reversed already: the "
                                                           "reversal's seq"})
+    evening = fields.String(metadata={"description": "A session whose cash is in an "
+                                                    "evening's tin: that evening"})
     candidates = fields.List(fields.String(), metadata={
         "description": "pam_held_by refused: the players it may name"})
     owes_minor = fields.Integer(metadata={"description": "A write-off beyond the debt: what "

@@ -12,8 +12,9 @@ here takes the cut; `Cut()` is now.
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -99,12 +100,15 @@ class Log:
 
     rows: list[Any]
     entries: dict[int, be.BookEntry] = field(default_factory=dict)
+    postings: dict[int, list[be.BookPosting]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, conn: Connection, club_id: str, cut: Cut) -> Log:
         rows = store.entries(conn, club_id, up_to=cut.seq)
-        return cls(rows, {r.seq: be.entry_from_record(r.type, r.schema_version, r.payload)
-                          for r in rows})
+        entries = {r.seq: be.entry_from_record(r.type, r.schema_version, r.payload)
+                   for r in rows}
+        # each entry's postings made (and checked balanced) once per read of the log
+        return cls(rows, entries, {seq: e.postings() for seq, e in entries.items()})
 
     def reversed_by(self) -> dict[int, int]:
         """{seq of a cancelled entry: seq of its reversal}."""
@@ -116,13 +120,24 @@ class Log:
         account = be.member_account(member_id) if member_id else None
         out = []
         for r in self.rows:
-            entry = self.entries[r.seq]
-            postings = entry.postings()
+            postings = self.postings[r.seq]
             if not postings or (account and all(p.account != account for p in postings)):
                 continue
-            out.append(bk.entry_line(entry, seq=r.seq, at=as_utc(r.recorded_at),
-                                     session_names=session_names))
+            # the stored payload is the entry's to_payload(), as it was written
+            out.append(bk.entry_line(self.entries[r.seq], seq=r.seq, at=as_utc(r.recorded_at),
+                                     session_names=session_names, postings=postings,
+                                     payload=r.payload))
         return out
+
+    def lines_newest_first(self) -> Iterator[Line]:
+        """The entries that move money, as lines, from the newest back, each made only when
+        it is reached (the open items stop early)."""
+        for r in sorted(self.rows, key=lambda r: (as_utc(r.recorded_at), r.seq),
+                        reverse=True):
+            if self.postings[r.seq]:
+                yield bk.entry_line(self.entries[r.seq], seq=r.seq,
+                                    at=as_utc(r.recorded_at), postings=self.postings[r.seq],
+                                    payload=r.payload)
 
     def currencies(self) -> be.CurrenciesSet:
         """The currencies the club keeps at the cut."""
@@ -179,17 +194,19 @@ def account(conn: Connection, club_id: str, cut: Cut, member_id: str, *, after: 
 
 # -- every account -------------------------------------------------------------------------
 
-def balances(conn: Connection, club_id: str, cut: Cut
+def balances(conn: Connection, club_id: str, cut: Cut, *, sessions: bool = True
              ) -> tuple[dict[str, dict[str, int]], Log]:
     """Every account's balance per currency at the cut (the results summed by the
-    database: a club's results are its largest table) and the book log read."""
+    database: a club's results are its largest table) and the book log read; without
+    `sessions`, the sessions' own accounts are left out (the open items need only the
+    members')."""
     sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for by, account_of, sign in (("member_id", be.member_account, 1),
-                                 ("session_id", be.session_account, -1)):
+                                 ("session_id", be.session_account, -1))[:2 if sessions else 1]:
         for key, currency, amount in store.result_sums(conn, club_id, by, until=cut.at):
             sums[account_of(key)][currency] += sign * amount
     log = Log.read(conn, club_id, cut)
-    for p in (p for entry in log.entries.values() for p in entry.postings()):
+    for p in (p for postings in log.postings.values() for p in postings):
         sums[p.account][p.currency] += p.amount
     return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}, log
 
@@ -231,25 +248,52 @@ def accounts(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
 
 # -- what members owe the club, and what it owes them ---------------------------------------
 
-def open_items(conn: Connection, club_id: str, cut: Cut, *, credits: bool
-               ) -> dict[str, Any]:
-    """The open debts (or, with `credits`, what the club owes), oldest first, and their
-    totals per currency: FIFO's open lines, found from the newest end."""
-    sums, log = balances(conn, club_id, cut)
+SIDES = {"debts": False, "payables": True}  # the side's name: whether it is the credits
+
+
+def open_items(conn: Connection, club_id: str, cut: Cut, *,
+               sides: tuple[str, ...] = ("debts", "payables")) -> dict[str, Any]:
+    """The open debts (`debts`: what members owe the club) and what the club owes them
+    (`payables`), oldest first, and their totals per currency: FIFO's open lines, found
+    from the newest end (bk.open_lines). The books are read once for both sides: the
+    members' balances, the book log, and the results' lines from the newest back only as
+    far as the open items reach."""
+    sums, log = balances(conn, club_id, cut, sessions=False)
     members = members_of(conn, club_id)
-    left = {(account_[len("member:"):], currency): abs(amount)
-            for account_, per_currency in sums.items() if account_.startswith("member:")
-            for currency, amount in per_currency.items()
-            if (amount > 0 if credits else amount < 0)}
-    lines = [] if not left else result_lines(conn, club_id, cut, sign=1 if credits else -1)
-    lines += log.lines(_names(lines))
+    owing: dict[bool, dict[tuple[str, str], int]] = {False: {}, True: {}}
+    for account_, per_currency in sums.items():
+        if account_.startswith("member:"):
+            for currency, amount in per_currency.items():
+                if amount and _SIDE_OF[amount > 0] in sides:
+                    owing[amount > 0][(account_[len("member:"):], currency)] = abs(amount)
+    results = (_line_of_row(r) for r in store.results_newest_first(conn, club_id,
+                                                                    until=cut.at))
+    found = bk.open_lines(heapq.merge(results, log.lines_newest_first(), key=Line.sort_key,
+                                      reverse=True), owing[False], owing[True])
+    # a book entry's line names its session (a reversed payment's) by the session's results
+    unnamed = {line.session_id for side in found for _, line, _, _ in side
+               if line.session_id and line.session_name is None}
+    names = store.session_names(conn, club_id, unnamed) if unnamed else {}
+    out: dict[str, Any] = {}
+    for side in sides:
+        out[side], out[f"{side}_totals"] = _listed(found[SIDES[side]], members, names)
+    return {**out, **cut.echo()}
+
+
+_SIDE_OF = {False: "debts", True: "payables"}
+
+
+def _listed(lines: list[bk.OpenLine], members: dict[str, Any], names: dict[str, str]
+            ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The open lines oldest first, as the answer lists them, and their totals."""
     out = []
-    for member_id, line, currency, amount in bk.open_debts(lines, left, credits=credits):
+    for member_id, line, currency, amount in lines:
         name = members[member_id].name
         out.append({"member_id": member_id, "name": name, "currency": currency,
                     "amount_minor": amount, "session_id": line.session_id,
-                    "session_name": line.session_name, "kind": str(line.kind),
-                    "seq": line.seq, "corrected_by": line.detail.get("corrected_by"),
+                    "session_name": line.session_name or names.get(line.session_id or ""),
+                    "kind": str(line.kind), "seq": line.seq,
+                    "corrected_by": line.detail.get("corrected_by"),
                     "since": line.at.isoformat(),
                     "_key": (line.at, name_key(name), line.session_id or "")})
     out.sort(key=lambda d: d["_key"])
@@ -257,8 +301,7 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *, credits: bool
     for d in out:
         del d["_key"]
         totals[d["currency"]] += d["amount_minor"]
-    key = "payables" if credits else "debts"
-    return {key: out, "totals": dict(sorted(totals.items())), **cut.echo()}
+    return out, dict(sorted(totals.items()))
 
 
 def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
@@ -345,11 +388,11 @@ def standings(conn: Connection, club_id: str, cut: Cut, *, since: datetime | Non
 REGISTER_COLUMNS = ["seq", "recorded_at", "kind", "type", "payer", "payer_name", "payee",
                     "payee_name", "member_id", "member_name", "currency", "amount_minor",
                     "method", "session_id", "counted_minor", "reverses", "reversed_by",
-                    "note", "reason", "difference", "actor"]
+                    "note", "reason", "difference", "evening", "actor"]
 KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
          "CashCounted": "cash-count", "EntryReversed": "reversal",
          "CurrenciesSet": "currencies", "FloatOpened": "float",
-         "CashDifferenceBooked": "cash-difference"}
+         "CashDifferenceBooked": "cash-difference", "SessionJoinedEvening": "evening"}
 
 
 @dataclass(frozen=True)
@@ -360,6 +403,7 @@ class Filters:
     kind: str | None = None
     method: str | None = None
     session_id: str | None = None
+    evening: str | None = None
     currency: str | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -413,7 +457,8 @@ def _register_row(r: Any, log: Log, undone: dict[int, int], members: dict[str, A
             "counted_minor": data.get("counted_minor"),
             "reverses": getattr(entry, "reverses", None), "reversed_by": undone.get(r.seq),
             "note": data.get("note"), "reason": data.get("reason"),
-            "difference": data.get("difference"), "actor": r.actor}
+            "difference": data.get("difference"), "evening": data.get("evening"),
+            "actor": r.actor}
 
 
 def _kept(row: dict[str, Any], f: Filters) -> bool:
@@ -422,7 +467,7 @@ def _kept(row: dict[str, Any], f: Filters) -> bool:
         return False
     if f.kind is not None and row["kind"] != f.kind:
         return False
-    for name in ("method", "session_id", "currency"):
+    for name in ("method", "session_id", "evening", "currency"):
         wanted = getattr(f, name)
         if wanted is not None and row[name] != wanted:
             return False

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from ledger import bookreads as reads
-from ledger import history
+from ledger import tinreads
 from ledger.clubs import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
 from ledger.domain import accounts as bk
@@ -35,17 +35,18 @@ from ledger.domain.bookentries import (
     CurrenciesSet,
     DebtWrittenOff,
     Difference,
-    EntryReversed,
     FloatOpened,
     PaymentMethod,
     PaymentRecorded,
+    SessionJoinedEvening,
 )
-from ledger.domain.currencies import UNITS, check_kept
+from ledger.domain.currencies import check_kept
+from ledger.domain.tins import Tin, evening_of
 from ledger.domain.vocabulary import Status
 from ledger.store import booklog as store
 from ledger.store import clublog, clubstore, open_store, queries
 from ledger.store.base import Head, Tx
-from ledger.store.chain import as_utc, link
+from ledger.store.chain import link
 from ledger.writes import AppendResult, WriteRequest, perform
 
 MAX_PAGE_LIMIT = 1000
@@ -114,56 +115,89 @@ class Books:
 
         return self._append(build, request, "write-off", member, amount_minor, currency, reason)
 
-    def count_cash(self, session_id: str, *, counted_minor: Any, currency: Any,
-                   note: str | None = None, request: WriteRequest) -> AppendResult:
-        """Record the cash counted on the table at the (ended) session's close."""
+    def count_cash(self, session_id: str | None = None, *, evening: str | None = None,
+                   counted_minor: Any, currency: Any, note: str | None = None,
+                   request: WriteRequest) -> AppendResult:
+        """Record the cash counted in a tin at the close: an (ended) session's own, or an
+        evening's (every session that joined it ended)."""
 
         def build(conn: Connection) -> be.BookEntry:
-            state = self._session(conn, session_id)
-            if state.status != Status.ENDED:
-                raise OutOfTurn("the cash is counted at the session's close: end the session "
-                                "first", rule="cash-after-end", field="session_id")
-            entry = CashCounted(session_id=session_id, counted_minor=counted_minor,
-                                currency=currency, note=note)
-            _same_currency(state, currency)
+            entries = tinreads.tin_entries(conn, self.club_id)
+            states = self._tin_sessions(conn, entries, session_id, evening)
+            if any(state.status != Status.ENDED for state in states):
+                raise OutOfTurn("the cash is counted at the close: end the session"
+                                + ("s of the evening" if evening else "") + " first",
+                                rule="cash-after-end", field="session_id")
+            entry = CashCounted(session_id=session_id, evening=evening,
+                                counted_minor=counted_minor, currency=currency, note=note)
+            self._tin_currency(conn, entries, session_id, evening, states, currency)
             return entry
 
-        return self._append(build, request, "cash", session_id, counted_minor, currency, note)
+        return self._append(build, request, "cash", session_id, evening, counted_minor,
+                            currency, note)
 
-    def open_float(self, session_id: str, *, amount_minor: Any, currency: Any,
-                   note: str | None = None, request: WriteRequest) -> AppendResult:
-        """Record the float put in the session's tin before (or during) play."""
+    def open_float(self, session_id: str | None = None, *, evening: str | None = None,
+                   amount_minor: Any, currency: Any, note: str | None = None,
+                   request: WriteRequest) -> AppendResult:
+        """Record the float put in a tin before (or during) play: a session's own, or an
+        evening's (before any of its sessions exists, if need be)."""
 
         def build(conn: Connection) -> be.BookEntry:
-            state = self._session(conn, session_id)
-            entry = FloatOpened(session_id=session_id, amount_minor=amount_minor,
-                                currency=currency, note=note)
-            _same_currency(state, currency)
+            entries = tinreads.tin_entries(conn, self.club_id)
+            states = self._tin_sessions(conn, entries, session_id, evening, empty=True)
+            entry = FloatOpened(session_id=session_id, evening=evening,
+                                amount_minor=amount_minor, currency=currency, note=note)
+            self._tin_currency(conn, entries, session_id, evening, states, currency)
             return entry
 
-        return self._append(build, request, "float", session_id, amount_minor, currency, note)
+        return self._append(build, request, "float", session_id, evening, amount_minor,
+                            currency, note)
 
-    def book_cash_difference(self, session_id: str, *, difference: Any, amount_minor: Any,
+    def join_evening(self, evening: Any, *, session_id: str,
+                     request: WriteRequest) -> AppendResult:
+        """Put the session's cash in the evening's tin, with its other sessions."""
+
+        def build(conn: Connection) -> be.BookEntry:
+            be.check_evening(evening)
+            entries = tinreads.tin_entries(conn, self.club_id)
+            (state,) = self._tin_sessions(conn, entries, session_id, None)
+            if Tin.of(entries, session_id=session_id).used:
+                raise OutOfTurn(f"session {session_id} has a tin of its own (a float, a count "
+                                "or a difference): reverse them first, then record them for "
+                                "the evening", rule="session-has-own-tin", field="session_id")
+            currency = tinreads.session_currency(state)
+            self._tin_currency(conn, entries, None, evening, [], currency,
+                               field="session_id")
+            return SessionJoinedEvening(session_id=session_id, evening=evening,
+                                        currency=currency)
+
+        return self._append(build, request, "evening", evening, session_id)
+
+    def book_cash_difference(self, session_id: str | None = None, *,
+                             evening: str | None = None, difference: Any, amount_minor: Any,
                              currency: Any, account: Any, reason: Any,
                              request: WriteRequest) -> AppendResult:
         """Book a counted tin's shortage or surplus against the club or a member: at most
-        what the session's cash check leaves unbooked, of that sign."""
+        what the tin's cash check (a session's or an evening's) leaves unbooked, of that
+        sign."""
 
         def build(conn: Connection) -> be.BookEntry:
-            state = self._session(conn, session_id)
+            entries = tinreads.tin_entries(conn, self.club_id)
+            states = self._tin_sessions(conn, entries, session_id, evening, empty=True)
             party = self._party(conn, account, "account")
             if difference not in tuple(Difference):
                 raise InvalidInput("difference must be shortage or surplus",
                                    rule="cash-difference", field="difference")
             entry = CashDifferenceBooked(
-                session_id=session_id, difference=Difference(difference),
+                session_id=session_id, evening=evening, difference=Difference(difference),
                 amount_minor=amount_minor, currency=currency, account=party, reason=reason)
-            _same_currency(state, currency)
-            check = self.cash(conn, state)
+            self._tin_currency(conn, entries, session_id, evening, states, currency)
+            check = tinreads.evening(conn, self.club_id, evening)["cash"] if evening else \
+                tinreads.session_cash(conn, self.club_id, states[0])
             if check is None:
                 raise OutOfTurn("count the cash first: a difference is booked against the "
                                 "cash check", rule="cash-difference-after-count",
-                                field="session_id")
+                                field="evening" if evening else "session_id")
             left = check["unbooked_minor"]
             if entry.signed_minor * left <= 0 or abs(entry.signed_minor) > abs(left):
                 raise InvalidInput(
@@ -173,8 +207,45 @@ class Books:
                     unbooked_minor=left)
             return entry
 
-        return self._append(build, request, "cash-difference", session_id, difference,
-                            amount_minor, currency, account, reason)
+        return self._append(build, request, "cash-difference", session_id, evening,
+                            difference, amount_minor, currency, account, reason)
+
+    def _tin_sessions(self, conn: Connection, entries: list[Any], session_id: str | None,
+                      evening: str | None, *, empty: bool = False) -> list[SessionState]:
+        """The sessions whose cash is in the tin: the session (refused when it joined an
+        evening: its cash is in that tin), or the sessions that joined the evening (at
+        least one, unless `empty`)."""
+        if evening is not None:
+            be.check_evening(evening)
+            states = [self._session(conn, sid)
+                      for sid in Tin.of(entries, evening=evening).sessions]
+            if not states and not empty:
+                raise OutOfTurn(f"no session has joined the evening of {evening}: join its "
+                                "sessions first", rule="evening-has-sessions", field="evening")
+            return states
+        assert session_id is not None
+        state = self._session(conn, session_id)
+        joined = evening_of(entries, session_id)
+        if joined is not None:
+            raise OutOfTurn(f"session {session_id}'s cash is in the tin of the evening of "
+                            f"{joined}", rule="session-in-evening", field="session_id",
+                            evening=joined)
+        return [state]
+
+    def _tin_currency(self, conn: Connection, entries: list[Any], session_id: str | None,
+                      evening: str | None, states: list[SessionState], currency: Any, *,
+                      field: str = "currency") -> None:
+        """A tin holds one currency: a session's, or the evening's (its first float's or
+        session's; the first, one the club keeps)."""
+        if session_id is not None:
+            _same_currency(states[0], currency)
+            return
+        kept = Tin.of(entries, evening=evening).currency
+        if kept is None:
+            check_kept(currency, reads.currencies(conn, self.club_id, reads.NOW).kept)
+        elif currency != kept:
+            raise InvalidInput(f"the evening of {evening}'s tin holds {kept}, not "
+                               f"{currency!r}", rule="evening-currency", field=field)
 
     def reverse(self, seq: Any, *, reason: Any, request: WriteRequest) -> AppendResult:
         """Cancel book entry `seq` for `reason`, with a new entry posting its postings back;
@@ -303,13 +374,22 @@ class Books:
 
     def debts(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Every member's open debts, oldest first, and their totals per currency."""
-        return self._read(as_of, lambda conn, cut: reads.open_items(
-            conn, self.club_id, cut, credits=False))
+        return self._side("debts", as_of)
 
     def payables(self, *, as_of: str | None = None) -> dict[str, Any]:
         """What the club owes each member, oldest first, and the totals per currency."""
-        return self._read(as_of, lambda conn, cut: reads.open_items(
-            conn, self.club_id, cut, credits=True))
+        return self._side("payables", as_of)
+
+    def open_items(self, *, as_of: str | None = None) -> dict[str, Any]:
+        """Both sides at once, from one read of the books (the club's page): `debts`,
+        `debts_totals`, `payables`, `payables_totals`."""
+        return self._read(as_of, lambda conn, cut: reads.open_items(conn, self.club_id, cut))
+
+    def _side(self, side: str, as_of: str | None) -> dict[str, Any]:
+        found = self._read(as_of, lambda conn, cut: reads.open_items(
+            conn, self.club_id, cut, sides=(side,)))
+        return {side: found[side], "totals": found[f"{side}_totals"],
+                **({"as_of": found["as_of"]} if "as_of" in found else {})}
 
     def settle_up(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Who pays the club, whom it pays, its cash and bank, per currency."""
@@ -339,82 +419,34 @@ class Books:
                     **cut.echo()}
         return self._read(as_of, read)
 
-    # -- the statement's cash section ---------------------------------------------------
+    # -- the tins (ledger/tinreads.py) -----------------------------------------------------
 
-    def cash(self, conn: Connection, state: SessionState, *, up_to: int | None = None
-             ) -> dict[str, Any] | None:
-        """The cash check of one session (ledger.domain.accounts.cash_check), from the
-        book entries numbered up to `up_to` (all: None)."""
-        undone = {row.payload["reverses"] for row in store.entries(
-            conn, self.club_id, types=(EntryReversed.type,), up_to=up_to)}
-
-        def of_session(type_: str) -> list[Any]:  # a reversed entry no longer counts
-            return [row for row in store.entries(conn, self.club_id, types=(type_,),
-                                                 up_to=up_to)
-                    if row.payload.get("session_id") == state.session_id
-                    and row.seq not in undone]
-
-        # Most statements have no count: then nothing else is read at all.
-        counts: list[tuple[datetime, CashCounted]] = []
-        for row in of_session(CashCounted.type):
-            entry = be.entry_from_record(row.type, row.schema_version, row.payload)
-            assert isinstance(entry, CashCounted)
-            counts.append((as_utc(row.recorded_at), entry))
-        if not counts:
-            return None
-
-        def entries(cls: type[Any]) -> list[Any]:
-            return [be.entry_from_record(row.type, row.schema_version, row.payload)
-                    for row in of_session(cls.type)]
-
-        currency = state.currency if state.money_per_unit_minor is not None \
-            and state.currency else UNITS
-        return bk.cash_check(counts, pools_minor=bk.pools_minor(state), currency=currency,
-                             payments=entries(PaymentRecorded), floats=entries(FloatOpened),
-                             booked=entries(CashDifferenceBooked))
-
+    def evening(self, evening: str, *, as_of: str | None = None) -> dict[str, Any]:
+        """The evening's tin: its sessions, its float and its cash check."""
+        be.check_evening(evening)
+        return self._read(as_of, lambda conn, cut: tinreads.evening(
+            conn, self.club_id, evening, cut))
 
     def cash_checks(self, *, as_of: str | None = None, limit: int = 20
                     ) -> list[dict[str, Any]]:
-        """The cash checks of the last `limit` sessions whose tin was counted, the latest
-        first (the club's page); as of a point (docs/books.md), as they stood then: the
-        book entries up to it, each session as its log stood at its time."""
-        with self.engine.connect() as conn:
-            cut = reads.cut_at(conn, self.club_id, as_of)
-            undone = {row.payload["reverses"] for row in store.entries(
-                conn, self.club_id, types=(EntryReversed.type,), up_to=cut.seq)}
-            counted = [row.payload["session_id"] for row in store.entries(
-                conn, self.club_id, types=(CashCounted.type,), up_to=cut.seq)
-                if row.seq not in undone]
-            latest = list(dict.fromkeys(reversed(counted)))[:limit]
-            out = []
-            for session_id in latest:
-                row = queries.load_session(conn, session_id, club_id=self.club_id)
-                if row is None:
-                    continue
-                state = SessionState.from_dict(row.state) if cut.at is None else \
-                    history.state_at(conn, session_id,
-                                     queries.version_at(conn, session_id, cut.at))
-                check = self.cash(conn, state, up_to=cut.seq)
-                if check is not None:
-                    out.append({"session_id": session_id, "session_name": state.name,
-                                **check})
-        return out
+        """The cash checks of the last `limit` tins counted (a session's or an evening's),
+        the latest first (the club's page); as of a point (docs/books.md), as they stood
+        then: the book entries up to it, each session as its log stood at its time."""
+        return self._read(as_of, lambda conn, cut: tinreads.cash_checks(
+            conn, self.club_id, cut, limit=limit))
 
 
 def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[str, Any] | None:
-    """The statement's `cash` section for the session (None when nothing was counted)."""
+    """The statement's `cash` section for the session (None when its own tin was never
+    counted)."""
     if club_id is None:
         return None
     with engine.connect() as conn:
-        return Books(engine, club_id).cash(conn, state)
-
-
+        return tinreads.session_cash(conn, club_id, state)
 
 
 def _same_currency(state: SessionState, currency: Any) -> None:
-    expected = state.currency if state.money_per_unit_minor is not None and state.currency \
-        else UNITS
+    expected = tinreads.session_currency(state)
     if currency != expected:
         raise InvalidInput(f"session {state.session_id} is played in {expected}, not "
                            f"{currency!r}", rule="session-currency", field="currency")

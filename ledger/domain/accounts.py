@@ -157,14 +157,21 @@ def session_line(*, session_id: str, session_name: str, seat: str, member_id: st
 
 
 def entry_line(entry: BookEntry, *, seq: int, at: datetime,
-               session_names: dict[str, str] | None = None) -> Line:
+               session_names: dict[str, str] | None = None,
+               postings: Sequence[BookPosting] | None = None,
+               payload: dict[str, Any] | None = None) -> Line:
+    """A book entry's line; `postings` and `payload` when the caller has them already (the
+    book log's reads make them once per entry)."""
     kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF,
             EntryReversed: EntryKind.REVERSAL,
             CashDifferenceBooked: EntryKind.CASH_DIFFERENCE}.get(type(entry))
     session_id = getattr(entry, "session_id", None)
-    return Line(at=at, kind=kind, postings=tuple(entry.postings()), session_id=session_id,
+    return Line(at=at, kind=kind,
+                postings=tuple(entry.postings() if postings is None else postings),
+                session_id=session_id,
                 session_name=(session_names or {}).get(session_id or ""), seq=seq,
-                detail={"type": entry.type, **entry.to_payload()})
+                detail={"type": entry.type,
+                        **(entry.to_payload() if payload is None else payload)})
 
 
 def in_order(lines: Iterable[Line]) -> list[Line]:
@@ -252,27 +259,37 @@ def items_by_member(lines: Iterable[Line]) -> dict[str, list[Item]]:
     return dict(out)
 
 
-def open_debts(lines: Iterable[Line], owing: dict[tuple[str, str], int], *,
-               credits: bool = False) -> list[tuple[str, Line, str, int]]:
-    """FIFO's open debts, found from the newest end: a member who owes X in a currency
-    still owes his newest debit lines back to X (payments and credits settled the older
-    ones first), the oldest of them in part. `owing`: {(member id, currency): X > 0};
-    `lines` need hold only the lines that debit members. Returns (member id, line,
-    currency, open amount), newest first. With `credits`, the same for what the club owes
-    them: `owing` is what it owes each, `lines` those that credit members."""
-    left = dict(owing)
-    out = []
-    for line in reversed(in_order(lines)):
+# (member id, the line, currency, what of it is still open)
+OpenLine = tuple[str, Line, str, int]
+
+
+def open_lines(newest_first: Iterable[Line], owing: dict[tuple[str, str], int],
+               owed: dict[tuple[str, str], int]) -> tuple[list[OpenLine], list[OpenLine]]:
+    """FIFO's open debts and open credits, found from the newest end: a member who owes X
+    in a currency still owes his newest debit lines back to X (payments and credits settled
+    the older ones first), the oldest of them in part; the same for what the club owes him.
+    `newest_first`: the lines in the reverse of their time order (`Line.sort_key`); it is
+    read only until `owing` ({(member id, currency): X > 0}) and `owed` are accounted for,
+    so a caller may stream it from the newest end and stop there. Returns (debts, credits),
+    each newest first."""
+    left = (dict(owing), dict(owed))  # [0] the debits still to find, [1] the credits
+    out: tuple[list[OpenLine], list[OpenLine]] = ([], [])
+    remaining = sum(owing.values()) + sum(owed.values())
+    for line in newest_first:
+        if not remaining:
+            break
         for p in line.postings:
-            if (p.amount <= 0 if credits else p.amount >= 0) \
-                    or not p.account.startswith("member:"):
+            if not p.amount or not p.account.startswith("member:"):
                 continue
+            side = int(p.amount > 0)
             key = (p.account[len("member:"):], p.currency)
-            if left.get(key, 0) > 0:
-                take = min(left[key], abs(p.amount))
-                left[key] -= take
-                out.append((key[0], line, p.currency, take))
-    if any(left.values()):
+            want = left[side].get(key, 0)
+            if want > 0:
+                take = min(want, abs(p.amount))
+                left[side][key] = want - take
+                remaining -= take
+                out[side].append((key[0], line, p.currency, take))
+    if remaining:
         raise InvariantBroken("the lines do not account for what the members owe or are owed")
     return out
 
@@ -290,8 +307,9 @@ def describe(line: Line, member_id: str) -> str:
     if line.kind == EntryKind.REVERSAL:
         return f"reversal of entry {d['reverses']}: {d['reason']}"
     if line.kind == EntryKind.CASH_DIFFERENCE:
-        return (f"cash {d['difference']} of session {line.session_name or line.session_id}: "
-                f"{d['reason']}")
+        tin = f"the evening of {d['evening']}" if d.get("evening") \
+            else f"session {line.session_name or line.session_id}"
+        return f"cash {d['difference']} of {tin}: {d['reason']}"
     payer = "paid by him" if d["payer"] == member_id else f"paid by {d['payer']}"
     payee = "to him" if d["payee"] == member_id else f"to {d['payee']}"
     return f"payment {payer} {payee} ({d['method']})"
@@ -334,6 +352,20 @@ def account_summary(items: Sequence[Item]) -> dict[str, Any]:
 
 # -- the cash check ------------------------------------------------------------------------------
 
+def cash_moves(payments: Iterable[PaymentRecorded], currency: str) -> tuple[int, int]:
+    """(cash paid into the tin, cash paid out of it): the club's cash payments in the tin's
+    currency; transfers and other methods never touch the tin."""
+    paid_in = paid_out = 0
+    for p in payments:
+        if p.method != PaymentMethod.CASH or p.currency != currency:
+            continue
+        if p.payee == CLUB:
+            paid_in += p.amount_minor
+        if p.payer == CLUB:
+            paid_out += p.amount_minor
+    return paid_in, paid_out
+
+
 def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: int,
                currency: str, payments: Iterable[PaymentRecorded],
                floats: Iterable[FloatOpened] = (),
@@ -349,14 +381,7 @@ def cash_check(counts: Sequence[tuple[datetime, CashCounted]], *, pools_minor: i
     if not counts:
         return None
     at, last = max(counts, key=lambda c: c[0])
-    paid_in = paid_out = 0
-    for p in payments:
-        if p.method != PaymentMethod.CASH or p.currency != currency:
-            continue
-        if p.payee == CLUB:
-            paid_in += p.amount_minor
-        if p.payer == CLUB:
-            paid_out += p.amount_minor
+    paid_in, paid_out = cash_moves(payments, currency)
     float_minor = sum(f.amount_minor for f in floats if f.currency == currency)
     booked_minor = sum(b.signed_minor for b in booked if b.currency == currency)
     expected = float_minor + pools_minor + paid_in - paid_out

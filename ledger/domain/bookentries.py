@@ -1,5 +1,6 @@
-"""The entries of a club's book log: payments, write-offs, cash counts, reversals and the
-currencies the club keeps (docs/books.md).
+"""The entries of a club's book log: payments, write-offs, cash counts, floats and cash
+differences (of a session's tin or an evening's), sessions joining an evening, reversals and
+the currencies the club keeps (docs/books.md).
 
 Pure Python. Each entry is a frozen fact; its postings (`postings()`) go from an account to an
 account and sum to zero in each currency, asserted where they are made (`check_balanced`). A
@@ -12,6 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from datetime import date
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
@@ -92,6 +94,29 @@ def check_text(value: Any, field: str, *, required: bool) -> str | None:
     return value
 
 
+def check_evening(value: Any, field: str = "evening") -> str:
+    """An evening is named by its calendar date, YYYY-MM-DD (the treasurer's date of the
+    night, whatever the clock said when play ran past midnight)."""
+    try:
+        valid = isinstance(value, str) and len(value) == 10 \
+            and date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        valid = False
+    if not valid:
+        raise InvalidInput(f"an evening is named by its date, YYYY-MM-DD; got {value!r}",
+                           rule="evening", field=field)
+    return str(value)
+
+
+def check_tin(session_id: str | None, evening: str | None) -> None:
+    """A tin is one session's or one evening's, never both nor neither."""
+    if (session_id is None) == (evening is None):
+        raise InvariantBroken("a tin entry names a session or an evening, not "
+                              f"{session_id!r} and {evening!r}")
+    if evening is not None:
+        check_evening(evening)
+
+
 # -- the entries of the book log --------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -107,6 +132,8 @@ class BookEntry:
         out = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "evening" and value is None:
+                continue  # a session's tin: its entries keep the shape they always had
             out[f.name] = str(value) if isinstance(value, StrEnum) else value
         return out
 
@@ -170,18 +197,21 @@ class DebtWrittenOff(BookEntry):
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CashCounted(BookEntry):
-    """The cash on the table at a session's close, as the treasurer counted it. A count moves
-    no money (no postings): the statement compares it with what the ledger expects."""
+    """The cash in a tin at the close, as the treasurer counted it: a session's tin
+    (`session_id`) or an evening's (`evening`, the tin its sessions share). A count moves no
+    money (no postings): the cash check compares it with what the ledger expects."""
 
     type: ClassVar[str] = "CashCounted"
-    session_id: str
+    session_id: str | None = None
+    evening: str | None = None
     counted_minor: int
     currency: str
     note: str | None = None
 
     def __post_init__(self) -> None:
+        check_tin(self.session_id, self.evening)
         check_amount(self.counted_minor, "counted_minor", zero=True)
         check_currency(self.currency)
         check_text(self.note, "note", required=False)
@@ -248,22 +278,40 @@ class CurrenciesSet(BookEntry):
 # A club that never set its currencies keeps its books in pounds (docs/books.md).
 DEFAULT_CURRENCIES = CurrenciesSet(currency="GBP")
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FloatOpened(BookEntry):
-    """The treasurer put `amount_minor` of the club's cash in a session's tin before play
-    (its float): the cash check expects it back. It moves no money: the tin is the club's
-    cash either way."""
+    """The treasurer put `amount_minor` of the club's cash in a tin before play (its float):
+    a session's tin (`session_id`) or an evening's (`evening`). The cash check expects it
+    back. It moves no money: the tin is the club's cash either way."""
 
     type: ClassVar[str] = "FloatOpened"
-    session_id: str
+    session_id: str | None = None
+    evening: str | None = None
     amount_minor: int
     currency: str
     note: str | None = None
 
     def __post_init__(self) -> None:
+        check_tin(self.session_id, self.evening)
         check_amount(self.amount_minor, "amount_minor")
         check_currency(self.currency)
         check_text(self.note, "note", required=False)
+
+
+@dataclass(frozen=True)
+class SessionJoinedEvening(BookEntry):
+    """Session `session_id`'s cash is in the tin of `evening` (a calendar date), with the
+    other sessions of that evening: the evening's cash check counts it. It moves no money;
+    reversing it takes the session out of the evening."""
+
+    type: ClassVar[str] = "SessionJoinedEvening"
+    session_id: str
+    evening: str
+    currency: str  # the session's: an evening's tin holds one currency
+
+    def __post_init__(self) -> None:
+        check_evening(self.evening)
+        check_currency(self.currency)
 
 
 class Difference(StrEnum):
@@ -271,14 +319,16 @@ class Difference(StrEnum):
     SURPLUS = "surplus"  # more
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CashDifferenceBooked(BookEntry):
-    """A session's tin held `amount_minor` less (a shortage) or more (a surplus) than its
-    cash check expected, booked against `account`: "club" (the club bears it, on
-    club:cash-over-short) or a member (he answers for it), for `reason`."""
+    """A tin (a session's, `session_id`, or an evening's, `evening`) held `amount_minor`
+    less (a shortage) or more (a surplus) than its cash check expected, booked against
+    `account`: "club" (the club bears it, on club:cash-over-short) or a member (he answers
+    for it), for `reason`."""
 
     type: ClassVar[str] = "CashDifferenceBooked"
-    session_id: str
+    session_id: str | None = None
+    evening: str | None = None
     difference: Difference
     amount_minor: int
     currency: str
@@ -286,6 +336,7 @@ class CashDifferenceBooked(BookEntry):
     reason: str
 
     def __post_init__(self) -> None:
+        check_tin(self.session_id, self.evening)
         check_amount(self.amount_minor, "amount_minor")
         check_currency(self.currency)
         if self.difference not in tuple(Difference):
@@ -313,7 +364,8 @@ class CashDifferenceBooked(BookEntry):
 
 BOOK_ENTRY_TYPES: dict[str, type[BookEntry]] = {
     cls.type: cls for cls in (PaymentRecorded, DebtWrittenOff, CashCounted, EntryReversed,
-                              CurrenciesSet, FloatOpened, CashDifferenceBooked)}
+                              CurrenciesSet, FloatOpened, CashDifferenceBooked,
+                              SessionJoinedEvening)}
 
 
 def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> BookEntry:

@@ -9,7 +9,7 @@ with the session's write (`SessionWrite.results`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -108,6 +108,34 @@ def load_results(conn: Connection, *, club_id: str | None = None,
                                             session_results.c.session_id,
                                             session_results.c.seat,
                                             session_results.c.version)).all())
+
+
+def results_newest_first(conn: Connection, club_id: str, *, until: datetime | None = None,
+                         batch: int = 250) -> Iterator[Row[Any]]:
+    """The club's results' lines (posted by `until`, if given) from the newest back, read
+    `batch` rows at a time (a server-side cursor on PostgreSQL) so that a reader who stops
+    early reads no further: the exact reverse of load_results' order."""
+    query = select(session_results).where(session_results.c.club_id == club_id)
+    if until is not None:
+        query = query.where(session_results.c.posted_at <= until)
+    query = query.order_by(session_results.c.posted_at.desc(),
+                           session_results.c.session_id.desc(),
+                           session_results.c.seat.desc(), session_results.c.version.desc())
+    result = conn.execution_options(yield_per=batch).execute(query)
+    try:
+        yield from result
+    finally:
+        result.close()
+
+
+def session_names(conn: Connection, club_id: str, session_ids: Iterable[str]
+                  ) -> dict[str, str]:
+    """{session id: its name} of those of the club's sessions that posted results."""
+    query = (select(session_results.c.session_id, session_results.c.session_name)
+             .where(session_results.c.club_id == club_id,
+                    session_results.c.session_id.in_(list(session_ids)))
+             .distinct())
+    return {str(sid): str(name) for sid, name in conn.execute(query)}
 
 
 def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -100,6 +100,12 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/settle-up"): allowed("admin", "treasurer", "auditor"),
     ("get", "/club/currencies"): allowed("admin", "treasurer", "auditor"),
     ("put", "/club/currencies"): allowed("treasurer", ok=201),
+    # an evening's tin (api/evenings.py): each club's own evenings
+    ("post", "/evenings/{evening}/sessions"): allowed("treasurer", ok=201),
+    ("post", "/evenings/{evening}/float"): allowed("treasurer", ok=201),
+    ("post", "/evenings/{evening}/cash"): allowed("treasurer", ok=201),
+    ("post", "/evenings/{evening}/cash-differences"): allowed("treasurer", ok=201),
+    ("get", "/evenings/{evening}"): allowed("admin", "treasurer", "auditor"),
     # the tablet's (api/tablets.py): a code is shown by a treasurer or an admin, and exchanged
     # with no token at all (the code is the credential)
     ("post", "/sessions/{session_id}/pairing-codes"): allowed("admin", "treasurer", ok=201),
@@ -125,6 +131,12 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/book-entries.csv"): allowed("admin", "treasurer", "auditor"),
 }
 ATTACH_ROUTES = ("/club/sessions-before-clubs", "/sessions/{session_id}/attach")
+# An evening is the caller's club's own: another club's treasurer reaches his own evening of
+# that date, which holds none of our sessions (our session is not found in his club; his
+# tin has no session to count, nor a count to book a difference against).
+THEIR_EVENING = {("post", "/evenings/{evening}/sessions"): 404,
+                 ("post", "/evenings/{evening}/cash"): 409,
+                 ("post", "/evenings/{evening}/cash-differences"): 409}
 # A public route's status when it is not 200.
 PUBLIC_OK = {("post", "/pairing"): 201}
 # Served beside the document, not in it.
@@ -194,18 +206,20 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
                 ) -> tuple[str, Any, dict[str, str]]:
     """(url, json body, the ids put in the path) for one call of the operation."""
     ids: dict[str, str] = {}
+    body_session = MISSING_SESSION
     if "{session_id}" in path:
         ids["session_id"] = MISSING_SESSION if missing else world.fresh_session()
     if "{token_id}" in path:
         ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
     if "{member_id}" in path:
         ids["member_id"] = MISSING_MEMBER if missing else world.ours.members["dealer"]
-    if path.endswith(("/cash", "/cash-differences")) and not missing:
+    on_session = "{session_id}" in path
+    if on_session and path.endswith(("/cash", "/cash-differences")) and not missing:
         # the cash is counted once the session ends
         treasurer = Actor("treasurer", world.ours.members["treasurer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
             ids["session_id"], [EndSession(method="divide-pool")], WriteRequest(treasurer))
-    if path.endswith("/cash-differences") and not missing:  # a float of 1, a tin of 0
+    if on_session and path.endswith("/cash-differences") and not missing:  # a float of 1
         books = Books(world.engine, world.ours.club_id)
         treasurer = Actor("treasurer", world.ours.members["treasurer"])
         books.open_float(ids["session_id"], amount_minor=1, currency="units",
@@ -227,6 +241,24 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
                     method="cash",
                     request=WriteRequest(Actor("treasurer", club.members["treasurer"])))
         ids["seq"] = "999999" if missing else str(target)
+    if "{evening}" in path:  # a fresh evening each time: a session is in one evening
+        world.counter += 1
+        ids["evening"] = (date(2026, 1, 1) + timedelta(days=world.counter)).isoformat()
+        books = Books(world.engine, world.ours.club_id)
+        treasurer = WriteRequest(Actor("treasurer", world.ours.members["treasurer"]))
+        if path.endswith(("/cash", "/cash-differences", "/sessions")):
+            sid = world.fresh_session()
+            Ledger(world.engine).for_club(world.ours.club_id).append(
+                sid, [EndSession(method="divide-pool")], treasurer)
+            if path.endswith("/sessions"):
+                body_session = sid
+            else:
+                books.join_evening(ids["evening"], session_id=sid, request=treasurer)
+        if path.endswith("/cash-differences"):  # a float of 1, a tin of 0
+            books.open_float(evening=ids["evening"], amount_minor=1, currency="units",
+                             request=treasurer)
+            books.count_cash(evening=ids["evening"], counted_minor=0, currency="units",
+                             request=treasurer)
     pairing_code = None
     if path == "/pairing":  # a fresh code for each exchange: it is good once
         pairing_code = Tablets(world.engine).create_code(
@@ -262,6 +294,12 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
                 "difference": "shortage", "amount_minor": 1, "currency": "units",
                 "account": "club", "reason": "walk"},
             "/club/currencies": {"currency": "GBP", "accepted": ["EUR"]},
+            "/evenings/{evening}/sessions": {"session_id": body_session},
+            "/evenings/{evening}/float": {"amount_minor": 1, "currency": "units"},
+            "/evenings/{evening}/cash": {"counted_minor": 0, "currency": "units"},
+            "/evenings/{evening}/cash-differences": {
+                "difference": "shortage", "amount_minor": 1, "currency": "units",
+                "account": "club", "reason": "walk"},
         }[path]
     return url, body, ids
 
@@ -355,6 +393,10 @@ def test_another_clubs_token_never_reaches_our_objects(world, role):
             # their club is not the one named to attach: refused before any session is read
             assert response.status_code == 403, (method, url)
             assert response.get_json()["rule"] == "attach-club"
+            continue
+        if (method, path) in THEIR_EVENING and expected[role] != 403:
+            assert response.status_code == THEIR_EVENING[(method, path)], (role, url)
+            assert world.ours.club_id not in response.get_data(as_text=True)
             continue
         if not any(p in path for p in ("{session_id}", "{token_id}", "{member_id}")):
             # Collection routes answer for the caller's own club.

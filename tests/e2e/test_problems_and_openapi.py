@@ -91,7 +91,9 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/club/sessions-before-clubs", "/sessions/{session_id}/attach",
         "/sessions/{session_id}/entries", "/book-entries", "/book-entries/{seq}/reversal",
         "/payables", "/settle-up", "/club/currencies", "/sessions/{session_id}/float",
-        "/sessions/{session_id}/cash-differences",
+        "/sessions/{session_id}/cash-differences", "/evenings/{evening}",
+        "/evenings/{evening}/sessions", "/evenings/{evening}/float", "/evenings/{evening}/cash",
+        "/evenings/{evening}/cash-differences",
         # a member's own view (api/members.py)
         "/members/{member_id}/statements", "/members/{member_id}/statements/{session_id}",
         # the text forms (api/exports.py)

@@ -18,8 +18,9 @@ from ledger.domain.accounts import (
     cash_check,
     csv_text,
     entry_line,
+    in_order,
     member_items,
-    open_debts,
+    open_lines,
     result_line,
     zero_sum,
 )
@@ -242,8 +243,12 @@ def test_the_open_debts_read_from_the_newest_end_are_those_fifo_leaves_open(line
     books = balances(lines)
     owing = {(member, "GBP"): -books[member_account(member)]["GBP"] for member in MEMBERS
              if books.get(member_account(member), {}).get("GBP", 0) < 0}
-    newest_back = sorted((m, line.sort_key(), amount)
-                         for m, line, _, amount in open_debts(lines, owing))
-    fifo = sorted((m, i.line.sort_key(), -i.open) for m in MEMBERS
-                  for i in member_items(m, lines) if i.open < 0)
-    assert newest_back == fifo
+    owed = {(member, "GBP"): books[member_account(member)]["GBP"] for member in MEMBERS
+            if books.get(member_account(member), {}).get("GBP", 0) > 0}
+    debts, credits = open_lines(reversed(in_order(lines)), owing, owed)
+    for side, found, sign in ((debts, owing, -1), (credits, owed, 1)):
+        newest_back = sorted((m, line.sort_key(), amount) for m, line, _, amount in side)
+        fifo = sorted((m, i.line.sort_key(), sign * i.open) for m in MEMBERS
+                      for i in member_items(m, lines) if i.open * sign > 0)
+        assert newest_back == fifo
+        assert sum(amount for *_, amount in side) == sum(found.values())
