@@ -20,6 +20,7 @@ says what they are:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -278,8 +279,13 @@ def results_of(folded: Folded, rows: Sequence[EventRow]) -> list[SessionResult]:
     ends = [v for v, e in folded.log if e.type == "SessionEnded"]
     if not ends:
         return []
+    # Only the writes from the one that ended the session on can post: the rows before it
+    # are not grouped (a long session's log is thousands of rows, its end near the last).
+    start = bisect_left(rows, ends[0], key=lambda row: row.version)  # rows in version order
+    while start > 0 and rows[start - 1].recorded_at == rows[start].recorded_at:
+        start -= 1
     writes: list[list[EventRow]] = []  # each write's rows, in order
-    for row in rows:
+    for row in rows[start:]:
         if writes and writes[-1][-1].recorded_at == row.recorded_at:
             writes[-1].append(row)
         else:

@@ -16,7 +16,8 @@
 A race lost at the database is turned into what the request would have met a moment
 later: the twin request's answer (same key, committed first), a ConcurrencyConflict (the
 version it named moved), or, for a request that named no version, the write decided again on
-the stream as it now stands (up to RETRIES times, then a ConcurrencyConflict).
+the stream as it now stands. A request with a key or without a version is therefore found
+again after a lost race (up to RETRIES times, then a ConcurrencyConflict).
 """
 
 from __future__ import annotations
@@ -104,7 +105,10 @@ def perform(store: Store, request: WriteRequest, *, scope: str,
         try:
             return _attempt(store, request, scope=scope, find=find, write=write)
         except _RaceLost as lost:
-            if request.expected_version is not None or attempt == RETRIES:
+            # Found again, the stream says what this request meets now: the answer of a
+            # twin with its key, the 409 of the version it named, or a head to decide on.
+            again = request.expected_version is None or request.idempotency_key is not None
+            if not again or attempt == RETRIES:
                 raise _conflict(current_version(), request, lost.decided_on) from lost.cause
     raise AssertionError("unreachable")
 

@@ -476,6 +476,38 @@ def test_the_same_key_sent_twice_at_once_opens_one_session(engine):
     assert count(engine, sessions) == 1
 
 
+@pytest.mark.backends("postgresql")
+def test_a_twin_that_commits_between_the_read_and_the_write_is_answered_with_its_answer(
+        engine, monkeypatch):
+    """PostgreSQL reads the head without a lock: a twin request (same key, same version) that
+    commits after this one read the head finds it, here made to happen every time, and this
+    one's write, finding the row moved, gets the twin's answer, not a 409."""
+    from ledger.store.postgres import PostgresTx
+
+    ledger = Ledger(engine)
+    session_id = open_session(ledger)
+    request = WriteRequest(ACTOR, expected_version=1, idempotency_key="k-between",
+                           fingerprint="same")
+    read = PostgresTx.session_head
+    twin: list[AppendResult] = []
+
+    def read_then_let_the_twin_in(self, *args, **kwargs):
+        head = read(self, *args, **kwargs)
+        if not twin:  # the first read only: the twin runs to its commit in between
+            twin.append(None)  # type: ignore[arg-type]
+            done = threading.Thread(target=lambda: twin.append(
+                ledger.append(session_id, [turn_up_single()], request)))
+            done.start()
+            done.join()
+        return head
+
+    monkeypatch.setattr(PostgresTx, "session_head", read_then_let_the_twin_in)
+    answer = ledger.append(session_id, [turn_up_single()], request)
+
+    assert answer.replayed and body(answer) == body(twin[1])
+    assert ledger.session(session_id)["version"] == 3
+
+
 def test_the_same_key_sent_twice_at_once_appends_once(engine):
     ledger = Ledger(engine)
     session_id = open_session(ledger)
