@@ -153,8 +153,9 @@ class PostgresTx(Tx):
                   "member": first["member_id"], "token": first["token_id"],
                   "shape": write.shape}
         sql = OPEN_SESSION if write.old_version is None else WRITE_SESSION
-        # Nothing but the one statement: it commits as it runs (a row that did not move
-        # wrote nothing, so committing it commits nothing).
+        # Nothing follows the one statement: it commits as it runs when the transaction has
+        # not begun (a row that did not move wrote nothing), else with what came before it,
+        # only once the row is known to have moved.
         commit = write.last and write.keep_views_to is None and write.results is None \
             and not write.snapshot
         if write.keep_views_to is not None:
@@ -164,10 +165,10 @@ class PostgresTx(Tx):
             inserted = pg.cursor()
             inserted.execute(sql, params)
             positions = [int(p) for (p,) in inserted.fetchall()]
+            if len(positions) != len(write.rows):
+                raise VersionMoved(write.session_id)  # the transaction is rolled back
             if commit:
                 pg.commit()  # when the transaction had begun before it
-        if len(positions) != len(write.rows):
-            raise VersionMoved(write.session_id)
         if write.snapshot:
             self.conn.execute(_KEEP_SNAPSHOT, {"id": write.session_id,
                                                "version": write.version,

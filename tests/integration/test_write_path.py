@@ -8,14 +8,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ledger.domain import ConcurrencyConflict, OpenSession
 from ledger.service import Ledger
 from ledger.store import open_store
 from ledger.store.base import SessionWrite, VersionMoved
 from ledger.store.chain import chain_rows
-from ledger.store.tables import deal_views, events, sessions
+from ledger.store.tables import deal_views, events, idempotency_keys, sessions
 from ledger.writes import WriteRequest
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 
@@ -102,10 +102,16 @@ def test_a_write_from_a_version_the_session_is_not_at_raises_version_moved_and_w
                       actor="Ann", recorded_at=datetime.now(UTC), idempotency_key=None,
                       member_id=None, token_id=None, prev_hash=before[-1]["hash"])
     stale = SessionWrite(session_id, None, old_version=version - 1, version=version + 1,
-                         rows=rows, state_json="{}", views={1: "{}"})
+                         rows=rows, state_json="{}", views={1: "{}"}, last=True)
     with pytest.raises(VersionMoved), store.transaction() as tx:
+        # something written before it in the same transaction goes with it: not committed
+        tx.keep_reply("scope", "earlier", fingerprint="f", status_code=201, body={},
+                      now=datetime.now(UTC))
         tx.write_session(stale)
     assert _stored_events(engine, session_id) == before
+    with engine.connect() as conn:
+        assert conn.scalar(select(func.count()).select_from(idempotency_keys)
+                           .where(idempotency_keys.c.key == "earlier")) == 0
     with engine.connect() as conn:
         assert conn.scalar(select(sessions.c.version).where(sessions.c.id == session_id)) \
             == version
