@@ -11,7 +11,8 @@ do them: the bearer token (Clubs.authenticate), reading the body into commands
 (load_events), the ledger (Ledger.append), and writing the response (marshmallow's dump, or
 the ready response the route builds). What is left is Flask, werkzeug, flask-smorest,
 Flask-HTTPAuth and the request's log line. Medians per request (and means: a garbage
-collection lands on few requests, so it shows in the mean, not the median), in milliseconds.
+collection lands on few requests, so it shows in the mean, not the median), in milliseconds;
+and the CPU PostgreSQL's backends used per request (their jiffies in /proc over the run).
 
 --cprofile N also runs the single appends under cProfile and prints the N functions with the
 most time of their own: wall time, so waits on PostgreSQL count (the layers' CPU figures are
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import statistics
 import sys
@@ -41,6 +43,22 @@ LAYERS = [
     ("response: marshmallow dump", "marshmallow.schema", "Schema", "dump"),
     ("response: ready JSON", "api.writing", None, "json_response"),
 ]
+
+
+def backend_jiffies(database: str) -> int:
+    """The CPU jiffies (user + system) of PostgreSQL's backends serving `database`."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().decode(errors="replace")
+            if title.startswith("postgres:") and f" {database} " in title:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                total += int(stat[11]) + int(stat[12])
+        except OSError:
+            continue
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                 version = resp.get_json()["version"]
             period = version - first
             samples: dict[str, list[float]] = defaultdict(list)
+            database = url.rsplit("/", 1)[1]
+            jiffies = backend_jiffies(database)
             for _ in range(n):
                 body = by_offset[(version - first) % period]
                 spent.clear()
@@ -126,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                 for label, *_ in LAYERS:
                     samples[label].append(spent.get(label, 0.0))
                 samples["rest (HTTP layers)"].append(total - sum(spent.values()))
+            backends = (backend_jiffies(database) - jiffies) / os.sysconf("SC_CLK_TCK")
+            samples["PostgreSQL's backends"] = [backends / n]  # a mean: jiffies are coarse
             return samples
 
         (single_sid, single_version), (batch_sid, batch_version) = data["single"][0], \
