@@ -42,7 +42,6 @@ from .books_schemas import (
     WriteOffIn,
 )
 from .context import books, check_session_id
-from .errors import ApiProblem
 from .inputs import Blueprint, header_params, json_object
 from .members import member_page
 from .pages import HTML_MIMETYPE, render_club_page
@@ -293,11 +292,7 @@ class MemberAccount(MethodView):
         """
         wanted = wanted_format(format)
         if wanted == "html":
-            if as_of is not None:
-                raise ApiProblem(422, "invalid-input", "the member's page shows the account "
-                                 "as it stands; read a past account as JSON or CSV",
-                                 rule="as-of-page", field="as_of")
-            return member_page(member_id)
+            return member_page(member_id, as_of)
         if wanted == "csv":
             return account_csv(member_id, as_of=as_of, bom=bom)
         data = books().account(member_id, after=after, limit=limit, as_of=as_of)

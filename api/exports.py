@@ -27,9 +27,10 @@ from .books import (
     register_answer,
     settle_up_csv,
 )
-from .books_schemas import CsvQuery, RegisterQuery, SeasonQuery
+from .books_schemas import AsOfQuery, CsvQuery, RegisterQuery, SeasonQuery
 from .context import check_session_id
 from .explain import explain_csv
+from .explain_schemas import AsOfQuery as SessionAsOfQuery
 from .explain_schemas import ExplainQuery, StatementAsOfQuery
 from .inputs import Blueprint
 from .members import member_page
@@ -68,10 +69,12 @@ class StatementCsv(MethodView):
 class StatementPage(MethodView):
     @requires(*RECORD_READERS)
     @blp.doc(operationId="getStatementPage")
+    @blp.arguments(SessionAsOfQuery, location="query", as_kwargs=True)
     @text(HTML_MIMETYPE, "The statement as a printable page, the balances charted in SVG")
-    def get(self, session_id: str) -> Response:
-        """Read the settlement statement as a printable page (the session as it stands)"""
-        return statement_page(session_id)
+    def get(self, session_id: str, as_of: str | None = None) -> Response:
+        """Read the settlement statement as a printable page (as it stands, or stood at
+        `as_of`)"""
+        return statement_page(session_id, as_of)
 
 
 @blp.route("/sessions/<session_id>/explain.csv", tags=["explain"])
@@ -119,11 +122,13 @@ class AccountCsv(MethodView):
 class AccountPage(MethodView):
     @requires(*ACCOUNT_READERS, own="member_id")
     @blp.doc(operationId="getMemberPage")
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
     @text(HTML_MIMETYPE, "The member's own page: his balance, what is open, his sessions and "
                          "his line of each")
-    def get(self, member_id: str) -> Response:
-        """Read a member's own page (his account as it stands, printable, for a phone)"""
-        return member_page(member_id)
+    def get(self, member_id: str, as_of: str | None = None) -> Response:
+        """Read a member's own page (his account as it stands, or stood at `as_of`,
+        printable, for a phone)"""
+        return member_page(member_id, as_of)
 
 
 @blp.route("/debts.csv", tags=["books"])

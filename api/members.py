@@ -149,14 +149,19 @@ class MemberStatement(MethodView):
         return _view(member_id).statement(session_id, as_of=as_of)
 
 
-def member_page(member_id: str) -> Response:
+def member_page(member_id: str, as_of: str | None = None) -> Response:
     """A member's own page (also GET /members/<id>/account.html): his balance, what is open,
-    his last PAGE_SESSIONS sessions and his line of each, as one printable document."""
+    his last PAGE_SESSIONS sessions and his line of each, as one printable document; as
+    they stood at `as_of` (a book position or a time), each session's line from its log as
+    it was then."""
     view = _view(member_id)
-    account = books().account(member_id, after=0, limit=PAGE_ENTRIES)
-    played = view.statements()["sessions"]
-    parts = view.lines([p["session_id"] for p in played[:PAGE_SESSIONS]])
+    listed = view.statements(as_of=as_of)
+    account = books().account(member_id, after=0, limit=PAGE_ENTRIES, as_of=as_of)
+    played = listed["sessions"]
+    point = listed.get("as_of")
+    parts = view.lines([p["session_id"] for p in played[:PAGE_SESSIONS]],
+                       at=point["at"] if point else None)
     page = render_member_page({"club_id": principal().club_id, "club": principal().club_name},
                               account, played[:PAGE_SESSIONS], parts,
-                              more=max(len(played) - PAGE_SESSIONS, 0))
+                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point)
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})

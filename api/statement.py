@@ -15,7 +15,6 @@ from flask.views import MethodView
 
 from .auth import RECORD_READERS, principal, requires
 from .context import check_session_id, ledger
-from .errors import ApiProblem
 from .explain_schemas import StatementAsOfQuery
 from .inputs import Blueprint
 from .pages import HTML_MIMETYPE, render_statement
@@ -53,10 +52,10 @@ def csv_filename(session_id: str, table: str | None = None) -> str:
     return f"lanterloo-{safe}-statement{'-' + table if table else ''}.csv"
 
 
-def statement_explain(session_id: str) -> dict[str, Any] | None:
+def statement_explain(session_id: str, as_of: str | None = None) -> dict[str, Any] | None:
     """The postings behind each figure, for the page's expanding lines (the shape of
     `GET /sessions/<id>/explain`)."""
-    return ledger().explain(session_id)
+    return ledger().explain(session_id, as_of=as_of)
 
 
 @blp.route("")
@@ -78,19 +77,14 @@ class Statement(MethodView):
         Per player: units paid for deals, antes, loos and each kind of penalty; units received
         from tricks and pools; the net and its money value; the pool left; the zero-sum check;
         and who pays whom. As a page, also each player's balance deal by deal (an SVG chart).
-        With `as_of` (JSON and CSV), the statement as it stood then (marked `as_of`, and
-        pinned to the log's version and chain head at that point).
+        With `as_of`, the statement as it stood then (marked `as_of`, and pinned to the log's
+        version and chain head at that point), in every format.
         """
         wanted = wanted_format(format)
         if wanted == "csv":
             return statement_csv(session_id, as_of, table=table, bom=bom)
         if wanted == "html":
-            if as_of is not None:
-                raise ApiProblem(422, "invalid-input", "the printable page shows the session "
-                                 "as it stands; read a past statement as JSON or CSV",
-                                 rule="as-of-page",
-                                 field="as_of")
-            return statement_page(session_id)
+            return statement_page(session_id, as_of)
         return ledger().statement(session_id, as_of=as_of), 200, {"Vary": "Accept"}
 
 
@@ -104,11 +98,14 @@ def statement_csv(session_id: str, as_of: str | None, *, table: str | None = Non
         "Vary": "Accept"})
 
 
-def statement_page(session_id: str) -> Response:
-    """The statement as a printable page (also GET /sessions/<id>/statement.html)."""
+def statement_page(session_id: str, as_of: str | None = None) -> Response:
+    """The statement as a printable page (also GET /sessions/<id>/statement.html); as it
+    stood at `as_of` (a version of the session's log or a time): its figures, its chart and
+    the postings behind them, from the log up to there."""
     books = ledger()
-    page = render_statement(books.statement(session_id), books.balance_series(session_id),
-                            explain=statement_explain(session_id),
+    page = render_statement(books.statement(session_id, as_of=as_of),
+                            books.balance_series(session_id, as_of=as_of),
+                            explain=statement_explain(session_id, as_of),
                             club={"club_id": principal().club_id,
                                   "club": principal().club_name})
     # Its Content-Security-Policy (DOCUMENT_CSP) is set with every other's: api/security.py.

@@ -73,9 +73,11 @@ class MemberView:
                                   field="session_id")
         return part
 
-    def lines(self, session_ids: list[str]) -> list[dict[str, Any]]:
-        """His part of each of these sessions' statements as they stand, read at once (his
-        page): as `statement` gives it, less the log's pin (the page does not show it)."""
+    def lines(self, session_ids: list[str], *, at: str | None = None
+              ) -> list[dict[str, Any]]:
+        """His part of each of these sessions' statements as they stand (or stood at the
+        time `at`), read at once (his page): as `statement` gives it, less the log's pin
+        (the page does not show it)."""
         parts = [member_statement(full, self.member_id)
-                 for full in self.ledger.statements(session_ids)]
+                 for full in self.ledger.statements(session_ids, as_of=at)]
         return [p for p in parts if p is not None]

@@ -26,8 +26,10 @@ from ledger.domain import (
     statement_csv,
 )
 from ledger.domain.accounts import cash_csv
+from ledger.domain.corrections import live_events
 from ledger.domain.explain import TRAIL_TYPES, Logged, explain, explain_csv
 from ledger.domain.series import balance_series
+from ledger.domain.state import to_json
 from ledger.projections import SHAPE
 from ledger.store import queries
 from ledger.store.base import Store
@@ -99,12 +101,16 @@ class SessionReads:
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
         return plain_json({**statement(state, pin), "cash": None, "as_of": at})
 
-    def statements(self, session_ids: Sequence[str]) -> list[dict[str, Any]]:
-        """The statements of these sessions as they stand, in one read: without the log's
-        pin and the cash check (a member's page shows neither; `statement` has both)."""
+    def statements(self, session_ids: Sequence[str], *, as_of: str | None = None
+                   ) -> list[dict[str, Any]]:
+        """The statements of these sessions as they stand (or as they stood at the time
+        `as_of`), in one read: without the log's pin and the cash check (a member's page
+        shows neither; `statement` has both)."""
         with self.store.reading() as conn:
-            return [plain_json(statement(SessionState.from_dict(self._row(conn, sid).state)))
-                    for sid in session_ids]
+            rows = [self._row(conn, sid) for sid in session_ids]
+            states = [SessionState.from_dict(row.state) if as_of is None
+                      else history.state_and_pin_at(conn, row, as_of)[0] for row in rows]
+        return [plain_json(statement(state)) for state in states]
 
     def statement_csv(self, session_id: str, *, as_of: int | str | None = None,
                       table: str | None = None) -> str:
@@ -171,13 +177,26 @@ class SessionReads:
         more = len(rows) > limit
         return {"events": page, "next_after": page[-1]["position"] if more else None}
 
-    def balance_series(self, session_id: str) -> dict[str, Any]:
-        """Each player's balance after every deal, from the stored deal views (the
-        statement's chart; ledger/domain/series.py)."""
+    def balance_series(self, session_id: str, *, as_of: int | str | None = None
+                       ) -> dict[str, Any]:
+        """Each player's balance after every deal (the statement's chart;
+        ledger/domain/series.py): from the stored deal views, or, as of a version or a
+        time, from the views the log up to there folds to (a correction after it may have
+        changed the stored ones)."""
         with self.store.reading() as conn:
             row = self._row(conn, session_id)
-            views = queries.load_deal_views(conn, session_id)
-        return plain_json(balance_series(row.state["seats"], views, row.state["balances"]))
+            if as_of is None:
+                views = queries.load_deal_views(conn, session_id)
+                return plain_json(balance_series(row.state["seats"], views,
+                                                 row.state["balances"]))
+            version = history.point(conn, session_id, as_of, row.version)["version"]
+            log = history.versioned(queries.events_between_full(conn, session_id, 0,
+                                                                version))
+        state, folding = projections.fold_events(session_id, live_events(log))
+        then = orjson.loads(to_json(state))
+        return plain_json(balance_series(
+            then["seats"], {n: orjson.loads(v) for n, v in folding.views.items()},
+            then["balances"]))
 
     def _row(self, conn: Any, session_id: str, *, as_stored: bool = False) -> Any:
         """The session's row; one whose projections are of an older form is rebuilt first,

@@ -136,7 +136,21 @@ def test_every_earlier_read_says_what_it_said_and_the_session_stays_in_its_month
     at_entry_2 = reads(tess, bob_id, as_of="2")
     friday_end = account(tess, bob_id)["entries"][2]["at"]
     standings_then = tess.get("/standings", query_string={"until": friday_end}).get_json()
+    page = f"/members/{bob_id}/account.html"
+    page_then = tess.get(page, query_string={"as_of": friday_end}).get_data(as_text=True)
+    ended = tess.get(f"/sessions/{thursday}").get_json()["version"]
+    printed = f"/sessions/{thursday}/statement.html?as_of={ended}"
+    printed_then = tess.get(printed).get_data(as_text=True)
     correct_thursday(tess, thursday)
+    # Thursday's statement as printed at its end, chart and trail included, unchanged
+    assert tess.get(printed).get_data(as_text=True) == printed_then
+    assert tess.get(f"/sessions/{thursday}/statement.html").get_data(as_text=True) \
+        != printed_then
+    # his page as of Friday's end too, his line of Thursday read from its log as it was
+    assert tess.get(page, query_string={"as_of": friday_end}).get_data(as_text=True) \
+        == page_then
+    assert _thursday_net(page_then, thursday) == "5"
+    assert _thursday_net(tess.get(page).get_data(as_text=True), thursday) == "-1"
     # as of the last entry and as of Friday's end, every books read is what it was
     assert reads(tess, bob_id, as_of="2") == at_entry_2
     assert reads(tess, bob_id, as_of=friday_end) == then
@@ -177,3 +191,9 @@ def test_explain_shows_the_corrected_posting_beside_its_correction(tess, club):
     marked = [r for r in rows[1:] if r[header.index("corrected_by")]]
     assert {r[header.index("correction_reason")] for r in marked} == {REASON}
     assert {r[header.index("corrected_by")] for r in marked} == {str(version)}
+
+
+def _thursday_net(html: str, thursday: str) -> str:
+    """The net in units the member's page gives his line of Thursday."""
+    part = html[html.index(f'id="s-{thursday}"'):]
+    return part[part.index('data-net-units="') + 16:].split('"', 1)[0]

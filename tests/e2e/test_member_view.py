@@ -149,8 +149,23 @@ def test_her_page_shows_her_figures_and_no_one_elses(app, tess, club, month):
     for other in ("Bob", "Cal"):
         assert other not in html
     assert "<script" not in html and "http://" not in html and "https://" not in html
-    assert_problem(http.get(f"/members/{ann}/account?format=html&as_of=1", headers=token),
-                   422, rule="as-of-page")
+
+
+def test_her_page_as_of_a_point_is_her_account_as_it_stood_then(app, tess, club, month):
+    ann, http, token = club.members["Ann"], app.test_client(), bearer(month["token"])
+    # book entry 1 is her payment: Thursday's 40 less her 30, and Friday not yet played
+    page = http.get(f"/members/{ann}/account?format=html&as_of=1", headers=token)
+    assert page.status_code == 200, page.get_data(as_text=True)
+    html = page.get_data(as_text=True)
+    assert 'data-balance-minor="-10"' in html and "You owe the club 0.10 GBP" in html
+    assert html.count('data-owes="true"') == 1 and "(entry 1)" in html
+    assert f'id="s-{month["thursday"]}"' in html and month["friday"] not in html
+    at = tess.get(f"/members/{ann}/account?as_of=1").get_json()["as_of"]["at"]
+    by_time = http.get(f"/members/{ann}/account.html", query_string={"as_of": at},
+                       headers=token).get_data(as_text=True)
+    assert by_time.replace(at, "<at>") == html.replace(at, "<at>")
+    assert_problem(http.get(f"/members/{ann}/account.html?as_of=9", headers=token),
+                   422, rule="as-of-in-range")
 
 
 def test_issuing_a_member_token_names_the_member_or_is_refused(tess, club):

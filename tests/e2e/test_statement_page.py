@@ -64,6 +64,31 @@ def test_the_statement_page_shows_the_json_statements_figures(engine, client):
     assert series["counts"]["C"] == {"tricks": 3, "pools_taken": 1, "loos": 2}
 
 
+def test_the_page_as_of_a_version_is_the_statement_as_it_stood_then(engine, client):
+    sid = demo(engine, client)
+    events = client.get(f"/sessions/{sid}/events?limit=1000").get_json()["events"]
+    # the version at which the third deal was settled
+    version = [e["version"] for e in events if e["type"] == "DealSettled"][2]
+    then = client.get(f"/sessions/{sid}/statement?as_of={version}").get_json()
+    html = client.get(f"/sessions/{sid}/statement?format=html&as_of={version}").get_data(
+        as_text=True)
+    assert html == client.get(f"/sessions/{sid}/statement.html?as_of={version}").get_data(
+        as_text=True)
+    shown = {p: int(n) for p, n in re.findall(
+        r'<tr data-player="([^"]+)">.*?data-net-units="(-?\d+)"', html, re.S)}
+    assert shown == {p["player"]: p["net_units"] for p in then["players"]}
+    assert shown != {"A": 4, "B": -12, "C": 13, "D": 10, "E": -15}  # not the final nets
+    assert f"As it stood at version {version} of the log" in html
+    assert then["log"]["chain_head"] in html and "Final" not in html
+    # the chart: the start and the three deals, ending at the nets of then
+    series = Ledger(engine).balance_series(sid, as_of=version)
+    assert [p["deal_no"] for p in series["points"]] == [0, 1, 2, 3]
+    assert series["points"][-1]["balances"] == shown
+    assert series["points"] == Ledger(engine).balance_series(sid)["points"][:4]
+    assert_problem(client.get(f"/sessions/{sid}/statement.html?as_of=0"), 422,
+                   rule="as-of-in-range")
+
+
 def test_the_pages_trail_sums_each_figures_postings_per_rule(engine, client):
     """Each figure's line shows its postings summed per rule: the rows count every posting
     of the explain trail once and add up to the figure."""
@@ -145,6 +170,9 @@ def test_a_generated_sessions_series_ends_at_every_net(engine):
     assert series["points"][0]["balances"] == {p: 0 for p in nets}
     assert series["points"][-1]["balances"] == nets
     assert len([p for p in series["points"] if p["deal_no"]]) == played.state.deal_no
+    # as of its last version, folded from the log: the chart drawn from the stored views
+    last = ledger.session(sid)["version"]
+    assert ledger.balance_series(sid, as_of=last) == series
 
 
 def test_the_statement_shell_is_public_and_loads_only_its_own_files(app):
