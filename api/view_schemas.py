@@ -335,6 +335,11 @@ class StatementSchema(Open):
         "description": "The cash counted at the close against what is expected (pools + cash "
                        "paid to the club against the session - cash it paid out); null when "
                        "nothing was counted (docs/books.md)"})
+    evening = fields.String(required=True, allow_none=True, metadata={
+        "format": "date", "description": "The evening whose tin holds this session's cash "
+                                         "when it joined one: its cash is counted there "
+                                         "(GET /evenings/<date>), and `cash` is null; null "
+                                         "as of a point"})
     as_of = as_of_member()
 
 

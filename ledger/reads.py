@@ -96,10 +96,12 @@ class SessionReads:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
+                cash, evening = cash_of(self.engine, row.club_id, state)
                 return plain_json({**statement(state, _signed_pin(session_id, row)),
-                               "cash": cash_of(self.engine, row.club_id, state)})
+                                   "cash": cash, "evening": evening})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
-        return plain_json({**statement(state, pin), "cash": None, "as_of": at})
+        return plain_json({**statement(state, pin), "cash": None, "evening": None,
+                           "as_of": at})
 
     def statements(self, session_ids: Sequence[str], *, as_of: str | None = None
                    ) -> list[dict[str, Any]]:
@@ -121,7 +123,7 @@ class SessionReads:
             if as_of is None:
                 state = SessionState.from_dict(row.state)
                 pin = _signed_pin(session_id, row)
-                cash = cash_of(self.engine, row.club_id, state) \
+                cash = cash_of(self.engine, row.club_id, state)[0] \
                     if table in (None, "cash") else None
             else:
                 state, pin, _ = history.state_and_pin_at(conn, row, as_of)

@@ -49,9 +49,19 @@ def payments_of(entries: list[Recorded]) -> dict[str, list[be.PaymentRecorded]]:
 def session_cash(conn: Connection, club_id: str, state: SessionState, cut: Cut = NOW
                  ) -> dict[str, Any] | None:
     """The cash check of a session's own tin (None while it was never counted)."""
-    if not Tin.of(tin_entries(conn, club_id, cut), session_id=state.session_id).counts:
-        return None  # most statements: nothing more is read
-    return _session_check(state, tin_entries(conn, club_id, cut, payments=True))
+    return session_tin(conn, club_id, state, cut)[0]
+
+
+def session_tin(conn: Connection, club_id: str, state: SessionState, cut: Cut = NOW
+                ) -> tuple[dict[str, Any] | None, str | None]:
+    """(the cash check of the session's own tin, None while it was never counted; the
+    evening whose tin holds its cash instead, None when it joined none)."""
+    entries = tin_entries(conn, club_id, cut)
+    evening = next((e.evening for _, _, e in entries if isinstance(e, be.SessionJoinedEvening)
+                    and e.session_id == state.session_id), None)
+    if not Tin.of(entries, session_id=state.session_id).counts:
+        return None, evening  # most statements: nothing more is read
+    return _session_check(state, tin_entries(conn, club_id, cut, payments=True)), evening
 
 
 def _session_check(state: SessionState, entries: list[Recorded]) -> dict[str, Any] | None:

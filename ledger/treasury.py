@@ -436,13 +436,14 @@ class Books:
             conn, self.club_id, cut, limit=limit))
 
 
-def cash_of(engine: Engine, club_id: str | None, state: SessionState) -> dict[str, Any] | None:
+def cash_of(engine: Engine, club_id: str | None, state: SessionState
+            ) -> tuple[dict[str, Any] | None, str | None]:
     """The statement's `cash` section for the session (None when its own tin was never
-    counted)."""
+    counted) and its `evening` (the date of the evening whose tin holds its cash, if any)."""
     if club_id is None:
-        return None
+        return None, None
     with engine.connect() as conn:
-        return tinreads.session_cash(conn, club_id, state)
+        return tinreads.session_tin(conn, club_id, state)
 
 
 def _same_currency(state: SessionState, currency: Any) -> None:

@@ -75,8 +75,12 @@ def test_two_tables_share_the_evenings_tin_and_its_shortage_shows(tess, club):
     assert (cash["float_minor"], cash["cash_paid_in_minor"], cash["cash_paid_out_minor"],
             cash["expected_minor"], cash["counted_minor"], cash["difference_minor"],
             cash["unbooked_minor"]) == (500, 40, 100, 440, 420, -20, -20)
-    # each table's statement has no tin of its own: its cash is in the evening's
-    assert tess.get(f"/sessions/{a}/statement").get_json()["cash"] is None
+    # each table's statement has no tin of its own: its cash is in the evening's, and says so
+    for sid in (a, b):
+        statement = tess.get(f"/sessions/{sid}/statement").get_json()
+        assert (statement["cash"], statement["evening"]) == (None, EVENING)
+        page = tess.get(f"/sessions/{sid}/statement.html").get_data(as_text=True)
+        assert f'data-evening="{EVENING}"' in page and "has not been counted" not in page
 
     # the shortage, booked to the club, leaves nothing unbooked
     refused = post(tess, f"{TIN}/cash-differences", {
@@ -158,6 +162,8 @@ def test_a_session_is_in_one_tin(tess, club):
     created(tess.post(f"/book-entries/{entries[0]['seq']}/reversal",
                       json={"reason": "it kept its own tin"}))
     assert tess.get(TIN).get_json()["sessions"] == []
+    assert tess.get(f"/sessions/{a}/statement").get_json()["evening"] is None
+    assert tess.get(f"/sessions/{own}/statement").get_json()["evening"] is None
     created(post(tess, f"/sessions/{a}/float", {"amount_minor": 50, "currency": "GBP"}))
 
 
