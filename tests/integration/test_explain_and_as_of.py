@@ -84,7 +84,8 @@ def check_session(ledger: Ledger, sid: str) -> None:
         then = ledger.statement(sid, as_of=str(version))
         # the cash is counted after the close, outside the log: none as of a version
         assert {**then, "log": None, "as_of": None} == \
-            {**plain(statement(state)), "log": None, "as_of": None, "cash": None}
+            {**plain(statement(state)), "log": None, "as_of": None, "cash": None,
+             "evening": None}
         assert then["log"]["version"] == version
         assert then["log"]["chain_head"] == rows[version - 1].hash
         assert ledger.statement_csv(sid, as_of=version).startswith("player,")
