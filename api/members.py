@@ -44,7 +44,9 @@ class PlayedSchema(Open):
     ended_at = fields.String(required=True, metadata={"format": "date-time"})
     currency = fields.String(required=True, metadata={"description": "units: played for "
                                                                      "counters"})
-    net_units = fields.Integer(required=True, allow_none=True)
+    net_units = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "His net in units: his result, plus each late correction's "
+                       "adjustment posted by then"})
     net_minor = fields.Integer(required=True, allow_none=True,
                                metadata={"description": "His net in money (null for counters)"})
     statement = fields.String(required=True, metadata={

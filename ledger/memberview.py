@@ -45,17 +45,25 @@ class MemberView:
             member = self._member(conn)
             cut = reads.cut_at(conn, self.club_id, as_of)
             lines = reads.result_lines(conn, self.club_id, cut, member_id=self.member_id)
-        sessions = []
-        for line in sorted(lines, key=lambda x: x.sort_key(), reverse=True):
+        # A session's lines: its result when it ended, then what each late correction
+        # changed (docs/books.md): one session, its net their sum, listed at its end.
+        sessions: dict[str, dict[str, Any]] = {}
+        for line in sorted(lines, key=lambda x: x.sort_key()):
             mine = next((p for p in line.postings if p.account.startswith("member:")), None)
             currency = mine.currency if mine is not None else UNITS
-            sessions.append({
-                "session_id": line.session_id, "session_name": line.session_name,
-                "seat": line.detail.get("seat"), "ended_at": line.at.isoformat(),
-                "currency": currency, "net_units": line.detail.get("net_units"),
-                "net_minor": None if mine is None or currency == UNITS else mine.amount})
-        return {"member_id": self.member_id, "name": member.name, "sessions": sessions,
-                **cut.echo()}
+            units = line.detail.get("net_units")
+            minor = None if mine is None or currency == UNITS else mine.amount
+            played = sessions.get(str(line.session_id))
+            if played is None:
+                sessions[str(line.session_id)] = {
+                    "session_id": line.session_id, "session_name": line.session_name,
+                    "seat": line.detail.get("seat"), "ended_at": line.at.isoformat(),
+                    "currency": currency, "net_units": units, "net_minor": minor}
+            else:
+                played["net_units"] = _plus(played["net_units"], units)
+                played["net_minor"] = _plus(played["net_minor"], minor)
+        return {"member_id": self.member_id, "name": member.name,
+                "sessions": list(reversed(sessions.values())), **cut.echo()}
 
     def statement(self, session_id: str, *, as_of: int | str | None = None
                   ) -> dict[str, Any]:
@@ -81,3 +89,7 @@ class MemberView:
         parts = [member_statement(full, self.member_id)
                  for full in self.ledger.statements(session_ids, as_of=at)]
         return [p for p in parts if p is not None]
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)

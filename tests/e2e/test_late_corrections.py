@@ -150,7 +150,17 @@ def test_every_earlier_read_says_what_it_said_and_the_session_stays_in_its_month
     assert tess.get(page, query_string={"as_of": friday_end}).get_data(as_text=True) \
         == page_then
     assert _thursday_net(page_then, thursday) == "5"
-    assert _thursday_net(tess.get(page).get_data(as_text=True), thursday) == "-1"
+    page_now = tess.get(page).get_data(as_text=True)
+    assert _thursday_net(page_now, thursday) == "-1"
+    assert page_now.count(f'id="s-{thursday}"') == 1
+    # the sessions he played: Thursday once, its net the sum of its result and adjustment
+    played = f"/members/{bob_id}/statements"
+    assert [(s["session_id"], s["net_units"], s["net_minor"])
+            for s in tess.get(played).get_json()["sessions"]] == [
+        (friday, 5, 50), (thursday, -1, -10)]
+    assert [(s["session_id"], s["net_units"], s["net_minor"]) for s in tess.get(
+        played, query_string={"as_of": friday_end}).get_json()["sessions"]] == [
+        (friday, 5, 50), (thursday, 5, 50)]
     # as of the last entry and as of Friday's end, every books read is what it was
     assert reads(tess, bob_id, as_of="2") == at_entry_2
     assert reads(tess, bob_id, as_of=friday_end) == then
