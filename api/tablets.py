@@ -95,11 +95,11 @@ def failures() -> FailedExchanges:
 
 
 class PairingCodeInSchema(Strict):
-    member = fields.String(load_default=None, validate=[validate.Length(min=1, max=64),
-                                                        printable],
-                           metadata={"description": "Whose dealer token the tablet gets (a "
-                                                    "member's id or name); the caller's by "
-                                                    "default"})
+    member = fields.String(required=True, validate=[validate.Length(min=1, max=64),
+                                                    printable],
+                           metadata={"description": "Who will log at the tablet (a member's "
+                                                    "id or name): the tablet's dealer token "
+                                                    "is his, so the log names him"})
     label = fields.String(load_default=None, validate=[validate.Length(min=1, max=100),
                                                        printable],
                           metadata={"description": "The tablet's name in messages, e.g. "
@@ -197,17 +197,11 @@ class EntriesSchema(Open):
 # ---------------------------------------------------------------- routes
 
 
-def _optional_body() -> dict[str, Any]:
-    if not request.get_data(cache=True):
-        return {}
-    return json_object()
-
-
 @blp.route("/sessions/<session_id>/pairing-codes")
 class PairingCodes(MethodView):
     @requires(*PAIRERS)
     @blp.doc(operationId="createPairingCode", requestBody={
-        "required": False, "content": {"application/json": {"schema": PairingCodeInSchema}}})
+        "required": True, "content": {"application/json": {"schema": PairingCodeInSchema}}})
     @blp.response(201, PairingCodeSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -217,10 +211,10 @@ class PairingCodes(MethodView):
         """Show a code that signs a tablet in to this session
 
         A dealer's tablet types the code (or scans its QR code) within ten minutes, once, and
-        gets a dealer token of the club that lasts the evening (12 hours), as `member`
-        (the caller by default), named `label`. The session must be open.
+        gets a dealer token of the club that lasts the evening (12 hours), as `member`, the
+        person who will log at that tablet, named `label`. The session must be open.
         """
-        body = PairingCodeInSchema().load(_optional_body())
+        body = PairingCodeInSchema().load(json_object())
         me = principal()
         made = tablets().create_code(me.club_id, session_id, created_by=me.member_id,
                                      member=body["member"], label=body["label"])

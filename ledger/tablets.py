@@ -2,7 +2,8 @@
 the club's open sessions to pick from, and who logged the last entries of a session.
 
     tablets = Tablets(engine)
-    code = tablets.create_code(club_id, session_id, created_by=member_id)  # code["code"]
+    code = tablets.create_code(club_id, session_id, created_by=treasurer_id,
+                               member=dealer_id)                          # code["code"]
     paired = tablets.exchange(code["code"])    # paired["token"]: a dealer token, shown once
 
 A pairing code is eight symbols of an alphabet with no 0/O or 1/I (40 bits), shown as
@@ -85,11 +86,12 @@ class Tablets:
     # -- pairing ----------------------------------------------------------------------------
 
     def create_code(self, club_id: str, session_id: str, *, created_by: str,
-                    member: str | None = None, label: str | None = None,
+                    member: str, label: str | None = None,
                     now: datetime | None = None) -> dict[str, Any]:
         """A code that signs a tablet in to `session_id` (open, of the club) as a dealer:
-        the token is `member`'s (an id or a name; by default `created_by`'s), labelled
-        `label` (by default "Tablet <n>", n counting the tablets paired to the session)."""
+        the token is `member`'s (an id or a name: the person who will log at that tablet, so
+        that the log names him, never the one who showed the code), labelled `label` (by
+        default "Tablet <n>", n counting the tablets paired to the session)."""
         now = now or datetime.now(UTC)
         if label is not None and (not isinstance(label, str) or not 1 <= len(label) <= 100
                                   or not label.isprintable()):
@@ -104,14 +106,16 @@ class Tablets:
             if row.state.get("status") != "open":
                 raise InvalidInput("the session has ended: a tablet can be paired to an open "
                                    "session only", rule="session-open", field="session_id")
-            member_id = created_by
-            if member is not None:
-                found = clubstore.find_member(conn, club_id, member_id=member) \
-                    or clubstore.find_member(conn, club_id, name_key=name_key(member))
-                if found is None:
-                    raise NotFound(f"no member {member}", rule="member-exists",
+            if not isinstance(member, str) or not member.strip():
+                raise InvalidInput("name the member who will log at the tablet: its entries "
+                                   "are recorded in his name", rule="pairing-member",
                                    field="member")
-                member_id = found.id
+            found = clubstore.find_member(conn, club_id, member_id=member) \
+                or clubstore.find_member(conn, club_id, name_key=name_key(member))
+            if found is None:
+                raise NotFound(f"no member {member} in the club", rule="member-exists",
+                               field="member")
+            member_id = found.id
             taken = {r.lookup for r in self._live(conn, None, now)}
             while True:
                 code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))

@@ -12,7 +12,9 @@ import time
 
 from playwright.sync_api import expect
 
-from ledger.clubs import Clubs
+from ledger.clubs import Actor, Clubs
+from ledger.service import Ledger
+from ledger.writes import WriteRequest
 
 from .tablet import (
     CARDS_LIMIT,
@@ -350,6 +352,9 @@ def test_the_live_view_pairs_a_tablet_and_follows_the_table(new_device, server):
     pool = live.page.get_by_test_id("pool")
     expect(pool).to_have_text("0", timeout=TIMEOUT)
     # the treasurer's screen shows a code and its QR code; a new tablet types the code
+    # the code is for the member who will log at the tablet: nothing offered before he is named
+    expect(live.page.get_by_test_id("pair-tablet")).to_be_disabled(timeout=TIMEOUT)
+    live.page.get_by_test_id("pair-dealer").select_option(label="dealer")
     live.page.get_by_test_id("pair-tablet").click()
     code = live.page.get_by_test_id("pairing-code")
     expect(code).to_have_text(re.compile(r"^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$"),
@@ -365,6 +370,7 @@ def test_the_live_view_pairs_a_tablet_and_follows_the_table(new_device, server):
     expect(prompt(tablet)).to_have_text("B deals: tap the card turned up", timeout=TIMEOUT)
     expect(tablet.page.get_by_test_id("title")).to_contain_text("Tablet 1")
     assert "pair=" not in tablet.page.url
+    expect(live.page.get_by_test_id("pairing-left")).to_contain_text("in dealer's name")
     # the live view follows what the tablets log
     live.page.wait_for_timeout(1500)
     deal(tablet, "B", "3C")
@@ -380,6 +386,11 @@ def test_the_live_view_pairs_a_tablet_and_follows_the_table(new_device, server):
     # the first tablet sees what Tablet 1 logged, and may not undo it as its own
     expect(device.page.get_by_test_id("undo")).to_have_text("Undo: Tablet 1's B deals, 3♣ "
                                                             "turned up", timeout=TIMEOUT)
+    # the log names the dealer the tablet was paired for, not the treasurer who paired it
+    ledger = Ledger(server.engine).for_club(club.club_id)
+    logged_by = {e["member_id"] for e in ledger.events(sid)["events"]
+                 if e["type"] == "DealStarted"}
+    assert club.members["dealer"] in logged_by and club.members["treasurer"] not in logged_by
 
 
 def test_a_qr_link_signs_in_and_a_dealer_picks_a_session_and_sign_out_asks_first(
@@ -391,7 +402,8 @@ def test_a_qr_link_signs_in_and_a_dealer_picks_a_session_and_sign_out_asks_first
     sid = open_session(server, club, name="Thursday at the Bell")
     open_session(server, club, name="Friday at the Crown")
     code = Tablets(server.engine).create_code(club.club_id, sid,
-                                              created_by=club.members["treasurer"])["code"]
+                                              created_by=club.members["treasurer"],
+                                              member=club.members["dealer"])["code"]
     device = new_device()
     page = device.page
     # the QR code's link: the code in the fragment, never sent to the server
@@ -444,3 +456,22 @@ def test_money_in_the_sessions_currency_the_deal_number_and_the_four_colour_pack
     page.reload()
     expect(prompt(device)).to_be_visible(timeout=TIMEOUT)
     assert page.evaluate(colour) == "rgb(10, 63, 168)"  # remembered on the device
+
+
+def test_the_live_view_of_an_ended_session_offers_no_pairing_and_names_no_next_dealer(
+        new_device, server):
+    from ledger.domain.commands import EndSession
+
+    from .tablet import ledger_of, open_session
+
+    club = server.club()
+    sid = open_session(server, club)
+    ledger_of(server, club).append(sid, [EndSession(method="divide-pool")], WriteRequest(
+        Actor("treasurer", club.members["treasurer"])))
+    live = new_device()
+    live.page.goto(f"{server.url}/table/live#s={sid}")
+    live.page.locator("#token").fill(club.tokens["treasurer"])
+    live.page.get_by_role("button", name="Show the table").click()
+    expect(live.page.get_by_test_id("pairing-closed")).to_be_visible(timeout=TIMEOUT)
+    expect(live.page.get_by_test_id("pair-tablet")).to_have_count(0)
+    expect(live.page.get_by_text("next dealer")).to_have_count(0)

@@ -121,6 +121,9 @@ def test_the_main_screens(new_device, server, axe_source, shots, orientation):
     live.page.locator("#token").fill(club.tokens["treasurer"])
     live.page.get_by_role("button", name="Show the table").click()
     expect(live.page.get_by_test_id("pool")).to_be_visible(timeout=TIMEOUT)
+    # the code is for the member who will log at the tablet: nothing offered before he is named
+    expect(live.page.get_by_test_id("pair-tablet")).to_be_disabled(timeout=TIMEOUT)
+    live.page.get_by_test_id("pair-dealer").select_option(label="dealer")
     live.page.get_by_test_id("pair-tablet").click()
     expect(live.page.get_by_test_id("pairing-qr")).to_be_visible(timeout=TIMEOUT)
     check(live, axe_source, f"live-{orientation}", shots, found, layout=False)
@@ -145,7 +148,8 @@ def test_the_five_card_screens(new_device, server, axe_source, shots, orientatio
     page = device.page
     found: list[str] = []
     code = Tablets(server.engine).create_code(club.club_id, sid,
-                                              created_by=club.members["treasurer"])["code"]
+                                              created_by=club.members["treasurer"],
+                                              member=club.members["dealer"])["code"]
     page.goto(f"{server.url}/table#pair={code}")
     deal(device, "A", "2S")
     declare(device, ("B", "play"), ("C", "play"))

@@ -263,7 +263,8 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
     if path == "/pairing":  # a fresh code for each exchange: it is good once
         pairing_code = Tablets(world.engine).create_code(
             world.ours.club_id, world.fresh_session(),
-            created_by=world.ours.members["treasurer"])["code"]
+            created_by=world.ours.members["treasurer"],
+            member=world.ours.members["dealer"])["code"]
     if path.endswith("/undo") and not missing:  # the last entry, the dealer's own
         dealer = Actor("dealer", world.ours.members["dealer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
@@ -285,7 +286,7 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/write-offs": {"member": "dealer", "amount_minor": 1, "currency": "GBP",
                             "reason": "walk"},
             "/sessions/{session_id}/cash": {"counted_minor": 0, "currency": "units"},
-            "/sessions/{session_id}/pairing-codes": {},
+            "/sessions/{session_id}/pairing-codes": {"member": "dealer"},
             "/pairing": {"code": pairing_code},
             "/sessions/{session_id}/attach": None,
             "/book-entries/{seq}/reversal": {"reason": "walk"},

@@ -50,8 +50,10 @@ def open_session(engine, club: Club, name: str = "Thursday") -> str:
 
 
 def make_code(http, club: Club, sid: str, role: str = "treasurer", **body) -> dict:
+    """A pairing code for the club's dealer (unless `body` names another member)."""
+    body.setdefault("member", "dealer")
     response = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(club, role),
-                         json=body or None)
+                         json=body)
     assert response.status_code == 201, response.get_json()
     return response.get_json()
 
@@ -68,7 +70,7 @@ def test_a_code_signs_a_tablet_in_once_as_a_dealer_for_the_evening(engine, http,
     made = make_code(http, club, sid)
     assert re.fullmatch(r"[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}", made["code"]), made["code"]
     assert made["session_id"] == sid and made["role"] == "dealer"
-    assert made["member"] == "treasurer" and made["expires_in_seconds"] == 600
+    assert made["member"] == "dealer" and made["expires_in_seconds"] == 600
     expires = datetime.fromisoformat(made["expires_at"])
     assert timedelta(minutes=9) < expires - datetime.now(UTC) <= timedelta(minutes=10)
 
@@ -84,7 +86,7 @@ def test_a_code_signs_a_tablet_in_once_as_a_dealer_for_the_evening(engine, http,
     token = {"Authorization": f"Bearer {body['token']}"}
     who = http.get("/club", headers=token).get_json()
     assert (who["role"], who["token_label"], who["member"]) == ("dealer", "Tablet 1",
-                                                                 "treasurer")
+                                                                 "dealer")
     assert http.get(f"/sessions/{sid}", headers=token).status_code == 200
     # a dealer's token: it logs play but may not read the log or make codes
     assert http.get(f"/sessions/{sid}/events", headers=token).status_code == 403
@@ -101,9 +103,31 @@ def test_a_code_signs_a_tablet_in_once_as_a_dealer_for_the_evening(engine, http,
     # the next tablet paired to the session is Tablet 2, unless the treasurer names it
     second = pair(http, make_code(http, club, sid)["code"]).get_json()
     named = pair(http, make_code(http, club, sid, label="Bar tablet",
-                                 member="dealer")["code"]).get_json()
+                                 member="auditor")["code"]).get_json()
     assert second["label"] == "Tablet 2"
-    assert (named["label"], named["member"]) == ("Bar tablet", "dealer")
+    assert (named["label"], named["member"]) == ("Bar tablet", "auditor")
+
+
+def test_a_paired_tablet_logs_as_the_dealer_it_was_paired_for_never_the_treasurer(
+        engine, http, club):
+    sid = open_session(engine, club)
+    # the code names nobody: refused, the ledger will not guess who logs at the tablet
+    nameless = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(club, "treasurer"),
+                         json={})
+    assert nameless.status_code == 422 and nameless.get_json()["field"] == "member"
+    paired = pair(http, make_code(http, club, sid, member="dealer")["code"]).get_json()
+    tablet = {"Authorization": f"Bearer {paired['token']}", "If-Match": '"1"'}
+    logged = http.post(f"/sessions/{sid}/events", headers=tablet, json={
+        "type": "DealStarted", "trump_card": "7H",
+        "face_up": dict(zip(PLAYERS, ["5C", "9H", "KS", "QH", "2H"], strict=False))})
+    assert logged.status_code == 201, logged.get_json()
+    entries = http.get(f"/sessions/{sid}/entries?after=1",
+                       headers=auth(club, "treasurer")).get_json()["entries"]
+    assert entries and {e["actor"] for e in entries} == {"dealer"}
+    assert {e["device"] for e in entries} == {"Tablet 1"}
+    stored = http.get(f"/sessions/{sid}/events", headers=auth(club, "auditor")).get_json()
+    logged_by = {e["member_id"] for e in stored["events"] if e["version"] > 1}
+    assert logged_by == {club.members["dealer"]}
 
 
 def test_the_code_is_stored_hashed_and_its_qr_code_carries_it_in_the_fragment(
@@ -175,7 +199,8 @@ def test_too_many_failures_from_one_address_are_answered_429(app, engine, http, 
 def test_a_code_is_for_an_open_session_of_the_callers_club(engine, http, club):
     sid = open_session(engine, club)
     other = make_club(engine, "Another club")
-    missing = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(other, "treasurer"))
+    missing = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(other, "treasurer"),
+                        json={"member": "dealer"})
     assert missing.status_code == 404
     nobody = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(club, "treasurer"),
                        json={"member": "nobody"})
@@ -183,10 +208,11 @@ def test_a_code_is_for_an_open_session_of_the_callers_club(engine, http, club):
     Ledger(engine).for_club(club.club_id).append(
         sid, [EndSession(method="divide-pool")],
         WriteRequest(Actor("treasurer", club.members["treasurer"])))
-    ended = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(club, "treasurer"))
+    ended = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(club, "treasurer"),
+                      json={"member": "dealer"})
     assert ended.status_code == 422 and ended.get_json()["rule"] == "session-open"
     unknown = http.post(f"/sessions/{sid}/pairing-codes", headers=auth(club, "treasurer"),
-                        json={"colour": "red"})
+                        json={"member": "dealer", "colour": "red"})
     assert unknown.status_code == 422
 
 
@@ -229,9 +255,10 @@ def test_the_entries_since_a_version_name_the_device_that_logged_them(engine, ht
     body = got.get_json()
     assert body["complete"] is True and body["version"] == mark + 2
     entries = body["entries"]
-    # the treasurer's append came through the ledger itself (no token: no device)
+    # the treasurer's append came through the ledger itself (no token: no device); the
+    # tablet's, in the name of the dealer it was paired for
     assert [(e["device"], e["actor"]) for e in entries] == [(None, "treasurer"),
-                                                             ("Tablet 1", "treasurer")]
+                                                             ("Tablet 1", "dealer")]
     assert entries[1]["events"][0]["type"] == "DeclarationMade"
     assert entries[1]["events"][0]["payload"]["player"] == "auditor"
     assert entries[1]["superseded_by"] is None

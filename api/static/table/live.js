@@ -8,7 +8,7 @@ import { moneyText, unitsText } from "./words.js";
 
 const POLL_MS = 1000;
 const state = { sid: null, session: null, lastDeal: null, error: null, updated: null,
-  pairing: null, pairingError: null };
+  pairing: null, pairingError: null, members: null, dealer: "" };
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -16,9 +16,12 @@ async function poll() {
   if (!state.sid || !token()) return render();
   const sid = encodeURIComponent(state.sid);
   const headers = state.session ? { "If-None-Match": `"${state.session.version}"` } : {};
+  const before = state.error;
+  let changed = !state.session;
   try {
     const got = await request("GET", `/sessions/${sid}`, { headers });
     if (got.status === 200) {
+      changed = true;
       state.session = got.body;
       const s = got.body;
       let last = null;
@@ -38,8 +41,22 @@ async function poll() {
         : failure.message;
     if (failure.status === 401) saved.set("token", null);
   }
-  render();
+  // drawn again only when something changed: a dealer being chosen keeps his list open
+  if (changed || state.error !== before) render();
   setTimeout(poll, POLL_MS);
+}
+
+/** The club's members, once: whoever will log at a tablet is one of them. */
+async function loadMembers() {
+  if (state.members) return;
+  try {
+    const got = await request("GET", "/members");
+    state.members = got.body.members.slice().sort((a, b) => a.name.localeCompare(b.name));
+  } catch (failure) {
+    state.members = [];
+    state.pairingError = (failure.problem && failure.problem.detail) || failure.message;
+  }
+  render();
 }
 
 /** A code (and its QR code) that signs a tablet in to this session: POST .../pairing-codes. */
@@ -47,7 +64,7 @@ async function pairTablet() {
   state.pairingError = null;
   try {
     const made = await request("POST", `/sessions/${encodeURIComponent(state.sid)}/pairing-codes`,
-      { body: {} });
+      { body: { member: state.dealer } });
     state.pairing = { ...made.body, until: Date.now() + made.body.expires_in_seconds * 1000 };
   } catch (failure) {
     state.pairing = null;
@@ -58,28 +75,60 @@ async function pairTablet() {
   render();
 }
 
+const secondsLeft = (p) => (p ? Math.max(0, Math.round((p.until - Date.now()) / 1000)) : 0);
+const leftText = (left, p) => `Good once, for ${Math.floor(left / 60)} min ${left % 60} s more: `
+  + `the tablet signs in as ${p.member}, a dealer, for this evening; what it logs is in `
+  + `${p.member}'s name.`;
+
 function pairingPanel() {
   const p = state.pairing;
-  const left = p ? Math.max(0, Math.round((p.until - Date.now()) / 1000)) : 0;
   const items = [h("h2", {}, "Pair a tablet")];
+  if (state.session.status !== "open") {
+    items.push(h("p", { class: "muted", "data-testid": "pairing-closed" }, "This session has "
+      + "ended: a tablet can be paired to an open session only."));
+    return h("section", { class: "panel", "aria-label": "Pair a tablet" }, items);
+  }
   if (state.pairingError) items.push(h("p", { class: "alert-text", role: "alert" }, state.pairingError));
+  const left = secondsLeft(p);
   if (p && left > 0) {
     items.push(
       h("p", {}, "On the tablet, open the table page and type this code, or scan the QR code:"),
       h("p", { class: "pairing-code", "data-testid": "pairing-code" }, p.code),
       h("img", { class: "qr", src: p.qr_svg, alt: `QR code to sign a tablet in with ${p.code}`,
         "data-testid": "pairing-qr" }),
-      h("p", { class: "muted" }, `Good once, for ${Math.floor(left / 60)} min ${left % 60} s more: `
-        + `the tablet signs in as a dealer (${p.member}) for this evening.`));
+      h("p", { class: "muted", "data-testid": "pairing-left" }, leftText(left, p)));
   } else if (p) {
     items.push(h("p", { class: "muted" }, "That code has expired."));
   } else {
     items.push(h("p", { class: "muted" }, "A short code signs a dealer's tablet in to this "
-      + "session: no token to copy."));
+      + "session: no token to copy. The tablet logs in the name of the member you choose."));
   }
-  items.push(h("button", { type: "button", class: "btn", onclick: pairTablet,
-    "data-testid": "pair-tablet" }, p ? "A new code" : "Show a pairing code"));
+  if (!state.members) {
+    loadMembers();
+    items.push(h("p", { class: "muted" }, "Loading the members…"));
+    return h("section", { class: "panel", "aria-label": "Pair a tablet" }, items);
+  }
+  const select = h("select", { id: "pair-dealer", "data-testid": "pair-dealer",
+    onchange: (e) => { state.dealer = e.target.value; render(); } },
+  h("option", { value: "" }, "Choose a member…"),
+  state.members.map((m) => h("option", { value: m.member_id,
+    ...(m.member_id === state.dealer ? { selected: "" } : {}) }, m.name)));
+  items.push(h("label", { for: "pair-dealer" }, "Who logs at the tablet"), select,
+    h("button", { type: "button", class: "btn", onclick: pairTablet, "data-testid": "pair-tablet",
+      ...(state.dealer ? {} : { disabled: "", title: "Choose who logs at the tablet first" }) },
+    p ? "A new code" : "Show a pairing code"));
   return h("section", { class: "panel", "aria-label": "Pair a tablet" }, items);
+}
+
+/** The code's time left, counted down without drawing the page again. */
+function tick() {
+  const p = state.pairing;
+  const shown = document.querySelector("[data-testid=pairing-left]");
+  if (p && shown) {
+    const left = secondsLeft(p);
+    if (left > 0) shown.textContent = leftText(left, p);
+    else render();
+  }
 }
 
 async function download(format) {
@@ -157,7 +206,7 @@ function render() {
       moneyText(s.pool_units * s.money_per_unit_minor, s.currency)) : null,
     h("p", {}, `Owed to the next deal: ${units(s.next_pool_units)}`),
     h("p", { class: "muted" }, `Deal ${s.deal_no} · ${s.status}`
-      + `${s.next_dealer ? ` · next dealer ${s.next_dealer}` : ""}`));
+      + `${s.next_dealer && s.status === "open" ? ` · next dealer ${s.next_dealer}` : ""}`));
   const balances = h("section", { class: "panel balances", "aria-label": "Balances" },
     h("h2", {}, "Balances"),
     h("table", { "data-testid": "balances" },
@@ -191,5 +240,6 @@ function render() {
 window.addEventListener("DOMContentLoaded", () => {
   registerServiceWorker();
   state.sid = sessionFromAddress() || saved.get("session");
+  setInterval(tick, 1000);
   poll();
 });
