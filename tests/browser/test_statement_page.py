@@ -263,3 +263,21 @@ def test_the_club_page_shows_the_books_standings_and_open_debts(new_device, serv
     assert owed == [d["amount_minor"] for d in debts["debts"]]
     assert serious_violations(page, axe_source) == []
     page.screenshot(path=str(shots / "club-page.png"), full_page=True)
+
+
+def test_the_shell_follows_a_change_of_session_in_its_address(new_device, server):
+    club, first = played_session(server)
+    _, second = played_session(server, club, seed=SEED + 1)
+    heads = {sid: ledger_of(server, club).statement(sid)["log"]["chain_head"]
+             for sid in (first, second)}
+    device, _ = open_statement(new_device, server, club.tokens["treasurer"], first,
+                               viewport=LANDSCAPE)
+    page = device.page
+    head = page.locator("main.sheet").get_by_test_id("chain-head")
+    expect(head).to_have_text(heads[first], timeout=TIMEOUT)
+    page.evaluate(f"() => {{ window.location.hash = 's={second}'; }}")
+    expect(head).to_have_text(heads[second], timeout=TIMEOUT)
+    # Refresh reads the address too: back to the first session, then Refresh
+    page.evaluate(f"() => {{ history.replaceState(null, '', '#s={first}'); }}")
+    page.get_by_role("button", name="Refresh").click()
+    expect(head).to_have_text(heads[first], timeout=TIMEOUT)

@@ -53,6 +53,19 @@ async function load() {
   render();
 }
 
+/** The session the address names now: a change of `#s=` (or Refresh after one) shows that
+ * session, never the one shown before. */
+function follow() {
+  const sid = club ? null : sessionFromAddress();
+  if (sid && sid !== state.sid) {
+    state.sid = sid;
+    saved.set("session", sid);
+    state.sheet = null;
+    state.error = null;
+  }
+  load();
+}
+
 function signIn() {
   const t = h("textarea", { id: "token", rows: "3", autocomplete: "off" });
   const s = club ? null : h("input", { id: "session", type: "text", value: state.sid || "" });
@@ -81,7 +94,7 @@ function render() {
       state.sid ? h("span", { class: "muted" }, ` · ${state.sid}`) : null),
     state.sheet ? h("button", { type: "button", class: "btn primary", "data-testid": "print",
       onclick: () => window.print() }, "Print") : null,
-    state.sheet ? h("button", { type: "button", class: "btn", onclick: load }, "Refresh") : null,
+    state.sheet ? h("button", { type: "button", class: "btn", onclick: follow }, "Refresh") : null,
     club ? null : h("a", { class: "btn ghost", href: `/table/live#s=${sid}` }, "Live table"),
     token() ? h("button", { type: "button", class: "btn ghost", onclick: () => {
       saved.set("token", null);
@@ -106,5 +119,6 @@ window.addEventListener("DOMContentLoaded", () => {
     state.sid = sessionFromAddress() || saved.get("session");
     if (state.sid) saved.set("session", state.sid);
   }
+  window.addEventListener("hashchange", follow);
   load();
 });
