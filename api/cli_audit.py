@@ -158,7 +158,7 @@ NEWER_THAN_BACKUP = (
     "later backup if there is one; otherwise re-enter what was played and paid since the "
     "backup's time (the tablets' and treasurer's paper records, the members' statements and "
     "receipts), then run `lanterloo checkpoint`. Keep the checkpoint log as it is: its lines "
-    "remain the evidence of what had been recorded (docs/operations.md, \"Restoring\").")
+    "remain the evidence of what had been recorded (docs/operations.md, \"Backup and restore\").")
 
 
 def _backup_time(args: argparse.Namespace) -> datetime | None:

@@ -146,7 +146,12 @@ def clear_multiproc_dir(*, release: bool = False) -> None:
         if name.endswith(".db"):
             os.remove(os.path.join(folder, name))
     if release:
+        os.remove(os.path.join(folder, ".master.lock"))
         os.close(_held.pop(folder))
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass  # something else is in it: left as it is
 
 
 def mark_worker_dead(pid: int) -> None:

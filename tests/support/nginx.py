@@ -9,6 +9,7 @@ Debian's nginx refuses in a site file fails here as it would on a club's machine
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import ssl
 import subprocess
@@ -54,11 +55,13 @@ def client_context(tls: Path) -> ssl.SSLContext:
 def site_for(folder: Path, *, https: int, http: int, apps: Sequence[int], tls: Path) -> str:
     """deploy/nginx.conf with the test's ports, app instances, certificate and log folder."""
     site = SITE.read_text()
-    servers = "\n    ".join(f"server 127.0.0.1:{port} max_fails=0;" for port in apps)
+    shipped = re.findall(r"^    server 127\.0\.0\.1:\d+ max_fails=0;\n", site, re.MULTILINE)
+    assert shipped, "no app instance in the upstream"
+    site = site.replace("".join(shipped), "".join(
+        f"    server 127.0.0.1:{port} max_fails=0;\n" for port in apps))
     for old, new in (("listen 80 default_server;", f"listen 127.0.0.1:{http} default_server;"),
                      ("listen 443 ssl default_server;",
                       f"listen 127.0.0.1:{https} ssl default_server;"),
-                     ("server 127.0.0.1:8000 max_fails=0;", servers),
                      ("/etc/nginx/lanterloo-tls/", f"{tls}/"),
                      ("/var/log/nginx/", f"{folder}/log/")):
         assert old in site, old
