@@ -30,7 +30,7 @@ def _shown(url: str | None) -> str:
 def run_reporting(command: Callable[[argparse.Namespace], int], args: argparse.Namespace,
                   url: str | None) -> int:
     """Run one command; a host problem is one line on stderr and exit status 2."""
-    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+    from sqlalchemy.exc import ArgumentError, InterfaceError, NoSuchModuleError, OperationalError
 
     from ledger.backups import BackupFailed
     from ledger.checkpoints import KeyProblem
@@ -41,7 +41,7 @@ def run_reporting(command: Callable[[argparse.Namespace], int], args: argparse.N
         problem = ("the database URL (--database-url or LOO_DATABASE_URL) is not one: "
                    "e.g. postgresql+psycopg://lanterloo:SECRET@127.0.0.1:5432/lanterloo or "
                    "sqlite:////var/lib/lanterloo/lanterloo.db")
-    except DBAPIError as error:
+    except (OperationalError, InterfaceError) as error:
         reason = str(error.orig or error).strip().splitlines()
         problem = (f"cannot use the database {_shown(url)}: "
                    f"{reason[0] if reason else type(error.orig).__name__}")
@@ -60,9 +60,8 @@ def run_reporting(command: Callable[[argparse.Namespace], int], args: argparse.N
 
 def cmd_backup(args: argparse.Namespace, url: str | None) -> int:
     from ledger.backups import backup, prune
-    from ledger.store.db import default_url
 
-    made = backup(url or default_url(), Path(args.folder))
+    made = backup(url, Path(args.folder))
     print(f"backed up to {made.path} (taken {made.taken_at.isoformat()})")
     if args.keep:
         for path in prune(Path(args.folder), args.keep):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlalchemy import URL, inspect, make_url
 
-from ledger.store.db import make_engine
+from ledger.store.db import default_url, make_engine
 
 STAMP = "%Y%m%dT%H%M%SZ"
 NAME = re.compile(r"^lanterloo-(?P<database>[A-Za-z0-9_.-]+?)-(?P<at>\d{8}T\d{6}Z)"
@@ -91,9 +91,10 @@ def _new_name(folder: Path, database: str, kind: str, at: datetime) -> Path:
     return path
 
 
-def backup(url: str, folder: Path, *, now: datetime | None = None) -> Backup:
-    """A backup of the database at `url`, as a new file in `folder`."""
-    parsed = make_url(url)
+def backup(url: str | None, folder: Path, *, now: datetime | None = None) -> Backup:
+    """A backup of the database at `url` (default: the configured one), as a new file in
+    `folder`."""
+    parsed = make_url(url or default_url())
     if not folder.is_dir():
         raise BackupFailed(f"the backup folder {folder} does not exist (make it first: "
                            f"install -d -m 700 {folder})")
