@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import re
 import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,20 @@ def test_the_readmes_certificate_is_the_one_the_install_test_makes():
                  "sudo install -d -m 700 -o lanterloo -g lanterloo /etc/lanterloo",
                  "sudo -u postgres createuser --pwprompt lanterloo"):
         assert step in README, step
+
+
+@pytest.mark.parametrize("path", ["deploy/README.md", "docs/operations.md", "README.md"])
+def test_every_shell_block_of_the_docs_is_valid_shell(path, tmp_path):
+    blocks = re.findall(r"```sh\n(.*?)```", (ROOT / path).read_text(), re.DOTALL)
+    assert blocks
+    for n, block in enumerate(blocks):
+        script = tmp_path / f"block-{n}.sh"
+        script.write_text(re.sub(r"<[^<>\n]+>", "PLACEHOLDER", block))  # <old token id>
+        checked = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+        assert checked.returncode == 0, f"{path}, block {n + 1}: {checked.stderr}\n{block}"
+
+
+def test_the_shipped_scripts_are_valid_shell_and_executable():
+    script = ROOT / "deploy" / "lanterloo-env"
+    assert script.stat().st_mode & 0o111
+    assert subprocess.run(["sh", "-n", str(script)]).returncode == 0

@@ -41,6 +41,7 @@ from tests.support.nginx import Proxy, nginx_or_skip, self_signed
 pytestmark = pytest.mark.install
 
 ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "deploy" / "README.md").read_text()
 
 
 @dataclass
@@ -185,13 +186,17 @@ def test_the_documented_install_serves_the_club_over_tls_behind_the_shipped_prox
     # 3. the settings: the folder first (mode 700), the env file (600), the key (600)
     etc = root / "etc" / "lanterloo"
     host.run("install", "-d", "-m", "700", str(etc))
-    url = (f"postgresql+psycopg://{host.database}:{password}@{server.host or '127.0.0.1'}:"
-           f"{server.port or 5432}/{host.database}")
-    env_file = (f"LOO_DATABASE_URL={url}\n"
-                f"LOO_CHECKPOINT_KEY_FILE={etc / 'checkpoint.key'}\n"
-                f"LOO_CHECKPOINT_LOG={root / 'var/lib/lanterloo/checkpoints.jsonl'}\n"
-                f"LOO_METRICS_DIR={root / 'run'}\n"
-                "LOO_WORKERS=2\n")
+    # the README's env file, with this database and these folders
+    env_file = README.split("/etc/lanterloo/env <<'EOF'\n", 1)[1].split("EOF\n", 1)[0]
+    for old, new in (("lanterloo:SECRET@127.0.0.1:5432/lanterloo",
+                      f"{host.database}:{password}@{server.host or '127.0.0.1'}:"
+                      f"{server.port or 5432}/{host.database}"),
+                     ("/etc/lanterloo/", f"{etc}/"),
+                     ("/var/lib/lanterloo/", f"{root / 'var/lib/lanterloo'}/"),
+                     ("LOO_WORKERS=3", "LOO_WORKERS=2")):
+        assert old in env_file, old
+        env_file = env_file.replace(old, new)
+    env_file += f"LOO_METRICS_DIR={root / 'run'}\n"
     subprocess.run(["install", "-m", "600", "/dev/stdin", str(etc / "env")], input=env_file,
                    text=True, check=True)
     keygen = host.lanterloo("keygen", str(etc / "checkpoint.key"))
