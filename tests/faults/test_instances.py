@@ -1,9 +1,11 @@
 """Two instances of the app on one host (two LOO_BINDs, as deploy/README.md runs them behind
 one proxy) keep their metrics apart: each master counts into a folder of its own, and a
-master given a folder another live master holds refuses to start instead of wiping it."""
+master given a folder another live master holds refuses to start instead of wiping it. Their
+output is JSON lines, gunicorn's own lines too."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -34,6 +36,10 @@ def test_two_instances_on_one_host_keep_their_metrics_when_the_other_restarts(
     assert _healthz_count(second.port) == before[1] + 5
     folders = sorted(p.name for p in (tmp_path / "metrics").iterdir())
     assert folders == sorted(f"instance-127.0.0.1_{s.port}" for s in (first, second))
+    # gunicorn's own lines are JSON like the app's and the access log's
+    lines = [json.loads(line) for line in first.output().splitlines()]
+    assert {"gunicorn.error", "gunicorn.access", "lanterloo.request"} <= {
+        line.get("logger") for line in lines}
     second.stop()
     second.start()  # its master empties its own folder, never the other's
     assert _healthz_count(second.port) < 5

@@ -16,6 +16,7 @@ LOO_DATA_DIR and LOO_LOG_DIR.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -258,7 +259,14 @@ def test_the_documented_install_serves_the_club_over_tls_behind_the_shipped_prox
     host.lanterloo("backup", str(backups), "--keep", "14")
     assert len(list(backups.glob(f"lanterloo-{host.database}-*.dump"))) == 1
 
-    # 7. no token, nor its secret, in any log of the app or the proxy
+    # 7. the instances' logs are JSON lines, gunicorn's own and the app's in the error log;
+    # no token, nor its secret, in any log of the app or the proxy
+    for path in sorted((root / "var/log/lanterloo").glob("*.log")):
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        loggers = {line.get("logger") for line in lines}
+        expected = {"gunicorn.access"} if path.name.startswith("access-") else \
+            {"gunicorn.error", "lanterloo.request"}
+        assert expected <= loggers, (path.name, loggers)
     logs = host.logs()
     assert len(list((root / "var/log/lanterloo").glob("access-*.log"))) == 2
     assert f'"uri":"/sessions/{sid}"' in logs  # the proxy logged the requests
