@@ -51,8 +51,9 @@ browser:
 	    "vendored (npm): its accessibility checks will be skipped"; \
 	fi
 
-# The proxy's tests (tests/faults/test_proxy.py) run deploy/nginx.conf in front of gunicorn
-# with Debian's nginx: installed here with apt-get when it is missing and the machine allows
+# The proxy's tests (tests/faults/test_proxy.py) and the install test (tests/install) run
+# deploy/nginx.conf in front of gunicorn with Debian's nginx, started by the tests on ports and
+# folders of their own: installed here with apt-get when it is missing and the machine allows
 # it (root, or sudo without a password), without starting its service. When it cannot be,
 # those tests are skipped (under CI=true they fail) and say why.
 NGINX ?= $(or $(LOO_NGINX),/usr/sbin/nginx)

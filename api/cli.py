@@ -28,7 +28,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from api import cli_audit
+from api import cli_audit, cli_ops
 from ledger.domain import LedgerError
 
 
@@ -469,9 +469,12 @@ def _gunicorn(config: dict[str, Any], args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ledger.__version__ import __version__
+
     parser = argparse.ArgumentParser(
         prog="lanterloo", description="Lanterloo: an event-sourced ledger for clubs that "
                                       "play Loo.")
+    parser.add_argument("--version", action="version", version=f"lanterloo {__version__}")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL (default: $LOO_DATABASE_URL, else the SQLite "
@@ -509,8 +512,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--public-key", action="append", default=[],
                         help="a public key (hex) the checkpoints must be signed by "
                              "(default: the configured key's); repeatable")
+    verify.add_argument("--restored-from", metavar="BACKUP",
+                        help="the backup this database was restored from: a checkpoint "
+                             "signed after it, past the log's end, is newer, not tampering")
     verify.set_defaults(func=cmd_verify)
     cli_audit.add_commands(sub, common, _engine)
+    cli_ops.add_commands(sub, common, _database_url)
 
     rebuild = sub.add_parser("rebuild", parents=[common],
                              help="rebuild sessions' projections from their event logs")
@@ -578,7 +585,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    url = getattr(args, "database_url", None) or os.environ.get("LOO_DATABASE_URL")
+    return cli_ops.run_reporting(args.func, args, url)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,14 @@ def cmd_keygen(args: argparse.Namespace) -> int:
     if path.exists():
         print(f"error: {path} exists: a key is never overwritten", file=sys.stderr)
         return 2
+    folder = path.parent.resolve()
+    if not folder.exists():
+        if not folder.parent.is_dir():
+            print(f"error: {folder.parent} does not exist: make it first, or name a key "
+                  "file in a folder that does", file=sys.stderr)
+            return 2
+        folder.mkdir(mode=0o700)
+        print(f"made the folder {folder} (mode 700)")
     signer, seed = Signer.generate()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as out:
@@ -103,15 +112,22 @@ def verify_checkpoints(args: argparse.Namespace, engine: Any) -> int:
     from ledger.treasury import Books
 
     trusted = _trusted(args)
+    backup_at = _backup_time(args)
     kept: list[Any] = []
     for name in args.checkpoint:
         kept += read_log(Path(name))
-    problems = 0
+    problems = newer = 0
     streams: set[str] = set()
     with engine.connect() as conn:
         for n, checkpoint in enumerate(kept, 1):
             found = check(conn, checkpoint, trusted)
-            if found is not None:
+            if found is not None and _newer_than(conn, checkpoint, trusted, backup_at):
+                newer += 1
+                print(f"checkpoint {n}: {checkpoint['stream']}: version "
+                      f"{checkpoint['version']}, signed at {checkpoint['signed_at']}, is newer "
+                      f"than this backup (taken {backup_at and backup_at.isoformat()}): "
+                      "what it covers was recorded after the backup")
+            elif found is not None:
                 problems += 1
                 print(f"checkpoint {n}: {found}")
             elif isinstance(checkpoint, dict) and isinstance(checkpoint.get("version"), int) \
@@ -129,8 +145,48 @@ def verify_checkpoints(args: argparse.Namespace, engine: Any) -> int:
             problems += 1
             print(f"{stream}: {line}")
     print(f"{len(kept)} checkpoints checked, {len(streams)} chains verified: "
-          + ("all hold" if not problems else f"{problems} problems"))
+          + ("all hold" if not problems else f"{problems} problems")
+          + (f"; {newer} newer than this backup" if newer else ""))
+    if newer:
+        print(NEWER_THAN_BACKUP)
     return problems
+
+
+NEWER_THAN_BACKUP = (
+    "Newer than this backup is not tampering: the entries those checkpoints cover were "
+    "recorded after the backup was taken and are not in this copy. What to do: restore a "
+    "later backup if there is one; otherwise re-enter what was played and paid since the "
+    "backup's time (the tablets' and treasurer's paper records, the members' statements and "
+    "receipts), then run `lanterloo checkpoint`. Keep the checkpoint log as it is: its lines "
+    "remain the evidence of what had been recorded (docs/operations.md, \"Backup and restore\").")
+
+
+def _backup_time(args: argparse.Namespace) -> datetime | None:
+    from ledger.backups import taken_at
+
+    restored = getattr(args, "restored_from", None)
+    return taken_at(Path(restored)) if restored else None
+
+
+def _newer_than(conn: Any, checkpoint: Any, trusted: set[str] | None,
+                backup_at: datetime | None) -> bool:
+    """Whether a checkpoint that does not hold is one signed after the backup this database
+    was restored from, for a version past what the backup holds: newer, not tampering (its
+    signature must hold all the same)."""
+    from ledger.checkpoints import signature_problem, stored_hash
+
+    if backup_at is None or signature_problem(checkpoint, trusted) is not None:
+        return False
+    stream, version = checkpoint.get("stream"), checkpoint.get("version")
+    if not isinstance(stream, str) or type(version) is not int or not 1 <= version < 2**31:
+        return False
+    try:
+        signed = datetime.fromisoformat(str(checkpoint.get("signed_at")))
+    except ValueError:
+        return False
+    if signed.tzinfo is None:
+        return False
+    return signed > backup_at and stored_hash(conn, stream, version) is None
 
 
 def cmd_export(args: argparse.Namespace, engine: Any) -> int:

@@ -13,8 +13,10 @@ writes them as application/problem+json like every answer of the app.
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import json
+import logging
 import os
 import time
 import uuid
@@ -61,9 +63,29 @@ class ProblemThreadWorker(ThreadWorker):
         super().init_process()
 
 
+class JsonErrorFormatter(logging.Formatter):
+    """gunicorn's own lines (workers booted, a worker killed) as JSON lines too, redacted,
+    so the error log reads as one format with the app's."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(record.created)),
+            "logger": "gunicorn.error", "level": record.levelname.lower(),
+            "pid": record.process, "message": redact(record.getMessage())}
+        if record.exc_info:
+            line["exc"] = redact(self.formatException(record.exc_info))
+        return json.dumps(line)
+
+
 class JsonAccessLogger(Logger):
     """The access log as JSON lines: time, request id, client, method, path, status, bytes,
-    duration. No request header is logged, so never a credential (no Authorization)."""
+    duration. No request header is logged, so never a credential (no Authorization).
+    gunicorn's own error lines are JSON too (JsonErrorFormatter)."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for handler in self.error_log.handlers:
+            handler.setFormatter(JsonErrorFormatter())
 
     def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
         if not self.access_log_enabled:
@@ -92,15 +114,44 @@ class JsonAccessLogger(Logger):
 
 # -- prometheus_client's multiprocess mode (PROMETHEUS_MULTIPROC_DIR) -----------------------
 
-def clear_multiproc_dir() -> None:
-    """At the arbiter's start: the counters of a previous run must not be summed in."""
+_held: dict[str, int] = {}
+
+
+class MetricsFolderInUse(SystemExit):
+    """Another live master counts into this instance's multiprocess folder."""
+
+
+def clear_multiproc_dir(*, release: bool = False) -> None:
+    """At the master's start: lock the instance's folder (a second master given the same
+    folder refuses to start instead of wiping the first one's counters), then empty it, so
+    the counters of a previous run are not summed in. At its exit (`release`): empty it and
+    let it go."""
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not folder:
         return
-    os.makedirs(folder, exist_ok=True)
+    if release and folder not in _held:
+        return
+    if folder not in _held:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd = os.open(os.path.join(folder, ".master.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise MetricsFolderInUse(
+                f"error: another gunicorn master counts its metrics in {folder}: give each "
+                "instance its own LOO_BIND (or PROMETHEUS_MULTIPROC_DIR)") from None
+        _held[folder] = fd
     for name in os.listdir(folder):
         if name.endswith(".db"):
             os.remove(os.path.join(folder, name))
+    if release:
+        os.remove(os.path.join(folder, ".master.lock"))
+        os.close(_held.pop(folder))
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass  # something else is in it: left as it is
 
 
 def mark_worker_dead(pid: int) -> None:

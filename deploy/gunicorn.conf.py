@@ -17,13 +17,21 @@ what it loaded is set aside from the garbage collector's full passes
 
 LOO_BIND (127.0.0.1:8000), LOO_WORKERS, LOO_THREADS, LOO_TIMEOUT (30 s), LOO_GRACEFUL_TIMEOUT
 (20 s), LOO_KEEPALIVE (5 s), LOO_MAX_REQUESTS (2000), LOO_ACCESS_LOG ("-": stdout; "" turns
-it off), LOO_ERROR_LOG ("-"), LOO_LOG_LEVEL (info), LOO_FORWARDED_ALLOW_IPS (127.0.0.1),
-PROMETHEUS_MULTIPROC_DIR (unset: each worker's /metrics shows itself only).
+it off; a file: reopened on SIGUSR1), LOO_ERROR_LOG ("-"; a file: the app's own lines go
+there too), LOO_LOG_LEVEL (info), LOO_FORWARDED_ALLOW_IPS (127.0.0.1), LOO_PID_FILE (none).
+
+Metrics: the workers' counters are summed through prometheus_client's multiprocess folder,
+one per instance: LOO_METRICS_DIR/instance-<LOO_BIND> (LOO_METRICS_DIR: the system's
+temporary folder's lanterloo-metrics by default), or PROMETHEUS_MULTIPROC_DIR when set. The
+master locks its folder and empties it at start; a second master given the same folder
+refuses to start rather than wipe the first one's counters.
 The app itself reads LOO_DATABASE_URL and the rest (api/config.py, ledger/store/db.py).
 """
 
 import multiprocessing
 import os
+import re
+import tempfile
 
 bind = os.environ.get("LOO_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("LOO_WORKERS") or multiprocessing.cpu_count() + 1)
@@ -52,6 +60,9 @@ limit_request_field_size = 8190
 
 accesslog = os.environ.get("LOO_ACCESS_LOG", "-") or None
 errorlog = os.environ.get("LOO_ERROR_LOG", "-")
+# With the error log in a file, the workers' stderr (the app's JSON lines) goes there too.
+capture_output = errorlog != "-"
+pidfile = os.environ.get("LOO_PID_FILE") or None
 loglevel = os.environ.get("LOO_LOG_LEVEL", "info").lower()
 # JSON lines with the request id; never a request header that carries a credential.
 logger_class = "api.serving.JsonAccessLogger"
@@ -63,10 +74,32 @@ proc_name = "lanterloo"
 control_socket_disable = True
 
 
+
+def _metrics_dir() -> str:
+    """This instance's multiprocess folder: one per LOO_BIND, so that two instances on one
+    host never share (nor wipe) each other's counters."""
+    explicit = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("LOO_METRICS_DIR") or os.path.join(tempfile.gettempdir(),
+                                                             "lanterloo-metrics")
+    return os.path.join(base, "instance-" + re.sub(r"[^A-Za-z0-9.-]", "_", bind))
+
+
+# Set here, in the master, so that every worker it forks counts into the same folder.
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir()
+
+
 def on_starting(server):
     from api.serving import clear_multiproc_dir
 
     clear_multiproc_dir()
+
+
+def on_exit(server):
+    from api.serving import clear_multiproc_dir
+
+    clear_multiproc_dir(release=True)
 
 
 def post_worker_init(worker):

@@ -202,6 +202,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 # Started first, so that the workers finish together instead of one waiting on a long test
 # started last: the slowest tests, each 10 s to 3 min (a full run's --durations).
 LONG_FIRST = (
+    "tests/install/",
     "tests/unit/test_properties.py::test_many_long_sessions_keep_every_property",
     "tests/unit/test_properties.py::test_many_more_random_sessions_keep_every_property",
     "tests/e2e/test_openapi_contract.py::",

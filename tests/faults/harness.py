@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -176,10 +177,13 @@ class Server:
 
 
 def http(port: int, method: str, path: str, body: Any = None, *,
-         headers: dict[str, str] | None = None, timeout: float = 30
-         ) -> tuple[int, dict[str, str], Any]:
-    """One request; the body is sent as JSON (bytes as they are); JSON answers are parsed."""
-    conn = httpclient.HTTPConnection("127.0.0.1", port, timeout=timeout)
+         headers: dict[str, str] | None = None, timeout: float = 30,
+         tls: ssl.SSLContext | None = None) -> tuple[int, dict[str, str], Any]:
+    """One request (over TLS with `tls`); the body is sent as JSON (bytes as they are); JSON
+    answers are parsed."""
+    conn = (httpclient.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=tls)
+            if tls is not None else httpclient.HTTPConnection("127.0.0.1", port,
+                                                               timeout=timeout))
     try:
         data = body if isinstance(body, bytes | None) else json.dumps(body).encode()
         sent = {"Content-Type": "application/json"} if data is not None else {}
