@@ -35,13 +35,14 @@ _ASCII_INT = re.compile(r"-?[0-9]+")
 
 class NotANumber(str):
     """A path segment an `<int:...>` rule matched that is no number the service takes
-    (Unicode digits, or beyond a 64-bit integer): the guard refuses it naming the field."""
+    (Unicode digits, or beyond a 32-bit integer): the guard refuses it naming the field."""
 
 
 class AsciiIntegerConverter(IntegerConverter):
     """`<int:...>` (and `<int(signed=True):...>`): only ASCII digits make a number, within a
-    64-bit integer. Unicode digits and overflows still match the rule, so that the request
-    is refused with a 422 naming the parameter rather than a 404 (see `refuse_odd_input`)."""
+    32-bit integer (the path's numbers are deal numbers and entries' seq). Unicode digits
+    and overflows still match the rule, so that the request is refused with a 422 naming the
+    parameter rather than a 404 (see `refuse_odd_input`)."""
 
     def to_python(self, value: str) -> Any:
         if not _ASCII_INT.fullmatch(value) or not INT32_MIN <= int(value) <= INT32_MAX:
@@ -80,8 +81,8 @@ def nul_problem(field: str) -> ApiProblem:
 
 
 class QueryParameters:
-    """The query parameters of each API operation, read from the OpenAPI document once:
-    {(rule, method): {name: schema}}; None for a route outside the document."""
+    """The query parameters of each API operation, read from the OpenAPI document on first
+    use: `of(rule, method)` is {name: schema}, or None for a route outside the document."""
 
     def __init__(self, spec: Callable[[], dict[str, Any]]):
         self._spec = spec
