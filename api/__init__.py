@@ -20,7 +20,7 @@ from flask_smorest.utils import prepare_response
 from ledger.service import Ledger
 from ledger.store.db import make_engine
 
-from . import auth, extension, openapi, security
+from . import auth, extension, openapi, request_guard, security
 from .config import from_env
 from .errors import PROBLEM_MIMETYPE, register_error_handlers
 from .schemas import ProblemSchema
@@ -67,6 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # blueprints (api/swagger.py, api/web.py).
     app = Flask(__name__, static_folder=None)
     app.config.update(from_env(config))
+    request_guard.install_converters(app.url_map)  # before any rule: `<int:>` is ASCII
     app.json.sort_keys = False  # type: ignore[attr-defined]
     _configure_logging(app)
 
@@ -114,6 +115,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                    clubs, attach, health, audit, books, members, evenings, tablets, exports):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
+    request_guard.install(app, api.spec.to_dict)
     if app.config.get("STRICT_RESPONSES"):
         from . import contract
 

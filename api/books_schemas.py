@@ -143,7 +143,7 @@ class CsvQuery(AsOfQuery):
 
 
 class PageQuery(CsvQuery):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31),
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1),
                            metadata={"description": "The number (n) of the last entry seen"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.clubs import TOKEN_RECHECK_S
 from ledger.store.db import env_or_file
 
 
@@ -24,6 +25,19 @@ def _flag(name: str, default: bool = False) -> bool:
     if raw is None or raw.strip() == "":
         return default
     return raw.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise SystemExit(f"{name} must be a number of seconds, got {raw!r}")
+    return value
 
 
 def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -45,6 +59,10 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         # The club whose administrator may attach sessions from before clubs over the API
         # (api/attach.py), by id or name; unset: allowed only where the database holds one club.
         "ATTACH_CLUB": os.environ.get("LOO_ATTACH_CLUB", ""),
+        # How long a process trusts a token it has looked up before it looks again, seconds
+        # (ledger/clubs.py, authenticate): the bound on a token revoked or expired directly
+        # in the database. 0: every request looks its token up.
+        "TOKEN_RECHECK_S": _seconds("LOO_TOKEN_RECHECK_S", TOKEN_RECHECK_S),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
         # JSON lines (one object per line), or "text" for a terminal.
         "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),

@@ -7,7 +7,7 @@ never leaves the service; an unexpected exception is logged and answered with a 
 A database that cannot do its part is not the service's bug: it is a 503 with `Retry-After`
 and a reason an operator can act on (`database_problem`): `database-unavailable` (down,
 unreachable, restarting, too many connections), `database-read-only` (a read-only file,
-a standby, a read-only transaction), `database-full` (disk or quota full) and
+a standby, a read-only transaction), `database-full` (disk, quota or file-size limit full) and
 `database-busy` (a lock or statement timeout, SQLite's busy timeout, an empty pool, a
 serialization failure). PostgreSQL's errors are told apart by SQLSTATE, SQLite's by text.
 """
@@ -227,6 +227,14 @@ _SQLSTATE_CODES = {
 }
 _SQLSTATE_CLASSES = {"08": "database-unavailable", "53": "database-full",
                      "57": "database-unavailable"}
+# SQLite's extended result codes (sqlite3's `sqlite_errorname`, Python 3.11 on) where the text
+# says too little: a write the file system refused is "disk I/O error" whether the disk, a
+# quota or a file-size limit (RLIMIT_FSIZE: write(2) fails with EFBIG, where only ENOSPC
+# becomes SQLITE_FULL) has no room; SQLite's own reads report their failures apart.
+_SQLITE_CODES = {
+    "SQLITE_IOERR_WRITE": "database-full",
+    "SQLITE_FULL": "database-full",
+}
 # SQLite's messages (sqlite3 gives no SQLSTATE; its extended codes exist from Python 3.11 on,
 # but the text is what every driver version shows).
 _SQLITE_TEXTS = [
@@ -252,6 +260,9 @@ def database_reason(error: BaseException) -> str | None:
     sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
     if sqlstate:
         return _SQLSTATE_CODES.get(sqlstate) or _SQLSTATE_CLASSES.get(sqlstate[:2])
+    named = _SQLITE_CODES.get(getattr(orig, "sqlite_errorname", None) or "")
+    if named is not None:
+        return named
     text = str(orig).lower()
     for fragment, reason in _SQLITE_TEXTS:
         if fragment in text:

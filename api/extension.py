@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app
+from flask import Flask, current_app
 from sqlalchemy import Engine
 
 from ledger.checkpoints import configured_signer
-from ledger.clubs import Clubs
+from ledger.clubs import TOKEN_RECHECK_S, Clubs
 from ledger.service import Ledger
 
 EXTENSION = "lanterloo"
@@ -21,10 +21,11 @@ class Services:
     clubs: Clubs
 
 
-def install(app: object, engine: Engine, ledger: Ledger) -> None:
+def install(app: Flask, engine: Engine, ledger: Ledger) -> None:
     # A checkpoint key that cannot be read stops the start-up, not the first statement.
     configured_signer()
-    app.extensions[EXTENSION] = Services(engine, ledger, Clubs(engine))  # type: ignore[attr-defined]
+    clubs = Clubs(engine, recheck_s=float(app.config.get("TOKEN_RECHECK_S", TOKEN_RECHECK_S)))
+    app.extensions[EXTENSION] = Services(engine, ledger, clubs)
 
 
 def services() -> Services:

@@ -14,12 +14,13 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from .errors import ApiProblem
+from .request_guard import INT64_MAX, INT64_MIN, nul_problem, number_problem
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_IDEMPOTENCY_KEY_LENGTH = 128  # the store's column
 
-_ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
+_ETAG = re.compile(r'^(?:W/)?"?([0-9]{1,18})"?$')  # ASCII: \d takes any Unicode digit
 # What If-Match may hold, as the OpenAPI document states it: one session version (12, "12" or
 # W/"12") or *. Anything else, an empty value included, is a 400.
 IF_MATCH_PATTERN = r'^\s*(?:\*|(?:W/)?"?[0-9]{1,18}"?)\s*$'
@@ -108,23 +109,34 @@ def _unreadable(body: Any) -> ApiProblem | None:
     """What makes a parsed body unreadable, found in one walk without recursion: arrays and
     objects nested deeper than MAX_JSON_DEPTH, or a lone UTF-16 surrogate (JSON's "\\ud800"
     without its pair) in a string or a member name, which cannot be stored, compared or
-    echoed as UTF-8."""
-    stack: list[tuple[Any, int]] = [(body, 0)]  # (a value, how many containers hold it)
+    echoed as UTF-8 (400); a NUL character in a string or a member name, or an integer
+    beyond 64 bits, which no column holds (422 naming where it is)."""
+    # (a value, how many containers hold it, where it is: "events.0.player")
+    stack: list[tuple[Any, int, str]] = [(body, 0, "")]
     while stack:
-        item, level = stack.pop()
+        item, level, at = stack.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 return ApiProblem(400, "malformed-request",
                                   "the body is not valid Unicode: a string or a member name "
                                   "holds a lone surrogate escape such as \\ud800", rule="json")
+            if "\x00" in item:
+                return nul_problem(at or "body")
+        elif isinstance(item, int) and not isinstance(item, bool):
+            if not INT64_MIN <= item <= INT64_MAX:
+                return number_problem(at or "body", str(item))
         elif isinstance(item, dict | list):
             if level >= MAX_JSON_DEPTH:
                 return _too_deep()
+            # pushed last first, so that the first member at fault is the one named
             if isinstance(item, dict):
-                stack.extend((key, level) for key in item)
-                stack.extend((value, level + 1) for value in item.values())
+                for key, value in reversed(item.items()):
+                    where = (f"{at}.{key}" if at else str(key)).replace("\x00", "\\x00")
+                    stack.append((value, level + 1, where))
+                    stack.append((key, level, where))
             else:
-                stack.extend((value, level + 1) for value in item)
+                stack.extend((value, level + 1, f"{at}.{n}" if at else str(n))
+                             for n, value in reversed(list(enumerate(item))))
     return None
 
 

@@ -1,8 +1,10 @@
 """Request ids, structured logs and the request's log line, and the body limit on a stream.
 
-Every request gets an id: the client's `X-Request-Id` when it is a plain token of at most 128
-characters (letters, digits, `._:-`) that does not look like a credential, else a new one;
-the response sends it back in `X-Request-Id`, and every log line of the request names it.
+Every request gets an id: the client's `X-Request-Id` when it has the server's own shape (32
+lowercase hex digits, as this service and nginx's `$request_id` make them), else a new one;
+the response sends it back in `X-Request-Id`, and every log line of the request names it. An
+id of any other shape is never echoed nor logged: a client that puts a token, or its bare
+secret, there must not find it beside its token id in the logs.
 
 Logs are JSON lines (LOO_LOG_FORMAT=json, the default; `text` for a terminal): one line per
 request on the `lanterloo.request` logger with the request id, method, route and path,
@@ -36,7 +38,9 @@ from .redaction import redact
 REQUEST_ID_HEADER = "X-Request-Id"
 ENVIRON_REQUEST_ID = "lanterloo.request_id"
 _TOO_LARGE = "lanterloo.body_too_large"
-_GOOD_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+# The shape of the ids this service makes (uuid4().hex) and nginx's $request_id: nothing a
+# token, its secret or any other credential can be written as.
+_SERVER_ID = re.compile(r"^[0-9a-f]{32}$")
 
 request_log = logging.getLogger("lanterloo.request")
 
@@ -106,8 +110,9 @@ def configure_logging(level: str, fmt: str) -> None:
 
 
 def request_id_from(environ: dict[str, Any]) -> str:
+    """The client's X-Request-Id when it has the server's own shape, else a new id."""
     sent = environ.get("HTTP_X_REQUEST_ID", "")
-    return sent if _GOOD_ID.match(sent) and redact(sent) == sent else uuid.uuid4().hex
+    return sent if _SERVER_ID.fullmatch(sent) else uuid.uuid4().hex
 
 
 # -- WSGI: the request id, and the size of a body sent without a Content-Length --------------

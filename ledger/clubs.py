@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -77,15 +78,23 @@ class Principal:
         return Actor(self.member_name, self.member_id, self.token_id)
 
 
-KNOWN_TOKENS = 4096  # tokens a process remembers (authenticate)
+KNOWN_TOKENS = 4096  # token ids a process remembers (authenticate)
+# How long a process trusts what it found of a token id before it looks again, seconds: the
+# bound on a change made behind the service's back (an UPDATE of tokens in the database),
+# which moves no token epoch. A change made through the service counts at once.
+TOKEN_RECHECK_S = 30.0
 
 
 @dataclass(frozen=True)
 class _Known:
+    """What authenticate found of a token id: its hash and principal, or for an id that is
+    unknown, revoked or refused, the dummy hash and no principal."""
+
     secret_hash: str
-    principal: Principal
+    principal: Principal | None
     expires: datetime | None
     epoch: Any
+    found_at: float  # time.monotonic()
 
 
 def name_key(name: str) -> str:
@@ -207,9 +216,10 @@ class Clubs:
     """Clubs, members and tokens over one database. The methods taking `club_id` see only
     that club: another club's member or token is NotFound, exactly like a missing one."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, *, recheck_s: float = TOKEN_RECHECK_S):
         self.engine = engine
         self.store = open_store(engine)
+        self.recheck_s = recheck_s  # how long a token id found is trusted (authenticate)
         self._known: dict[str, _Known] = {}  # token id -> what authenticate found
 
     # -- clubs ------------------------------------------------------------------------------
@@ -370,10 +380,13 @@ class Clubs:
         """The principal behind a bearer token, or None: malformed, unknown, wrong secret,
         revoked or expired all read the same to the caller.
 
-        A token found valid is remembered with the store's token epoch, which moves on
-        every host when any token, member or club changes (a revocation included): while it
-        has not moved, the token is known without a query (its secret is still compared,
-        its expiry still checked)."""
+        What a token id was found to be (a token, or none that may sign in) is remembered
+        with the store's token epoch, which moves on every host when any token, member or
+        club changes through the service (a revocation included), and for at most
+        `recheck_s` seconds (a change made in the database directly moves no epoch). While
+        both hold, the id is known without a query; the secret is still compared and the
+        expiry still checked. An unknown id costs what a known one costs: the same hash, one
+        constant-time compare (against a dummy hash), the same query once, then none."""
         match = _TOKEN.match(presented or "")
         if match is None:
             return None
@@ -381,24 +394,29 @@ class Clubs:
         hashed, now = hash_secret(secret), _now()
         epoch = self.store.token_epoch()
         known = self._known.get(token_id)
-        if known is not None and epoch is not None and known.epoch == epoch:
-            if not hmac.compare_digest(known.secret_hash, hashed) \
-                    or (known.expires is not None and known.expires <= now):
-                return None
-            return known.principal
+        if known is None or epoch is None or known.epoch != epoch \
+                or time.monotonic() - known.found_at >= self.recheck_s:
+            known = self._look_up(token_id, epoch, now)
+        if not hmac.compare_digest(known.secret_hash, hashed) or known.principal is None \
+                or (known.expires is not None and known.expires <= now):
+            return None
+        return known.principal
+
+    def _look_up(self, token_id: str, epoch: Any, now: datetime) -> _Known:
+        found_at = time.monotonic()
         with self.store.reading() as conn:  # one round trip, no BEGIN
             row = store.token_for_authentication(conn, token_id)
-        stored = row.secret_hash if row is not None else _DUMMY_HASH
-        if not hmac.compare_digest(stored, hashed) or row is None:
-            return None
-        expires = _utc(row.expires_at)
-        if row.revoked_at is not None or (expires is not None and expires <= now):
-            return None
-        principal = Principal(club_id=row.club_id, club_name=row.club_name,
-                              member_id=row.member_id, member_name=row.member_name,
-                              role=row.role, token_id=row.id, token_label=row.label)
-        if epoch is not None:
+        expires = _utc(row.expires_at) if row is not None else None
+        if row is None or row.revoked_at is not None \
+                or (expires is not None and expires <= now):
+            known = _Known(_DUMMY_HASH, None, None, epoch, found_at)
+        else:
+            known = _Known(row.secret_hash, Principal(
+                club_id=row.club_id, club_name=row.club_name, member_id=row.member_id,
+                member_name=row.member_name, role=row.role, token_id=row.id,
+                token_label=row.label), expires, epoch, found_at)
+        if epoch is not None and self.recheck_s > 0:
             if len(self._known) >= KNOWN_TOKENS:
                 self._known.clear()
-            self._known[token_id] = _Known(row.secret_hash, principal, expires, epoch)
-        return principal
+            self._known[token_id] = known
+        return known

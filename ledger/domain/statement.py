@@ -176,8 +176,12 @@ def _pool_fate(state: SessionState, left: int) -> str:
     return "the pools are empty"
 
 
-# OWASP, CSV injection: a cell beginning with one of these is a formula to a spreadsheet.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# OWASP, CSV injection: a cell beginning with one of these is a formula to a spreadsheet,
+# their full-width forms included (a spreadsheet set for East Asian input folds ＝ to =).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+# List separators a spreadsheet may take a cell's leading `;` or `,` for, so that what
+# follows starts a cell of its own: `;=cmd()` is a formula too.
+_SEPARATORS = ";,"
 
 
 def safe_cell(value: object) -> object:
@@ -185,7 +189,7 @@ def safe_cell(value: object) -> object:
 
     Numbers stay numbers (a negative net is not text); only text is escaped.
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and value.lstrip(_SEPARATORS).startswith(FORMULA_START):
         return "'" + value
     return value
 

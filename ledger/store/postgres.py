@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -310,6 +311,7 @@ class Listener:
         self._line = _Line()
         self._inherited: list[Any] = []  # a parent's connection: never closed by a child
         self._count = 0
+        self._failed_at = float("-inf")  # time.monotonic() of the last failed round trip
         event.listen(engine, "engine_disposed", lambda _engine: self.close())
         weakref.finalize(self, self._line.close)
 
@@ -318,9 +320,21 @@ class Listener:
             self._line.close()
 
     def epoch(self) -> int:
+        """The epoch, within two connect timeouts whatever the database does, however many
+        of the process's threads ask at once: a thread that waited for another's round trip
+        is answered by its outcome when that failed (it does not then start its own), and
+        none waits for the line longer than the bound."""
         import psycopg
 
-        with self._lock:
+        asked = time.monotonic()
+        bound = 2 * connect_timeout_s(self._engine)
+        if not self._lock.acquire(timeout=bound):
+            raise OperationalError("LISTEN", None, psycopg.OperationalError(
+                "the database did not answer: the token epoch's line is still waiting"))
+        try:
+            if self._failed_at >= asked:  # failed while this thread waited for the line
+                raise OperationalError("LISTEN", None, psycopg.OperationalError(
+                    "the database did not answer: the token epoch's line failed just now"))
             try:
                 return self._sync()
             except psycopg.Error:
@@ -331,7 +345,10 @@ class Listener:
                 return self._sync()
             except psycopg.Error as error:
                 self._line.close()
+                self._failed_at = time.monotonic()
                 raise OperationalError("LISTEN", None, error) from error
+        finally:
+            self._lock.release()
 
     def _sync(self) -> int:
         import psycopg

@@ -11,6 +11,7 @@ the transaction itself holds the other writers back.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import re
 import threading
@@ -27,6 +28,7 @@ from .chain import GENESIS
 from .db import writer
 from .tables import deal_views, events, sessions, snapshots
 
+log = logging.getLogger("lanterloo.store")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (\w+)\.")
 
 
@@ -153,22 +155,46 @@ class Epoch:
             return None
         return Epoch(f"{database}.tokens")
 
-    def _file(self) -> int:
+    def _file(self) -> int | None:
+        """The counter's file, opened once per process: read-write (made if missing), or
+        read-only where the file or its folder is read-only (nothing can then change a
+        token through the service), or None where it cannot be opened at all."""
         if self._fd is None or self._pid != os.getpid():
-            self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                try:
+                    self._fd = os.open(self._path, os.O_RDONLY)
+                except OSError:
+                    return None  # no file and no room for one: nothing may be taken as known
             self._pid = os.getpid()
         return self._fd
 
-    def read(self) -> int:
-        return int.from_bytes(os.pread(self._file(), 8, 0) or b"\0", "big")
+    def read(self) -> int | None:
+        """The epoch, or None when there is no counter to read (every token is then looked
+        up in the database, and a read-only database still answers reads)."""
+        fd = self._file()
+        if fd is None:
+            return None
+        try:
+            return int.from_bytes(os.pread(fd, 8, 0) or b"\0", "big")
+        except OSError:
+            return None
 
     def bump(self) -> None:
         fd = self._file()
-        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
-            os.pwrite(fd, (self.read() + 1).to_bytes(8, "big"), 0)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            if fd is None:
+                raise OSError(f"{self._path} cannot be opened")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                os.pwrite(fd, ((self.read() or 0) + 1).to_bytes(8, "big"), 0)
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        except OSError as error:
+            # The change is committed: it must not be answered as a failure. Other processes
+            # see it when they look their tokens up again (Clubs.recheck_s).
+            log.warning("the token epoch could not be moved: %s", error)
 
 
 class WriterQueue:
@@ -194,16 +220,23 @@ class WriterQueue:
         self._threads.acquire()
         try:
             if self._fd is None or self._pid != os.getpid():  # a fork gets its own
-                self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+                except OSError:
+                    # A read-only file or folder: no queue file can be made or locked. The
+                    # write goes on, and SQLite refuses it as a read-only database (a 503),
+                    # or its busy timeout queues it where only the lock file was read-only.
+                    self._fd = None
                 self._pid = os.getpid()
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            if self._fd is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
         except BaseException:
             self._threads.release()
             raise
 
     def __exit__(self, *exc: object) -> None:
         try:
-            assert self._fd is not None
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            if self._fd is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
         finally:
             self._threads.release()

@@ -5,6 +5,7 @@ error is a 503 and the connection is not handed out again.
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -141,3 +142,95 @@ def test_a_known_token_is_still_refused_with_a_wrong_secret_or_once_expired(engi
     later = datetime.now(UTC) + timedelta(days=2)
     monkeypatch.setattr(clubs_module, "_now", lambda: later)
     assert clubs.authenticate(issued["token"]) is None
+
+
+def _expire_and_revoke_directly(engine, expired: str, revoked: str) -> None:
+    """What an operator's UPDATE does behind the service's back: no token epoch moves."""
+    with engine.begin() as conn:
+        conn.execute(update(tokens).where(tokens.c.id == expired)
+                     .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+        conn.execute(update(tokens).where(tokens.c.id == revoked)
+                     .values(revoked_at=datetime.now(UTC)))
+
+
+@pytest.mark.isolated
+def test_an_expiry_or_revocation_made_in_the_database_counts_within_the_recheck_bound(
+        engine):
+    """LOO_TOKEN_RECHECK_S (here 0.3 s): a cached token is looked up again after it, so an
+    UPDATE of its row made in the database directly is answered 401 within the bound."""
+    club = make_club(engine)
+    app = create_app({"ENGINE": engine, "TESTING": True, "TOKEN_RECHECK_S": 0.3})
+    web = app.test_client()
+    for role in ("dealer", "auditor", "treasurer"):  # cached now
+        assert web.get("/club", headers=club.headers(role)).status_code == 200
+    _expire_and_revoke_directly(engine, club.token_ids["dealer"], club.token_ids["auditor"])
+    deadline = time.monotonic() + 0.3 + 1.0
+    while web.get("/club", headers=club.headers("dealer")).status_code == 200 \
+            or web.get("/club", headers=club.headers("auditor")).status_code == 200:
+        assert time.monotonic() < deadline, "a changed token still answered after the bound"
+        time.sleep(0.05)
+    for role in ("dealer", "auditor"):
+        assert_problem(web.get("/club", headers=club.headers(role)), 401)
+    assert web.get("/club", headers=club.headers("treasurer")).status_code == 200
+
+
+def test_without_the_recheck_bound_a_change_made_in_the_database_would_go_unseen(engine):
+    """The counter-proof of the test above: a bound of an hour keeps the cached answer (the
+    epoch alone does not see an UPDATE made behind the service's back)."""
+    club = make_club(engine)
+    clubs = Clubs(engine, recheck_s=3600)
+    assert clubs.authenticate(club.tokens["dealer"]) is not None
+    _expire_and_revoke_directly(engine, club.token_ids["auditor"], club.token_ids["dealer"])
+    assert clubs.authenticate(club.tokens["dealer"]) is not None  # within the bound
+    clubs.recheck_s = 0
+    assert clubs.authenticate(club.tokens["dealer"]) is None
+
+
+def test_a_cached_token_is_refused_by_its_own_expiry_without_a_lookup(engine, monkeypatch):
+    club = make_club(engine)
+    clubs = Clubs(engine, recheck_s=3600)
+    issued = clubs.create_token(club.club_id, club.members["dealer"], "dealer", "phone",
+                                expires_in_days=1)
+    assert clubs.authenticate(issued["token"]) is not None
+    from ledger import clubs as clubs_module
+
+    lookups = _count(monkeypatch, clubstore, "token_for_authentication")
+    later = datetime.now(UTC) + timedelta(days=2)
+    monkeypatch.setattr(clubs_module, "_now", lambda: later)
+    assert clubs.authenticate(issued["token"]) is None
+    assert lookups == [], "the cached expiry, not a query, refused it"
+
+
+def _count(monkeypatch, owner, name: str) -> list:
+    calls: list = []
+    real = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args[1:])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_an_unknown_token_id_costs_what_a_wrong_secret_costs(engine, monkeypatch):
+    """Whether the id exists or not, authenticate hashes the secret, compares once in
+    constant time and looks the id up once; a second try of either is answered from what
+    the process found, without a query."""
+    from ledger import clubs as clubs_module
+
+    club = make_club(engine)
+    clubs = Clubs(engine, recheck_s=3600)
+    known_id = club.token_ids["dealer"]
+    wrong_secret = f"loo_{known_id}_{'x' * 43}"
+    unknown_id = f"loo_{'f' * 16}_{'x' * 43}"
+    work: dict[str, tuple[int, int, int]] = {}
+    for name, presented in (("wrong secret", wrong_secret), ("unknown id", unknown_id)):
+        lookups = _count(monkeypatch, clubstore, "token_for_authentication")
+        compares = _count(monkeypatch, clubs_module.hmac, "compare_digest")
+        hashes = _count(monkeypatch, clubs_module, "hash_secret")
+        for _ in range(3):
+            assert clubs.authenticate(presented) is None
+        work[name] = (len(lookups), len(compares), len(hashes))
+        monkeypatch.undo()
+    assert work["wrong secret"] == work["unknown id"] == (1, 3, 3), work

@@ -88,6 +88,29 @@ def test_a_members_account_is_paged_and_exported_as_csv(tess, club):
     assert table[1][5].startswith("'=")  # a session named like a formula is quoted
 
 
+@pytest.mark.parametrize("name", [";=cmd|' /C calc'!A0", ",+SUM(A1)", ";;@SUM(A1)",
+                                  "\uff1dcmd|' /C calc'!A0", "\uff0b1", "\uff0d1",
+                                  "\uff20SUM(A1)", ",\uff1d1"])
+def test_a_session_named_like_a_formula_behind_a_separator_or_full_width_is_quoted(
+        tess, club, name):
+    a_night(tess, name)
+    response = tess.get(f"/members/{club.members['Ann']}/account?format=csv")
+    table = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert table[1][5] == "'" + name
+
+
+def test_the_formula_guard_quotes_every_start_a_spreadsheet_runs_and_nothing_else():
+    from ledger.domain.statement import safe_cell
+
+    for start in ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20"):
+        for before in ("", ";", ",", ";,"):
+            cell = f"{before}{start}1+1"
+            assert safe_cell(cell) == "'" + cell, cell
+    for plain in ("Thursday", "a=b", ";x", ",", "", "1-2", "\uff21"):
+        assert safe_cell(plain) == plain
+    assert safe_cell(-40) == -40
+
+
 def test_a_members_account_is_written_as_its_schema_dumps_it(tess, club):
     from api.books_schemas import AccountSchema
 

@@ -54,7 +54,8 @@ def test_a_token_in_the_path_the_query_or_the_request_id_is_logged_redacted(clie
         ("/club", {"X-Request-Id": TOKEN}),
         ("/club", {"X-Request-Id": "loo_short"}),
     )
-    assert [r.status_code for r in responses] == [404, 200, 200, 200]
+    # /club takes no query parameter: 422, its line still written, the query redacted
+    assert [r.status_code for r in responses] == [404, 422, 200, 200]
     assert len(lines) == 8
     for line in lines:
         assert SECRET not in line and "loo_short" not in line, line
@@ -67,8 +68,28 @@ def test_a_token_in_the_path_the_query_or_the_request_id_is_logged_redacted(clie
     for response in responses[2:]:
         assert response.headers["X-Request-Id"] not in (TOKEN, "loo_short")
         assert len(response.headers["X-Request-Id"]) == 32
-    plain = client.get("/club", headers={"X-Request-Id": "req-42"})
-    assert plain.headers["X-Request-Id"] == "req-42"  # a plain id is still kept
+    ours = "5f0c6a8e9b7d4c21a3e4f5061728394a"
+    kept = client.get("/club", headers={"X-Request-Id": ours})
+    assert kept.headers["X-Request-Id"] == ours  # an id of the server's own shape is kept
+
+
+@pytest.mark.parametrize("sent", [
+    f"0123456789abcdef_{SECRET}",  # the token without its loo_ prefix
+    SECRET,  # the bare secret
+    f"{SECRET[:32]}",  # a part of it
+    "req-42", "table-7.req-42",  # plain, but not of the server's shape
+    "5F0C6A8E9B7D4C21A3E4F5061728394A",  # upper case
+])
+def test_a_request_id_not_of_the_servers_shape_is_replaced_and_never_echoed_or_logged(
+        client, sent):
+    lines, [response] = _lines(client, ("/club", {"X-Request-Id": sent}))
+    assert response.status_code == 200
+    answered = response.headers["X-Request-Id"]
+    assert answered != sent and len(answered) == 32 and int(answered, 16) >= 0
+    assert lines
+    for line in lines:
+        assert sent not in line and SECRET[:20] not in line, line
+    assert sent not in response.get_data(as_text=True)
 
 
 def test_redact_replaces_every_credential_shape_and_nothing_else():

@@ -144,6 +144,41 @@ def test_postgresql_frozen_is_a_503_within_the_statement_timeout_never_a_hang(
     assert status == 201, body
 
 
+def test_new_requests_at_once_during_a_freeze_are_each_a_503_within_the_documented_bound(
+        cluster, pg_url, serve, club_for):
+    """Eight requests at once on one worker's eight threads, each new after the freeze: none
+    waits for another's round trip to the frozen server (docs/operations.md, "Timeouts":
+    two connect timeouts, or one statement deadline, whichever is longer)."""
+    club = club_for(pg_url)
+    token = club.tokens["treasurer"]
+    server = serve(pg_url, workers=1, threads=8)
+    session_id, _ = open_session(server.port, token)
+    for _ in range(8):
+        http(server.port, "GET", f"/sessions/{session_id}", headers=bearer(token))
+    bound = max(STATEMENT_S + GRACE_S, 2 * CONNECT_S)
+    answers: dict[int, tuple[float, Any]] = {}
+
+    def ask(n: int) -> None:
+        answers[n] = timed(lambda: http(server.port, "GET", f"/sessions/{session_id}",
+                                        headers=bearer(token), timeout=60))
+
+    pids = cluster.freeze()
+    try:
+        askers = [threading.Thread(target=ask, args=(n,)) for n in range(8)]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join()
+    finally:
+        cluster.thaw(pids)
+    slowest = max(took for took, _ in answers.values())
+    EXERCISED.append(f"8 new requests during a freeze: the slowest 503 in {slowest:.2f} s "
+                     f"(bound {bound:.1f} s + 0.5 s)")
+    for _, result in answers.values():
+        assert_unavailable(result, "database-unavailable")
+    assert slowest < bound + 0.5, sorted(took for took, _ in answers.values())
+
+
 # A COMMIT that takes a second on the server (a deferred trigger sleeps in it), so that the
 # freeze can catch appends with their COMMIT sent and unanswered.
 SLOW_COMMIT = [
@@ -258,6 +293,44 @@ def test_a_read_only_sqlite_file_refuses_writes_with_503_and_still_answers_reads
     answers = [append(server.port, token, session_id)[0] for _ in range(4)]
     assert answers[-1] == 201 and set(answers) <= {201, 503}, answers
     assert answers.count(503) <= server.workers, answers
+
+
+@pytest.mark.parametrize("frozen", ["every file", "the folder and every file",
+                                    "the folder, no token epoch yet"])
+def test_a_read_only_sqlite_folder_answers_every_request_with_a_token_and_never_a_500(
+        sqlite_url, serve, club_for, frozen):
+    """The files beside the database (the writers' queue, the token epoch) read-only too, or
+    missing and not to be made: a token still signs in (the epoch is read, or every token is
+    looked up), reads answer, writes are 503 database-read-only."""
+    if shutil.which("chattr") is None:
+        pytest.skip("no chattr")
+    club = club_for(sqlite_url)
+    token = club.tokens["treasurer"]
+    first = serve(sqlite_url)
+    session_id, _ = open_session(first.port, token)
+    first.stop()
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    if frozen == "the folder, no token epoch yet":
+        Path(f"{path}.tokens").unlink(missing_ok=True)
+    files = sorted(str(p) for p in path.parent.iterdir() if p.name.startswith(path.name))
+    targets = files + ([str(path.parent)] if "folder" in frozen else [])
+    made = subprocess.run(["chattr", "+i", *targets], capture_output=True)
+    if made.returncode:
+        pytest.skip(f"chattr +i is not supported here: {made.stderr!r}")
+    try:
+        server = serve(sqlite_url)
+        assert_unavailable(append(server.port, token, session_id), "database-read-only")
+        for path_ in (f"/sessions/{session_id}", f"/sessions/{session_id}/events", "/club",
+                      "/audit/tokens"):
+            status, _, body = http(server.port, "GET", path_,
+                                   headers=bearer(club.tokens["admin"]))
+            assert status == 200, (path_, body)
+        status, _, body = http(server.port, "GET", "/club", headers=bearer("loo_" + "0" * 16
+                                                                            + "_" + "x" * 43))
+        assert status == 401, body
+    finally:
+        subprocess.run(["chattr", "-i", *targets], check=True)
+    assert "Traceback" not in server.output()
 
 
 # -------------------------------------------------------------------------- a full disk

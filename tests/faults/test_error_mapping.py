@@ -1,5 +1,5 @@
 """Which database failures are the database's (a 503 naming the reason) and which stay 500s:
-PostgreSQL's by SQLSTATE, SQLite's by text."""
+PostgreSQL's by SQLSTATE, SQLite's by extended code or text."""
 
 from __future__ import annotations
 
@@ -54,3 +54,48 @@ def test_no_connection_at_all_and_an_empty_pool():
     assert database_reason(exc.OperationalError(
         "x", {}, PgError(None, "connection refused"))) == "database-unavailable"
     assert database_reason(exc.TimeoutError("QueuePool limit reached")) == "database-busy"
+
+
+# A child process under a file-size limit (RLIMIT_FSIZE) records sessions on SQLite until a
+# write is refused: Python ignores SIGXFSZ, so write(2) fails with EFBIG and SQLite says
+# "disk I/O error" (SQLITE_IOERR_WRITE), where a full disk (ENOSPC) says SQLITE_FULL.
+_UNDER_A_FILE_SIZE_LIMIT = """
+import resource, sys
+from api import create_app
+from ledger.store.db import make_engine
+from tests.clubs import club_client
+
+url = sys.argv[1]
+engine = make_engine(url)
+app = create_app({"ENGINE": engine, "AUTO_MIGRATE": True, "TESTING": True})
+client = club_client(app, engine)
+size = __import__("os").path.getsize(url.removeprefix("sqlite:///"))
+resource.setrlimit(resource.RLIMIT_FSIZE, (size + 64 * 1024, resource.RLIM_INFINITY))
+for _ in range(2000):
+    response = client.post("/sessions", json={"players": ["A", "B", "C", "D", "E"],
+                                               "preset": "blenheim", "name": "x" * 150})
+    if response.status_code != 201:
+        print(response.status_code, response.get_json().get("rule"))
+        break
+"""
+
+
+def test_a_file_size_limit_on_sqlite_is_a_503_database_full(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    url = f"sqlite:///{tmp_path / 'limited.db'}"
+    done = subprocess.run([sys.executable, "-c", _UNDER_A_FILE_SIZE_LIMIT, url],
+                          capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.split() == ["503", "database-full"], (done.stdout, done.stderr[-2000:])
+
+
+def test_sqlite_errors_by_extended_code():
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorname = "SQLITE_IOERR_WRITE"  # type: ignore[attr-defined]
+    assert database_reason(exc.OperationalError("x", {}, error)) == "database-full"
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorname = "SQLITE_IOERR_READ"  # type: ignore[attr-defined]
+    assert database_reason(exc.OperationalError("x", {}, error)) == "database-unavailable"
