@@ -238,6 +238,7 @@ def _kept_alive(made: Proxy, requests: int) -> list[int]:
 
 def test_a_room_of_tablets_behind_one_address_is_never_limited_and_a_script_is(proxy):
     made, _ = proxy
+    time.sleep(3.5)  # the per-address bucket (burst 200 at 60/s) full again after any flood
     statuses = _room(made, seconds=4.0)
     assert set(statuses) == {200}, sorted(set(statuses))
     # one token far above a tablet: its burst passes, the rest is refused
@@ -294,7 +295,7 @@ def test_the_proxy_logs_hold_no_query_no_client_request_id_and_no_token(proxy):
                               headers={"Authorization": f"Bearer {SECRET}",
                                        "X-Request-Id": "client-chosen-id-42"},
                               tls=made.context)
-    assert status in (200, 400)  # (a query /healthz does not know may be refused)
+    assert status == 422  # a query /healthz does not take is refused, naming it
     # the app was given nginx's own request id: the proxy's line and the app's join up
     ours = headers["x-request-id"]
     assert re.fullmatch(r"[0-9a-f]{32}", ours), ours
