@@ -104,6 +104,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         health,
         members,
         offences,
+        periods,
         sessions,
         statement,
         tablets,
@@ -111,7 +112,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, attach, health, audit, books, members, evenings, tablets, exports):
+                   clubs, attach, health, audit, books, members, evenings, tablets, exports,
+                   periods):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
     if app.config.get("STRICT_RESPONSES"):

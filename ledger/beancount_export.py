@@ -1,0 +1,212 @@
+"""The club's books for a period as a Beancount file, for the club's accountant
+(docs/books.md, "The books as Beancount").
+
+    text = beancount(engine, club_id, date(2026, 10, 1), date(2026, 10, 31))
+
+One account per member (Liabilities:Members:<name>) and for the club's tin (Assets:Cash),
+bank (Assets:Bank), each session's pools (Equity:Pools:<session>), the debts written off
+(Expenses:Written-Off), the tins' shortages and surpluses (Expenses:Cash-Over-Short) and the
+balances brought in (Equity:Opening-Balances). The file opens them on the period's first
+day with every balance brought forward (the books as of the instant before), then one
+transaction per book entry and per session result (a result, or a correction's change to
+it) in the period, each on the day (UTC) it was posted, and ends with a `balance` assertion
+for every account and currency on the day after the period, the books as of its last
+instant: what /accounts says as of it.
+
+Beancount counts what an account holds with the sign of an asset, the books with the sign
+of what the club owes: every amount here is the book's posting negated (the club's cash
+held is positive; a member the club owes is a negative liability). Amounts are money in the
+currency's decimals (minor units / 10^decimals), counters' units as the commodity UNITS.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+
+from ledger import bookreads as reads
+from ledger.domain import InvalidInput
+from ledger.domain import accounts as bk
+from ledger.domain import bookentries as be
+from ledger.domain.currencies import UNITS, decimals
+from ledger.store import booklog as store
+from ledger.store import clubstore
+from ledger.store.chain import as_utc
+
+MAX_DAYS = 3660  # ten years in one file
+
+CLUB_ACCOUNTS = {be.CLUB_CASH: "Assets:Cash", be.CLUB_BANK: "Assets:Bank",
+                 be.CLUB_WRITTEN_OFF: "Expenses:Written-Off",
+                 be.CLUB_OVER_SHORT: "Expenses:Cash-Over-Short",
+                 be.CLUB_OPENING: "Equity:Opening-Balances"}
+
+
+def check_range(first: date, last: date) -> None:
+    if last < first:
+        raise InvalidInput(f"to ({last}) is before from ({first})", rule="date-range",
+                           field="to")
+    if (last - first).days > MAX_DAYS:
+        raise InvalidInput(f"a file covers at most {MAX_DAYS} days", rule="date-range",
+                           field="to")
+
+
+def beancount(engine: Engine, club_id: str, first: date, last: date) -> str:
+    """The club's books from `first` to `last` (dates, both included, in UTC)."""
+    check_range(first, last)
+    start = datetime.combine(first, time(), tzinfo=UTC)
+    end = datetime.combine(last + timedelta(days=1), time(), tzinfo=UTC) \
+        - timedelta(microseconds=1)
+    with engine.connect() as conn:
+        before = reads.cut_at(conn, club_id, (start - timedelta(microseconds=1)).isoformat())
+        after = reads.cut_at(conn, club_id, end.isoformat())
+        opened, _ = reads.balances(conn, club_id, before)
+        closing, log = reads.balances(conn, club_id, after)
+        names = Names(conn, club_id)
+        results = store.load_results(conn, club_id=club_id, since=start, until=end)
+        kept = log.currencies().currency
+        used = {*opened, *closing}
+        names.name_sessions(conn, club_id, {a[len("session:"):] for a in used
+                                            if a.startswith("session:")})
+        moves = [*_entries(log, before.seq or 0, names), *_results(results, names)]
+    moves.sort(key=lambda move: move[0])
+    out = [f'option "title" "{_quote(names.club)}: the books from {first} to {last}"',
+           f'option "operating_currency" "{kept}"', ""]
+    out += [f"{first} open {names.account(a)}" for a in sorted(used, key=names.account)]
+    brought = [(a, c, n) for a, per in opened.items() for c, n in per.items() if n]
+    if brought:
+        out += ["", f'{first} * "Balances brought forward" "the books as of {before.at}"']
+        out += [_posting(names.account(a), c, n) for a, c, n in sorted(brought)]
+    for _, lines in moves:
+        out += ["", *lines]
+    out.append("")
+    following = last + timedelta(days=1)
+    out += [f"{following} balance {names.account(a)} {_money(c, n)}"
+            for a in sorted(closing, key=names.account) for c, n in closing[a].items()]
+    return "\n".join(out) + "\n"
+
+
+class Names:
+    """The Beancount account of each account of the books: members by name, sessions by
+    name and id, each name unique."""
+
+    def __init__(self, conn: Connection, club_id: str):
+        club = clubstore.find_club(conn, club_id)
+        self.club = club.name if club is not None else club_id
+        self.members: dict[str, str] = {}
+        taken: set[str] = set()
+        for m in sorted(clubstore.list_members(conn, club_id), key=lambda m: m.id):
+            name = _component(m.name)
+            if name in taken:
+                name = f"{name}-{_component(m.id)}"
+            taken.add(name)
+            self.members[m.id] = name
+        self.sessions: dict[str, str] = {}
+
+    def name_sessions(self, conn: Connection, club_id: str, ids: set[str]) -> None:
+        found = store.session_names(conn, club_id, ids) if ids else {}
+        self.sessions = {sid: f"{_component(name)}-{_component(sid)}"
+                         for sid, name in found.items()}
+
+    def account(self, account: str) -> str:
+        if account in CLUB_ACCOUNTS:
+            return CLUB_ACCOUNTS[account]
+        kind, _, key = account.partition(":")
+        if kind == "member":
+            return f"Liabilities:Members:{self.members.get(key) or _component(key)}"
+        if kind == "session":
+            return f"Equity:Pools:{self.sessions.get(key) or _component(key)}"
+        return "Equity:" + "-".join(_component(part) for part in account.split(":"))
+
+
+def _entries(log: reads.Log, after: int, names: Names
+             ) -> Iterable[tuple[tuple[Any, ...], list[str]]]:
+    """One transaction per book entry of the period (those that move no money too, with
+    no postings)."""
+    for r in log.rows:
+        if r.seq <= after:
+            continue
+        entry = log.entries[r.seq]
+        at = as_utc(r.recorded_at)
+        line = bk.entry_line(entry, seq=r.seq, at=at, postings=log.postings[r.seq],
+                             payload=r.payload)
+        member = next((p.account[len("member:"):] for p in line.postings
+                       if p.account.startswith("member:")), "")
+        what = bk.describe(line, member) if line.kind is not None else _quiet(entry)
+        lines = [f'{at.date()} * "{reads.KINDS[entry.type]}" "{_quote(what)}"',
+                 f'  seq: "{r.seq}"', f'  recorded-at: "{at.isoformat()}"',
+                 f'  actor: "{_quote(r.actor)}"']
+        lines += [_posting(names.account(p.account), p.currency, p.amount)
+                  for p in log.postings[r.seq]]
+        yield (at, 1, r.seq), lines
+
+
+def _quiet(entry: be.BookEntry) -> str:
+    """An entry that moves no money, in words."""
+    d = entry.to_payload()
+    tin = f"the evening of {d['evening']}" if d.get("evening") else \
+        f"session {d.get('session_id')}"
+    return {"CashCounted": f"cash counted in {tin}: {d.get('counted_minor')} minor units",
+            "FloatOpened": f"float of {tin}: {d.get('amount_minor')} minor units",
+            "SessionJoinedEvening": f"session {d.get('session_id')} joined the evening of "
+                                    f"{d.get('evening')}",
+            "CurrenciesSet": f"the club keeps its books in {d.get('currency')}",
+            "PeriodClosed": f"period {d.get('period')} closed",
+            "PeriodReopened": f"period {d.get('period')} reopened: {d.get('reason')}",
+            }.get(entry.type, entry.type)
+
+
+def _results(rows: list[Any], names: Names) -> Iterable[tuple[tuple[Any, ...], list[str]]]:
+    """One transaction per session result (a session's end, or a correction's change to
+    it): the members' nets against the session's pools."""
+    groups: dict[tuple[str, int], list[Any]] = defaultdict(list)
+    for r in rows:
+        groups[(r.session_id, r.version)].append(r)
+    for (session_id, version), group in groups.items():
+        first = group[0]
+        lines = [reads.line_of_row(r) for r in group]
+        postings = [p for line in lines for p in line.postings]
+        if not postings:
+            continue  # a seat with no member behind it is on no account
+        at = as_utc(first.posted_at)
+        what = f"result of session {first.session_name}" if first.corrected_by is None \
+            else (f"correction of session {first.session_name}, version "
+                  f"{first.corrected_by}: {first.reason}")
+        out = [f'{at.date()} * "session" "{_quote(what)}"', f'  session: "{session_id}"',
+               f'  version: "{version}"', f'  posted-at: "{at.isoformat()}"']
+        sums: dict[tuple[str, str], int] = defaultdict(int)
+        for p in postings:
+            sums[(p.account, p.currency)] += p.amount
+        out += [_posting(names.account(a), c, n) for (a, c), n in sums.items() if n]
+        if len(out) > 4:
+            yield (at, 0, session_id, version), out
+
+
+def _posting(account: str, currency: str, amount: int) -> str:
+    return f"  {account}  {_money(currency, amount)}"
+
+
+def _money(currency: str, amount: int) -> str:
+    """The book's amount as Beancount holds it: negated, in money."""
+    places = decimals(currency)
+    value = Decimal(-amount).scaleb(-places)
+    return f"{value:.{places}f} {'UNITS' if currency == UNITS else currency}"
+
+
+def _component(text: str) -> str:
+    """A part of a Beancount account name: ASCII letters, digits and dashes, starting with
+    a capital letter."""
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", ascii_) if w]
+    joined = "-".join(w[0].upper() + w[1:] for w in words)
+    return joined if joined[:1].isalpha() else f"X{joined}"
+
+
+def _quote(text: Any) -> str:
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
