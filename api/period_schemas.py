@@ -63,8 +63,10 @@ class OpeningImportSchema(Open):
                                                                      "after the last"})
 
 
-class ExportQuery(KnownQuery):
-    from_ = fields.Date(required=True, data_key="from", metadata={
-        "description": "The period's first day (UTC)", "example": "2026-10-01"})
-    to = fields.Date(required=True, metadata={
-        "description": "The period's last day (UTC), included", "example": "2026-10-31"})
+# `from` is a Python keyword: the schema is made from a dict, its field named as sent
+ExportQuery = KnownQuery.from_dict({
+    "from": fields.Date(required=True, metadata={
+        "description": "The period's first day (UTC)", "example": "2026-10-01"}),
+    "to": fields.Date(required=True, metadata={
+        "description": "The period's last day (UTC), included", "example": "2026-10-31"}),
+}, name="ExportQuery")

@@ -167,7 +167,7 @@ class BeancountExport(MethodView):
         a `balance` assertion per account at the period's end (what /accounts says as of
         it). Amounts in money, in the currency's decimals.
         """
-        first, last = query["from_"], query["to"]
+        first, last = query["from"], query["to"]
         text = beancount(services().engine, principal().club_id, first, last)
         return Response(text, mimetype=BEANCOUNT_MIMETYPE, headers={
             "Content-Disposition": f'attachment; filename="{_filename(first, last)}"'})

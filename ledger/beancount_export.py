@@ -81,7 +81,8 @@ def beancount(engine: Engine, club_id: str, first: date, last: date) -> str:
     out += [f"{first} open {names.account(a)}" for a in sorted(used, key=names.account)]
     brought = [(a, c, n) for a, per in opened.items() for c, n in per.items() if n]
     if brought:
-        out += ["", f'{first} * "Balances brought forward" "the books as of {before.at}"']
+        out += ["", f'{first} * "Balances brought forward"',
+                f'  as-of: "{before.at.isoformat() if before.at else start.isoformat()}"']
         out += [_posting(names.account(a), c, n) for a, c, n in sorted(brought)]
     for _, lines in moves:
         out += ["", *lines]
@@ -99,20 +100,28 @@ class Names:
     def __init__(self, conn: Connection, club_id: str):
         club = clubstore.find_club(conn, club_id)
         self.club = club.name if club is not None else club_id
-        self.members: dict[str, str] = {}
+        self.members: dict[str, str] = {}  # id: the account's last part
+        self.people: dict[str, str] = {be.CLUB: "the club"}  # id: the name, in words
         taken: set[str] = set()
         for m in sorted(clubstore.list_members(conn, club_id), key=lambda m: m.id):
             name = _component(m.name)
             if name in taken:
                 name = f"{name}-{_component(m.id)}"
             taken.add(name)
-            self.members[m.id] = name
+            self.members[m.id], self.people[m.id] = name, m.name
         self.sessions: dict[str, str] = {}
+        self.session_names: dict[str, str] = {}
 
     def name_sessions(self, conn: Connection, club_id: str, ids: set[str]) -> None:
-        found = store.session_names(conn, club_id, ids) if ids else {}
-        self.sessions = {sid: f"{_component(name)}-{_component(sid)}"
-                         for sid, name in found.items()}
+        self.session_names = store.session_names(conn, club_id, ids) if ids else {}
+        self.sessions = {sid: f"{_component(name)}-{re.sub('[^A-Za-z0-9]', '', sid)[:8]}"
+                         for sid, name in self.session_names.items()}
+
+    def tin(self, payload: dict[str, Any]) -> str:
+        if payload.get("evening"):
+            return f"the evening of {payload['evening']}"
+        sid = str(payload.get("session_id"))
+        return f"session {self.session_names.get(sid, sid)}"
 
     def account(self, account: str) -> str:
         if account in CLUB_ACCOUNTS:
@@ -136,9 +145,7 @@ def _entries(log: reads.Log, after: int, names: Names
         at = as_utc(r.recorded_at)
         line = bk.entry_line(entry, seq=r.seq, at=at, postings=log.postings[r.seq],
                              payload=r.payload)
-        member = next((p.account[len("member:"):] for p in line.postings
-                       if p.account.startswith("member:")), "")
-        what = bk.describe(line, member) if line.kind is not None else _quiet(entry)
+        what = _words(entry, line, names)
         lines = [f'{at.date()} * "{reads.KINDS[entry.type]}" "{_quote(what)}"',
                  f'  seq: "{r.seq}"', f'  recorded-at: "{at.isoformat()}"',
                  f'  actor: "{_quote(r.actor)}"']
@@ -147,16 +154,32 @@ def _entries(log: reads.Log, after: int, names: Names
         yield (at, 1, r.seq), lines
 
 
-def _quiet(entry: be.BookEntry) -> str:
-    """An entry that moves no money, in words."""
+def _words(entry: be.BookEntry, line: bk.Line, names: Names) -> str:
+    """A book entry in words, its parties by name and its amounts in money."""
     d = entry.to_payload()
-    tin = f"the evening of {d['evening']}" if d.get("evening") else \
-        f"session {d.get('session_id')}"
-    return {"CashCounted": f"cash counted in {tin}: {d.get('counted_minor')} minor units",
-            "FloatOpened": f"float of {tin}: {d.get('amount_minor')} minor units",
-            "SessionJoinedEvening": f"session {d.get('session_id')} joined the evening of "
-                                    f"{d.get('evening')}",
-            "CurrenciesSet": f"the club keeps its books in {d.get('currency')}",
+    currency = str(d.get("currency", ""))
+
+    def money(key: str) -> str:
+        return _money(currency, -int(d.get(key) or 0))
+
+    if isinstance(entry, be.PaymentRecorded):
+        return (f"{names.people.get(entry.payer, entry.payer)} paid "
+                f"{names.people.get(entry.payee, entry.payee)} {money('amount_minor')} "
+                f"({entry.method})")
+    if isinstance(entry, be.OpeningBalance):
+        return (f"opening balance of {names.people.get(entry.member_id, entry.member_id)} "
+                f"as of {entry.as_of}" + (f": {entry.note}" if entry.note else ""))
+    if isinstance(entry, be.DebtWrittenOff):
+        return (f"{money('amount_minor')} of what "
+                f"{names.people.get(entry.member_id, entry.member_id)} owed written off: "
+                f"{entry.reason}")
+    if line.kind is not None:  # a reversal, a cash difference: as the accounts say it
+        return bk.describe(line, "")
+    return {"CashCounted": f"cash counted in {names.tin(d)}: {money('counted_minor')}",
+            "FloatOpened": f"float of {names.tin(d)}: {money('amount_minor')}",
+            "SessionJoinedEvening": f"{names.tin({'session_id': d.get('session_id')})} "
+                                    f"joined the evening of {d.get('evening')}",
+            "CurrenciesSet": f"the club keeps its books in {currency}",
             "PeriodClosed": f"period {d.get('period')} closed",
             "PeriodReopened": f"period {d.get('period')} reopened: {d.get('reason')}",
             }.get(entry.type, entry.type)
