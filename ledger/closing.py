@@ -17,7 +17,7 @@ in an open period; an entry that would carry a date of its own (an opening balan
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection
@@ -32,6 +32,10 @@ from ledger.store import booklog as store
 from ledger.store.chain import as_utc, utc_iso
 from ledger.treasury import Books
 from ledger.writes import AppendResult, WriteRequest
+
+# A write stamps its time when it begins and commits a moment later: a period closes only
+# once no write begun inside it can still be on its way (far beyond any statement's timeout).
+CLOSE_GRACE = timedelta(minutes=5)
 
 
 class PeriodClosed(OutOfTurn):
@@ -62,9 +66,11 @@ class Periods:
         def build(conn: Connection) -> be.BookEntry:
             check_period(period)
             end = end_of(period)
-            if datetime.now(UTC) <= end:
+            if datetime.now(UTC) <= end + CLOSE_GRACE:
                 raise OutOfTurn(f"{period} has not ended: a period is closed after its last "
-                                "day", rule="period-not-ended", field="period")
+                                f"day (and {CLOSE_GRACE.seconds // 60} minutes, so that no "
+                                "write begun inside it is still on its way)",
+                                rule="period-not-ended", field="period")
             shut = reads.closed(conn, self.club_id, reads.NOW)
             if period in shut:
                 raise OutOfTurn(f"{period} was closed by entry {shut[period]}",
