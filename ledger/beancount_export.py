@@ -52,6 +52,9 @@ def check_range(first: date, last: date) -> None:
     if last < first:
         raise InvalidInput(f"to ({last}) is before from ({first})", rule="date-range",
                            field="to")
+    if first == date.min or last == date.max:  # the day before and the day after are named
+        raise InvalidInput("a period from 0001-01-02 to 9999-12-30 at the most",
+                           rule="date-range", field="to" if last == date.max else "from")
     if (last - first).days > MAX_DAYS:
         raise InvalidInput(f"a file covers at most {MAX_DAYS} days", rule="date-range",
                            field="to")

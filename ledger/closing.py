@@ -66,7 +66,7 @@ class Periods:
         def build(conn: Connection) -> be.BookEntry:
             check_period(period)
             end = end_of(period)
-            if datetime.now(UTC) <= end + CLOSE_GRACE:
+            if datetime.now(UTC) - CLOSE_GRACE <= end:
                 raise OutOfTurn(f"{period} has not ended: a period is closed after its last "
                                 f"day (and {CLOSE_GRACE.seconds // 60} minutes, so that no "
                                 "write begun inside it is still on its way)",

@@ -50,6 +50,8 @@ def end_of(period: str) -> datetime:
     """The last instant (microsecond) of the period, in UTC: a read as of it is the
     period's end."""
     start = start_of(period)
+    if (start.year, start.month) == (9999, 12):  # the last month a time can name
+        return datetime.max.replace(tzinfo=UTC)
     following = datetime(start.year + start.month // 12, start.month % 12 + 1, 1, tzinfo=UTC)
     return following - timedelta(microseconds=1)
 

@@ -94,3 +94,7 @@ def test_an_export_needs_a_period_that_ends_after_it_starts(tess, club):
                    rule="date-range")
     assert_problem(tess.get("/books/export.beancount", query_string={"from": "2026-10-01"}),
                    422)
+    for first, last in (("0001-01-01", "0001-01-31"), ("9999-12-01", "9999-12-31")):
+        assert_problem(tess.get("/books/export.beancount",
+                                query_string={"from": first, "to": last}), 422,
+                       rule="date-range")

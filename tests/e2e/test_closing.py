@@ -92,6 +92,7 @@ def test_a_month_closes_once_it_has_ended_and_only_the_treasurer_closes_it(tess,
     this_month = period_of(date.today())
     assert_problem(close(tess, this_month), 409, rule="period-not-ended")
     assert_problem(close(tess, "2026-13"), 422, rule="period")
+    assert_problem(close(tess, "9999-12"), 409, rule="period-not-ended")
     for role in ("admin", "dealer", "auditor"):
         other = club_client(app, engine, role=role, club=club)
         assert close(other, past_month()).status_code == 403

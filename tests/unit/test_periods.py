@@ -17,6 +17,7 @@ def test_a_month_runs_from_its_first_instant_to_its_last_in_utc():
     assert end_of("2026-10").isoformat() == "2026-10-31T23:59:59.999999+00:00"
     assert end_of("2026-12").isoformat() == "2026-12-31T23:59:59.999999+00:00"
     assert end_of("2028-02").day == 29
+    assert end_of("9999-12") == datetime.max.replace(tzinfo=UTC)
     assert period_of(datetime.fromisoformat("2026-11-01T00:30:00+01:00")) == "2026-10"
 
 
