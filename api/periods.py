@@ -99,12 +99,12 @@ class Reopening(MethodView):
         return written(periods().reopen(period, **data, request=write_request()))
 
 
+# Documented as a form with its file (what a generated client sends); the same file as a
+# text/csv body is taken too (curl --data-binary), as the description says.
 IMPORT_BODY = {"required": True, "content": {
-    "text/csv": {"schema": {"type": "string"}, "example":
-                 "member,amount,currency,as_of,note\nAnn,-12.50,GBP,2026-09-30,the old "
-                 "book\nBob,3.20,GBP,2026-09-30,\n"},
     "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
-        "file": {"type": "string", "format": "binary"}}}}}}
+        "file": {"type": "string", "format": "binary", "description": "The CSV file: "
+                 "member,amount,currency,as_of,note"}}}}}}
 
 
 @blp.route("/opening-balances")
@@ -122,9 +122,10 @@ class OpeningBalances(MethodView):
         it), an ISO 4217 currency the club keeps, the date of the balance (YYYY-MM-DD, not
         in the future, in no closed period) and a note. All or nothing: a file with a bad
         line is refused (422 `opening-balances`) listing every bad line (`lines`: its
-        number, field, rule and reason), and nothing is recorded. Sent as text/csv or as the
-        `file` of a multipart form. Without an Idempotency-Key the file's digest is its
-        key: the same file sent twice is recorded once.
+        number, field, rule and reason), and nothing is recorded. Sent as the `file` of a
+        multipart form, or as the body itself with Content-Type text/csv. Without an
+        Idempotency-Key the file's digest is its key: the same file sent twice is recorded
+        once.
         """
         content = _file()
         return written(periods().import_opening(content, request=write_request(
