@@ -44,8 +44,8 @@ class PeriodSchema(Open):
         "description": "The book position at the period's end"})
     balances = fields.Dict(keys=fields.String(), values=fields.Dict(
         keys=fields.String(), values=fields.Integer()), required=True, metadata={
-        "description": "Every account's balance per currency at the end, as /accounts "
-                       "says as of it"})
+        "description": "Every account's non-zero balance per currency at the end, as "
+                       "/accounts says as of it"})
     reopenings = fields.List(fields.Nested(ReopeningSchema), required=True)
 
 

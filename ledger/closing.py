@@ -78,8 +78,12 @@ class Periods:
                                 closed_by=shut[period])
             cut = reads.cut_at(conn, self.club_id, end.isoformat())
             balances, _ = reads.balances(conn, self.club_id, cut)
+            # the accounts that hold something: a club's sessions' own accounts are square
+            # but for pools left over, and there is one per session
+            held = {account: {c: n for c, n in per.items() if n}
+                    for account, per in balances.items() if any(per.values())}
             return be.PeriodClosed(period=period, end=end.isoformat(), end_seq=cut.seq or 0,
-                                   balances=balances)
+                                   balances=held)
 
         return self.books.append(build, request, "close", period)
 

@@ -407,9 +407,9 @@ class OpeningBalance(BookEntry):
 @dataclass(frozen=True)
 class PeriodClosed(BookEntry):
     """The treasurer closed `period` (a month, YYYY-MM, in UTC): from now on nothing is
-    dated inside it. `balances` is every account's balance per currency at its `end` (the
-    book position `end_seq` and the results posted by then), as the books read there. It
-    moves no money."""
+    dated inside it. `balances` is every account's non-zero balance per currency at its
+    `end` (the book position `end_seq` and the results posted by then), as the books read
+    there. It moves no money."""
 
     type: ClassVar[str] = "PeriodClosed"
     period: str
