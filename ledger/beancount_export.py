@@ -11,7 +11,8 @@ day with every balance brought forward (the books as of the instant before), the
 transaction per book entry and per session result (a result, or a correction's change to
 it) in the period, each on the day (UTC) it was posted, and ends with a `balance` assertion
 for every account and currency on the day after the period, the books as of its last
-instant: what /accounts says as of it.
+instant: what /accounts says as of it. Its accounts are those that hold something at either
+end or move in the period (a session's square account of an earlier month is left out).
 
 Beancount counts what an account holds with the sign of an asset, the books with the sign
 of what the club owes: every amount here is the book's posting negated (the club's cash
@@ -74,7 +75,14 @@ def beancount(engine: Engine, club_id: str, first: date, last: date) -> str:
         names = Names(conn, club_id)
         results = store.load_results(conn, club_id=club_id, since=start, until=end)
         kept = log.currencies().currency
-        used = {*opened, *closing}
+        # the accounts that hold something at either end or move in the period (not every
+        # square session account of the club's past)
+        posted = {p.account for seq, postings in log.postings.items()
+                  if seq > (before.seq or 0) for p in postings}
+        posted |= {a for r in results for line in [reads.line_of_row(r)]
+                   for a in (p.account for p in line.postings)}
+        used = {a for a in {*opened, *closing} if any(opened.get(a, {}).values())
+                or any(closing.get(a, {}).values()) or a in posted}
         names.name_sessions(conn, club_id, {a[len("session:"):] for a in used
                                             if a.startswith("session:")})
         moves = [*_entries(log, before.seq or 0, names), *_results(results, names)]
@@ -92,7 +100,7 @@ def beancount(engine: Engine, club_id: str, first: date, last: date) -> str:
     out.append("")
     following = last + timedelta(days=1)
     out += [f"{following} balance {names.account(a)} {_money(c, n)}"
-            for a in sorted(closing, key=names.account) for c, n in closing[a].items()]
+            for a in sorted(used, key=names.account) for c, n in closing[a].items()]
     return "\n".join(out) + "\n"
 
 
