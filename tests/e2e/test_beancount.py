@@ -15,6 +15,7 @@ from typing import Any
 from beancount import loader
 from beancount.core import data
 
+from api.cli import main
 from ledger.domain.periods import end_of
 
 from .clock import past_month, played_in
@@ -47,7 +48,7 @@ def books_of_the_month(tess: Any, monkeypatch: Any, month: str) -> None:
 
 
 def test_the_months_books_pass_beancounts_checks_and_assert_the_apis_balances(
-        tess, club, monkeypatch):
+        tess, club, monkeypatch, engine, tmp_path):
     month = past_month()
     books_of_the_month(tess, monkeypatch, month)
     last = end_of(month).date()
@@ -89,6 +90,12 @@ def test_the_months_books_pass_beancounts_checks_and_assert_the_apis_balances(
     assert asserted[("Assets:Bank", "GBP")] == Decimal("-0.50")
     assert asserted[("Expenses:Written-Off", "GBP")] == Decimal("0.20")
     assert "Ann pays" not in text and text.count("* \"payment\"") == 3
+    # the command line writes the same file
+    out = tmp_path / "books.beancount"
+    assert main(["books", "export-beancount", "--club", club.club_id, "--from", f"{month}-01",
+                 "--to", last.isoformat(), "-o", str(out), "--database-url",
+                 engine.url.render_as_string(hide_password=False)]) == 0
+    assert out.read_text(encoding="utf-8") == text
 
 
 def test_an_export_needs_a_period_that_ends_after_it_starts(tess, club):

@@ -9,6 +9,7 @@ import io
 from typing import Any
 
 from api import cli_books
+from api.cli import main
 
 from .clock import past_month
 from .conftest import assert_problem
@@ -91,9 +92,11 @@ def test_the_command_line_imports_through_the_same_service(tess, club, engine, t
                                                            capsys):
     path = tmp_path / "opening.csv"
     path.write_text(GOOD, encoding="utf-8")
-    args = argparse.Namespace(file=str(path), club=club.club_id, actor="operator")
-    assert cli_books.cmd_import_opening(args, engine) == 0
+    url = engine.url.render_as_string(hide_password=False)
+    assert main(["books", "import-opening", str(path), "--club", club.club_id,
+                 "--database-url", url]) == 0
     assert "recorded: 2 opening balance(s), book entries 1 to 2" in capsys.readouterr().out
+    args = argparse.Namespace(file=str(path), club=club.club_id, actor="operator")
     assert cli_books.cmd_import_opening(args, engine) == 0
     assert "already recorded" in capsys.readouterr().out
     assert_problem(send(tess, GOOD), 409, rule="opening-balances-imported")
