@@ -66,6 +66,10 @@ def test_opening_balances_are_dated_entries_on_the_members_accounts(tess, club):
         "opening-balance", "opening balance as of 2026-09-30: the old book p. 4")
     assert [(d["name"], d["amount_minor"], d["kind"]) for d in
             tess.get("/debts").get_json()["debts"]] == [("Ann", 1250, "opening-balance")]
+    # the pages show them as any line: the member's own and the club's
+    page = tess.get(f"/members/{club.members['Ann']}/account.html")
+    assert page.status_code == 200 and "12.50" in page.get_data(as_text=True)
+    assert tess.get("/standings.html").status_code == 200
 
 
 def test_the_same_file_twice_is_recorded_once(tess, club):
