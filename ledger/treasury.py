@@ -94,7 +94,7 @@ class Books:
                                    method=PaymentMethod(method), session_id=session_id,
                                    note=note)
 
-        return self._append(build, request, "payment", payer, payee, amount_minor, currency,
+        return self.append(build, request, "payment", payer, payee, amount_minor, currency,
                             method, session_id, note)
 
     def write_off(self, *, member: str, amount_minor: Any, currency: Any, reason: Any,
@@ -114,7 +114,7 @@ class Books:
                     field="amount_minor", owes_minor=max(owes, 0))
             return entry
 
-        return self._append(build, request, "write-off", member, amount_minor, currency, reason)
+        return self.append(build, request, "write-off", member, amount_minor, currency, reason)
 
     def count_cash(self, session_id: str | None = None, *, evening: str | None = None,
                    counted_minor: Any, currency: Any, note: str | None = None,
@@ -134,7 +134,7 @@ class Books:
             self._tin_currency(conn, entries, session_id, evening, states, currency)
             return entry
 
-        return self._append(build, request, "cash", session_id, evening, counted_minor,
+        return self.append(build, request, "cash", session_id, evening, counted_minor,
                             currency, note)
 
     def open_float(self, session_id: str | None = None, *, evening: str | None = None,
@@ -151,7 +151,7 @@ class Books:
             self._tin_currency(conn, entries, session_id, evening, states, currency)
             return entry
 
-        return self._append(build, request, "float", session_id, evening, amount_minor,
+        return self.append(build, request, "float", session_id, evening, amount_minor,
                             currency, note)
 
     def join_evening(self, evening: Any, *, session_id: str,
@@ -172,7 +172,7 @@ class Books:
             return SessionJoinedEvening(session_id=session_id, evening=evening,
                                         currency=currency)
 
-        return self._append(build, request, "evening", evening, session_id)
+        return self.append(build, request, "evening", evening, session_id)
 
     def book_cash_difference(self, session_id: str | None = None, *,
                              evening: str | None = None, difference: Any, amount_minor: Any,
@@ -208,7 +208,7 @@ class Books:
                     unbooked_minor=left)
             return entry
 
-        return self._append(build, request, "cash-difference", session_id, evening,
+        return self.append(build, request, "cash-difference", session_id, evening,
                             difference, amount_minor, currency, account, reason)
 
     def _tin_sessions(self, conn: Connection, entries: list[Any], session_id: str | None,
@@ -272,7 +272,7 @@ class Books:
             return be.reversal_of(entry, seq, reason,
                                   closed_period=period if period in shut else None)
 
-        return self._append(build, request, "reversal", seq, reason)
+        return self.append(build, request, "reversal", seq, reason)
 
     def set_currencies(self, *, currency: Any, accepted: Any,
                        request: WriteRequest) -> AppendResult:
@@ -281,19 +281,14 @@ class Books:
         def build(conn: Connection) -> be.BookEntry:
             return CurrenciesSet(currency=currency, accepted=tuple(accepted or ()))
 
-        return self._append(build, request, "currencies", currency, *(accepted or ()))
-
-    def _append(self, build: Callable[[Connection], be.BookEntry | list[be.BookEntry]],
-                request: WriteRequest, *what: object) -> AppendResult:
-        """Append the entry `build` makes as the next of the club's book log (or the
-        entries, in one write: all or none; the answer then lists them, `entries`)."""
-        return self.append(build, request, *what)
+        return self.append(build, request, "currencies", currency, *(accepted or ()))
 
     def append(self, build: Callable[[Connection], be.BookEntry | list[be.BookEntry]],
                request: WriteRequest, *what: object) -> AppendResult:
-        """The one write of the book log, for this service and ledger/closing.py: the
-        entries `build` decides on the log as it stands, under the write protocol; `what`
-        is the command, for the fingerprint of a key."""
+        """The one write of the book log, for this service and ledger/closing.py: append
+        the entry `build` decides on the log as it stands (or the entries, in one write: all
+        or none; the answer then lists them, `entries`), under the write protocol; `what` is
+        the command, for the fingerprint of a key."""
         actor = request.actor
         scope = f"books:{self.club_id}:{actor.member_id or ''}"[:80]
         request = request.fingerprinted(scope, *what)
