@@ -105,6 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         health,
         members,
         offences,
+        periods,
         sessions,
         statement,
         tablets,
@@ -112,7 +113,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
-                   clubs, attach, health, audit, books, members, evenings, tablets, exports):
+                   clubs, attach, health, audit, books, members, evenings, tablets, exports,
+                   periods):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
     request_guard.install(app, api.spec.to_dict)

@@ -230,6 +230,13 @@ class AccountDetailSchema(Open):
                                                      "tin: its date"})
     corrected_by = fields.Integer(metadata={
         "description": "An adjustment: the version of the session's EntryCorrected"})
+    closed_period = fields.String(metadata={
+        "description": "An adjustment or a reversal of what is in a closed period (YYYY-MM): "
+                       "it is posted in the open period"})
+    as_of = fields.String(metadata={"description": "An opening balance: its date"})
+    file_sha256 = fields.String(metadata={"description": "An opening balance: the digest "
+                                                         "of the file it was imported from"})
+    line = fields.Integer(metadata={"description": "...and its line there"})
 
 
 class AccountEntrySchema(Open):
@@ -238,7 +245,8 @@ class AccountEntrySchema(Open):
     kind = fields.String(required=True, validate=validate.OneOf([str(k) for k in EntryKind]),
                          metadata={"description": "session (its result), adjustment (what a "
                                                   "later correction changed in it), payment, "
-                                                  "write-off, reversal, cash-difference"})
+                                                  "write-off, reversal, cash-difference, "
+                                                  "opening-balance"})
     description = fields.String(required=True)
     session_id = fields.String(required=True, allow_none=True)
     session_name = fields.String(required=True, allow_none=True)

@@ -13,6 +13,7 @@
     lanterloo member add --club C NAME
     lanterloo token create --club C --member M --role dealer --label "tablet 2"
     lanterloo token list --club C | lanterloo token revoke TOKEN_ID
+    lanterloo books import-opening FILE --club C    # opening balances (api/cli_books.py)
 
 The command line is the operator's: it needs the database, not a token, and it is the only
 way to reach sessions that belong to no club (opened before clubs existed).
@@ -28,7 +29,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from api import cli_audit, cli_ops
+from api import cli_audit, cli_books, cli_ops
 from ledger.domain import LedgerError
 
 
@@ -518,6 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(func=cmd_verify)
     cli_audit.add_commands(sub, common, _engine)
     cli_ops.add_commands(sub, common, _database_url)
+    cli_books.add_commands(sub, common, _engine)
 
     rebuild = sub.add_parser("rebuild", parents=[common],
                              help="rebuild sessions' projections from their event logs")

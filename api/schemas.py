@@ -117,6 +117,16 @@ class StatementQuery(ma.Schema):
                                                     "page (or Accept: text/html)"})
 
 
+class RefusedLineSchema(Open):
+    """A line of an imported file, refused."""
+
+    line = fields.Integer(required=True, metadata={"description": "Its number in the file "
+                                                                  "(the header is line 1)"})
+    field = fields.String(required=True, allow_none=True)
+    rule = fields.String(required=True)
+    detail = fields.String(required=True)
+
+
 class ProblemSchema(ma.Schema):
     """application/problem+json (RFC 9457), with the ledger's own members.
 
@@ -160,3 +170,10 @@ class ProblemSchema(ma.Schema):
         "description": "pam_held_by refused: the players it may name"})
     owes_minor = fields.Integer(metadata={"description": "A write-off beyond the debt: what "
                                                         "the member owes"})
+    closed_by = fields.Integer(metadata={"description": "A period closed already: the "
+                                                       "closing's seq"})
+    lines = fields.List(fields.Nested(RefusedLineSchema), metadata={
+        "description": "An import refused (opening-balances): every bad line of the file "
+                       "and why; nothing was recorded"})
+    entries = fields.List(fields.Integer(), metadata={
+        "description": "A file imported already: the entries that recorded it"})

@@ -39,10 +39,12 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 MINIMAL = "return=minimal"
 
 
-def write_request(*, body_version: int | None = None,
-                  precondition: str | None = None) -> WriteRequest:
+def write_request(*, body_version: int | None = None, precondition: str | None = None,
+                  default_key: str | None = None, body: Any = None) -> WriteRequest:
     """The protocol's inputs of this request. `precondition`: the id of the session the
-    write builds on, when it must say what it builds on (428 otherwise)."""
+    write builds on, when it must say what it builds on (428 otherwise). `default_key`: the
+    key of a request sent without one (an import's, from its file), and `body` what stands
+    for a body that is not JSON in the fingerprint (the file's digest)."""
     header_version = if_match_version()
     if body_version is not None and header_version is not None \
             and body_version != header_version:
@@ -51,7 +53,7 @@ def write_request(*, body_version: int | None = None,
                          f"says {body_version}", rule="expected-version",
                          field="expected_version")
     expected = body_version if body_version is not None else header_version
-    key = idempotency_key()
+    key = idempotency_key() or default_key
     if precondition is not None and expected is None and key is None:
         from .context import ledger
 
@@ -60,7 +62,7 @@ def write_request(*, body_version: int | None = None,
                                   field="session_id")
         raise precondition_required()
     return WriteRequest(current_actor(), expected, key,
-                        fingerprint(sent_json(), expected)
+                        fingerprint(sent_json() if body is None else body, expected)
                         if key is not None else None)
 
 

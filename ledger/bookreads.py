@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ from ledger.domain import accounts as bk
 from ledger.domain import bookentries as be
 from ledger.domain.accounts import Line
 from ledger.domain.currencies import UNITS
+from ledger.domain.periods import end_of, period_of
 from ledger.store import booklog as store
 from ledger.store import clubstore
 from ledger.store.chain import as_utc, utc_iso
@@ -79,7 +80,7 @@ def cut_at(conn: Connection, club_id: str, as_of: str | None) -> Cut:
 
 # -- the lines ---------------------------------------------------------------------------
 
-def _line_of_row(r: Any) -> Line:
+def line_of_row(r: Any) -> Line:
     return bk.session_line(
         session_id=r.session_id, session_name=r.session_name, seat=r.seat,
         member_id=r.member_id, currency=r.currency, net_units=int(r.net_units),
@@ -90,7 +91,7 @@ def _line_of_row(r: Any) -> Line:
 def result_lines(conn: Connection, club_id: str, cut: Cut, *, member_id: str | None = None,
                  sign: int = 0) -> list[Line]:
     """The club's session results as lines (only the member's, only debits or credits)."""
-    return [_line_of_row(r) for r in store.load_results(
+    return [line_of_row(r) for r in store.load_results(
         conn, club_id=club_id, member_id=member_id, until=cut.at, sign=sign)]
 
 
@@ -109,6 +110,10 @@ class Log:
                    for r in rows}
         # each entry's postings made (and checked balanced) once per read of the log
         return cls(rows, entries, {seq: e.postings() for seq, e in entries.items()})
+
+    def recorded_at(self, seq: int) -> datetime:
+        """When entry `seq` was recorded (in UTC)."""
+        return next(as_utc(r.recorded_at) for r in self.rows if r.seq == seq)
 
     def reversed_by(self) -> dict[int, int]:
         """{seq of a cancelled entry: seq of its reversal}."""
@@ -159,6 +164,40 @@ def currencies(conn: Connection, club_id: str, cut: Cut) -> be.CurrenciesSet:
         for r in store.entries(conn, club_id, types=(be.CurrenciesSet.type,), up_to=cut.seq))
 
 
+def closed(conn: Connection, club_id: str, cut: Cut) -> dict[str, int]:
+    """{period: the seq of its closing} of the periods closed at the cut, reading only the
+    closings and reopenings."""
+    return be.closed_periods(
+        (r.seq, be.entry_from_record(r.type, r.schema_version, r.payload))
+        for r in store.entries(conn, club_id, types=CLOSINGS, up_to=cut.seq))
+
+
+CLOSINGS = (be.PeriodClosed.type, be.PeriodReopened.type)
+
+
+def in_closed_periods(conn: Connection, club_id: str, cut: Cut, lines: list[Line]
+                      ) -> list[Line]:
+    """The lines, each adjustment of a session whose result was posted in a period closed
+    at the cut saying so (`closed_period`): it is posted in the open period."""
+    periods = closed(conn, club_id, cut) if any(
+        line.kind == bk.EntryKind.ADJUSTMENT for line in lines) else {}
+    if not periods:
+        return lines
+    ended: dict[str, datetime] = {}
+    for line in lines:
+        if line.kind == bk.EntryKind.SESSION and line.session_id:
+            ended.setdefault(line.session_id, line.at)
+    out = []
+    for line in lines:
+        at = ended.get(line.session_id or "")
+        period = period_of(at) if at is not None else None
+        if line.kind == bk.EntryKind.ADJUSTMENT and period in periods \
+                and line.at > end_of(period):
+            line = replace(line, detail={**line.detail, "closed_period": period})
+        out.append(line)
+    return out
+
+
 def _names(lines: Iterable[Line]) -> dict[str, str]:
     return {line.session_id or "": line.session_name or "" for line in lines}
 
@@ -174,7 +213,8 @@ def member_items(conn: Connection, club_id: str, cut: Cut, member_id: str
     member = clubstore.find_member(conn, club_id, member_id=member_id)
     if member is None:
         raise NotFound(f"no member {member_id}", rule="member-exists", field="member_id")
-    results = result_lines(conn, club_id, cut, member_id=member_id)
+    results = in_closed_periods(conn, club_id, cut,
+                                result_lines(conn, club_id, cut, member_id=member_id))
     entries = Log.read(conn, club_id, cut).lines(_names(results), member_id)
     return member, bk.member_items(member_id, results + entries)
 
@@ -266,7 +306,7 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
             for currency, amount in per_currency.items():
                 if amount and _SIDE_OF[amount > 0] in sides:
                     owing[amount > 0][(account_[len("member:"):], currency)] = abs(amount)
-    results = (_line_of_row(r) for r in store.results_newest_first(conn, club_id,
+    results = (line_of_row(r) for r in store.results_newest_first(conn, club_id,
                                                                     until=cut.at))
     found = bk.open_lines(heapq.merge(results, log.lines_newest_first(), key=Line.sort_key,
                                       reverse=True), owing[False], owing[True])
@@ -392,7 +432,9 @@ REGISTER_COLUMNS = ["seq", "recorded_at", "kind", "type", "payer", "payer_name",
 KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
          "CashCounted": "cash-count", "EntryReversed": "reversal",
          "CurrenciesSet": "currencies", "FloatOpened": "float",
-         "CashDifferenceBooked": "cash-difference", "SessionJoinedEvening": "evening"}
+         "CashDifferenceBooked": "cash-difference", "SessionJoinedEvening": "evening",
+         "OpeningBalance": "opening-balance", "PeriodClosed": "period-closed",
+         "PeriodReopened": "period-reopened"}
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from ledger.domain.bookentries import (
     SessionJoinedEvening,
 )
 from ledger.domain.currencies import check_kept
+from ledger.domain.periods import period_of
 from ledger.domain.tins import Tin, evening_of
 from ledger.domain.vocabulary import Status
 from ledger.store import booklog as store
@@ -76,7 +77,7 @@ class Books:
         """Record that `payer` paid `payee` (each a member's id or name, or "club")."""
 
         def build(conn: Connection) -> be.BookEntry:
-            who = {name: self._party(conn, value, name)
+            who = {name: self.party(conn, value, name)
                    for name, value in (("payer", payer), ("payee", payee))}
             if who["payer"] == CLUB and who["payee"] == CLUB:
                 raise InvalidInput("the club cannot pay itself: name a member as the payer "
@@ -93,7 +94,7 @@ class Books:
                                    method=PaymentMethod(method), session_id=session_id,
                                    note=note)
 
-        return self._append(build, request, "payment", payer, payee, amount_minor, currency,
+        return self.append(build, request, "payment", payer, payee, amount_minor, currency,
                             method, session_id, note)
 
     def write_off(self, *, member: str, amount_minor: Any, currency: Any, reason: Any,
@@ -101,7 +102,7 @@ class Books:
         """Write off what `member` owes, up to all of it in that currency; `reason` required."""
 
         def build(conn: Connection) -> be.BookEntry:
-            member_id = self._party(conn, member, "member", club=False)
+            member_id = self.party(conn, member, "member", club=False)
             entry = DebtWrittenOff(member_id=member_id, amount_minor=amount_minor,
                                    currency=currency, reason=reason)
             _, items = reads.member_items(conn, self.club_id, reads.NOW, member_id)
@@ -113,7 +114,7 @@ class Books:
                     field="amount_minor", owes_minor=max(owes, 0))
             return entry
 
-        return self._append(build, request, "write-off", member, amount_minor, currency, reason)
+        return self.append(build, request, "write-off", member, amount_minor, currency, reason)
 
     def count_cash(self, session_id: str | None = None, *, evening: str | None = None,
                    counted_minor: Any, currency: Any, note: str | None = None,
@@ -133,7 +134,7 @@ class Books:
             self._tin_currency(conn, entries, session_id, evening, states, currency)
             return entry
 
-        return self._append(build, request, "cash", session_id, evening, counted_minor,
+        return self.append(build, request, "cash", session_id, evening, counted_minor,
                             currency, note)
 
     def open_float(self, session_id: str | None = None, *, evening: str | None = None,
@@ -150,7 +151,7 @@ class Books:
             self._tin_currency(conn, entries, session_id, evening, states, currency)
             return entry
 
-        return self._append(build, request, "float", session_id, evening, amount_minor,
+        return self.append(build, request, "float", session_id, evening, amount_minor,
                             currency, note)
 
     def join_evening(self, evening: Any, *, session_id: str,
@@ -171,7 +172,7 @@ class Books:
             return SessionJoinedEvening(session_id=session_id, evening=evening,
                                         currency=currency)
 
-        return self._append(build, request, "evening", evening, session_id)
+        return self.append(build, request, "evening", evening, session_id)
 
     def book_cash_difference(self, session_id: str | None = None, *,
                              evening: str | None = None, difference: Any, amount_minor: Any,
@@ -184,7 +185,7 @@ class Books:
         def build(conn: Connection) -> be.BookEntry:
             entries = tinreads.tin_entries(conn, self.club_id)
             states = self._tin_sessions(conn, entries, session_id, evening, empty=True)
-            party = self._party(conn, account, "account")
+            party = self.party(conn, account, "account")
             if difference not in tuple(Difference):
                 raise InvalidInput("difference must be shortage or surplus",
                                    rule="cash-difference", field="difference")
@@ -207,7 +208,7 @@ class Books:
                     unbooked_minor=left)
             return entry
 
-        return self._append(build, request, "cash-difference", session_id, evening,
+        return self.append(build, request, "cash-difference", session_id, evening,
                             difference, amount_minor, currency, account, reason)
 
     def _tin_sessions(self, conn: Connection, entries: list[Any], session_id: str | None,
@@ -264,9 +265,14 @@ class Books:
                 raise AlreadyReversed(f"book entry {seq} was reversed by entry {done}",
                                       rule="entry-already-reversed", field="seq",
                                       reversed_by=done)
-            return be.reversal_of(entry, seq, reason)
+            # an entry of a closed period is reversed in the open one, and the reversal
+            # says so (docs/books.md, "Closing a period")
+            period = period_of(log.recorded_at(seq))
+            shut = be.closed_periods((s, e) for s, e in log.entries.items())
+            return be.reversal_of(entry, seq, reason,
+                                  closed_period=period if period in shut else None)
 
-        return self._append(build, request, "reversal", seq, reason)
+        return self.append(build, request, "reversal", seq, reason)
 
     def set_currencies(self, *, currency: Any, accepted: Any,
                        request: WriteRequest) -> AppendResult:
@@ -275,11 +281,14 @@ class Books:
         def build(conn: Connection) -> be.BookEntry:
             return CurrenciesSet(currency=currency, accepted=tuple(accepted or ()))
 
-        return self._append(build, request, "currencies", currency, *(accepted or ()))
+        return self.append(build, request, "currencies", currency, *(accepted or ()))
 
-    def _append(self, build: Callable[[Connection], be.BookEntry], request: WriteRequest,
-                *what: object) -> AppendResult:
-        """Append the entry `build` makes as the next of the club's book log."""
+    def append(self, build: Callable[[Connection], be.BookEntry | list[be.BookEntry]],
+               request: WriteRequest, *what: object) -> AppendResult:
+        """The one write of the book log, for this service and ledger/closing.py: append
+        the entry `build` decides on the log as it stands (or the entries, in one write: all
+        or none; the answer then lists them, `entries`), under the write protocol; `what` is
+        the command, for the fingerprint of a key."""
         actor = request.actor
         scope = f"books:{self.club_id}:{actor.member_id or ''}"[:80]
         request = request.fingerprinted(scope, *what)
@@ -292,16 +301,23 @@ class Books:
             return head
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
-            entry = build(tx.conn)
-            row: dict[str, Any] = {
-                "club_id": self.club_id, "seq": head.version + 1, "type": entry.type,
-                "schema_version": entry.schema_version, "payload": entry.to_payload(),
-                "recorded_at": datetime.now(UTC), "actor": actor.name,
-                "member_id": actor.member_id, "token_id": actor.token_id,
-                "idempotency_key": request.idempotency_key}
-            row["hash"] = link(store.hashed_row(row), head.head_hash)
-            row["position"] = tx.append_book_entry(row)
-            return store.entry_dict(row)
+            built = build(tx.conn)
+            now, seq, previous = datetime.now(UTC), head.version, head.head_hash
+            written = []
+            for entry in built if isinstance(built, list) else [built]:
+                seq += 1
+                row: dict[str, Any] = {
+                    "club_id": self.club_id, "seq": seq, "type": entry.type,
+                    "schema_version": entry.schema_version, "payload": entry.to_payload(),
+                    "recorded_at": now, "actor": actor.name,
+                    "member_id": actor.member_id, "token_id": actor.token_id,
+                    "idempotency_key": request.idempotency_key}
+                row["hash"] = previous = link(store.hashed_row(row), previous)
+                row["position"] = tx.append_book_entry(row)
+                written.append(store.entry_dict(row))
+            if isinstance(built, list):
+                return {"entries": written, "version": seq}
+            return written[0]
 
         def current_version() -> int:
             with self.store.reading() as conn:
@@ -310,7 +326,7 @@ class Books:
         return perform(self.store, request, scope=scope, find=find, write=write,
                        current_version=current_version)
 
-    def _party(self, conn: Connection, value: Any, field: str, *, club: bool = True) -> str:
+    def party(self, conn: Connection, value: Any, field: str, *, club: bool = True) -> str:
         """"club", or the id of the club's member named by id or display name."""
         if not isinstance(value, str) or not value:
             raise InvalidInput(f"{field} must be a member's id or name"

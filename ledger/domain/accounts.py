@@ -39,6 +39,7 @@ from .bookentries import (
     DebtWrittenOff,
     EntryReversed,
     FloatOpened,
+    OpeningBalance,
     PaymentMethod,
     PaymentRecorded,
     check_balanced,
@@ -63,6 +64,7 @@ class EntryKind(StrEnum):
     REVERSAL = "reversal"
     CASH_DIFFERENCE = "cash-difference"  # a tin's shortage or surplus he answers for
     ADJUSTMENT = "adjustment"  # what a correction of a session changed in its result
+    OPENING_BALANCE = "opening-balance"  # his balance brought in from the club's paper book
 
 
 # -- session results ----------------------------------------------------------------------------
@@ -164,7 +166,8 @@ def entry_line(entry: BookEntry, *, seq: int, at: datetime,
     book log's reads make them once per entry)."""
     kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF,
             EntryReversed: EntryKind.REVERSAL,
-            CashDifferenceBooked: EntryKind.CASH_DIFFERENCE}.get(type(entry))
+            CashDifferenceBooked: EntryKind.CASH_DIFFERENCE,
+            OpeningBalance: EntryKind.OPENING_BALANCE}.get(type(entry))
     session_id = getattr(entry, "session_id", None)
     return Line(at=at, kind=kind,
                 postings=tuple(entry.postings() if postings is None else postings),
@@ -300,12 +303,19 @@ def describe(line: Line, member_id: str) -> str:
     if line.kind == EntryKind.SESSION:
         return f"result of session {line.session_name or line.session_id} ({d['seat']})"
     if line.kind == EntryKind.ADJUSTMENT:
+        closed = f" (the session is in the closed period {d['closed_period']}: posted in the " \
+            "open period)" if d.get("closed_period") else ""
         return (f"correction of session {line.session_name or line.session_id} ({d['seat']}), "
-                f"version {d['corrected_by']}: {d['reason']}")
+                f"version {d['corrected_by']}: {d['reason']}{closed}")
+    if line.kind == EntryKind.OPENING_BALANCE:
+        return f"opening balance as of {d['as_of']}" + (f": {d['note']}" if d.get("note")
+                                                         else "")
     if line.kind == EntryKind.WRITE_OFF:
         return f"written off: {d['reason']}"
     if line.kind == EntryKind.REVERSAL:
-        return f"reversal of entry {d['reverses']}: {d['reason']}"
+        closed = f" (entry {d['reverses']} is in the closed period {d['closed_period']}: " \
+            "posted in the open period)" if d.get("closed_period") else ""
+        return f"reversal of entry {d['reverses']}: {d['reason']}{closed}"
     if line.kind == EntryKind.CASH_DIFFERENCE:
         tin = f"the evening of {d['evening']}" if d.get("evening") \
             else f"session {line.session_name or line.session_id}"

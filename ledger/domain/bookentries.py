@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import date
 from enum import StrEnum
@@ -19,12 +19,14 @@ from typing import Any, ClassVar, NamedTuple
 
 from .currencies import UNITS, check_iso
 from .errors import InvalidInput, InvariantBroken
+from .periods import check_date, check_period
 
 CLUB = "club"
 CLUB_CASH = "club:cash"
 CLUB_BANK = "club:bank"
 CLUB_WRITTEN_OFF = "club:written-off"
 CLUB_OVER_SHORT = "club:cash-over-short"  # the tins' shortages and surpluses the club bore
+CLUB_OPENING = "club:opening-balances"  # the balances brought in from the club's paper book
 MAX_AMOUNT_MINOR = 10**12  # a billion pounds in pence: beyond any club's night
 MAX_TEXT = 500
 _CURRENCY = re.compile(r"^[A-Z]{3}$")  # the shape of a code; the club's list decides
@@ -228,6 +230,8 @@ class EntryReversed(BookEntry):
     reverses_type: str
     reason: str
     undo: tuple[tuple[str, str, int], ...] = ()  # (account, currency, amount)
+    # the closed period the cancelled entry is in: the reversal posts in the open one
+    closed_period: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.reverses, bool) or not isinstance(self.reverses, int) \
@@ -238,8 +242,12 @@ class EntryReversed(BookEntry):
         self.postings()
 
     def to_payload(self) -> dict[str, Any]:
-        return {"reverses": self.reverses, "reverses_type": self.reverses_type,
-                "reason": self.reason, "undo": [list(p) for p in self.undo]}
+        out: dict[str, Any] = {"reverses": self.reverses,
+                               "reverses_type": self.reverses_type, "reason": self.reason,
+                               "undo": [list(p) for p in self.undo]}
+        if self.closed_period is not None:  # an entry of an open period keeps the old shape
+            out["closed_period"] = self.closed_period
+        return out
 
     def postings(self) -> list[BookPosting]:
         out = [BookPosting(str(a), str(c), int(n)) for a, c, n in self.undo]
@@ -362,10 +370,87 @@ class CashDifferenceBooked(BookEntry):
             else self.amount_minor
 
 
+@dataclass(frozen=True, kw_only=True)
+class OpeningBalance(BookEntry):
+    """The club's paper book said `member_id`'s balance was `amount_minor` of `currency` on
+    `as_of` (a date): positive, the club owed him; negative, he owed the club. Brought in
+    from line `line` of an imported file (`file_sha256`, its content's digest), against
+    club:opening-balances."""
+
+    type: ClassVar[str] = "OpeningBalance"
+    member_id: str
+    amount_minor: int  # signed, as the member's account
+    currency: str
+    as_of: str
+    note: str | None = None
+    file_sha256: str
+    line: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.amount_minor, bool) or not isinstance(self.amount_minor, int) \
+                or not 0 < abs(self.amount_minor) <= MAX_AMOUNT_MINOR:
+            raise InvalidInput(f"amount must be a non-zero amount of at most "
+                               f"{MAX_AMOUNT_MINOR} minor units either way; got "
+                               f"{self.amount_minor!r}", rule="amount-non-zero",
+                               field="amount")
+        check_currency(self.currency)
+        check_date(self.as_of, "as_of")
+        check_text(self.note, "note", required=False)
+
+    def postings(self) -> list[BookPosting]:
+        out = [BookPosting(member_account(self.member_id), self.currency, self.amount_minor),
+               BookPosting(CLUB_OPENING, self.currency, -self.amount_minor)]
+        check_balanced(out)
+        return out
+
+
+@dataclass(frozen=True)
+class PeriodClosed(BookEntry):
+    """The treasurer closed `period` (a month, YYYY-MM, in UTC): from now on nothing is
+    dated inside it. `balances` is every account's non-zero balance per currency at its
+    `end` (the book position `end_seq` and the results posted by then), as the books read
+    there. It moves no money."""
+
+    type: ClassVar[str] = "PeriodClosed"
+    period: str
+    end: str
+    end_seq: int
+    balances: dict[str, dict[str, int]]
+
+    def __post_init__(self) -> None:
+        check_period(self.period)
+
+
+@dataclass(frozen=True)
+class PeriodReopened(BookEntry):
+    """An admin reopened the closed `period` for `reason`. It moves no money."""
+
+    type: ClassVar[str] = "PeriodReopened"
+    period: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        check_period(self.period)
+        check_text(self.reason, "reason", required=True)
+
+
+def closed_periods(entries: Iterable[tuple[int, BookEntry]]) -> dict[str, int]:
+    """{period: the seq of its closing} of the periods closed and not reopened since, from
+    the book log's entries in order."""
+    out: dict[str, int] = {}
+    for seq, entry in entries:
+        if isinstance(entry, PeriodClosed):
+            out[entry.period] = seq
+        elif isinstance(entry, PeriodReopened):
+            out.pop(entry.period, None)
+    return dict(sorted(out.items()))
+
+
 BOOK_ENTRY_TYPES: dict[str, type[BookEntry]] = {
     cls.type: cls for cls in (PaymentRecorded, DebtWrittenOff, CashCounted, EntryReversed,
                               CurrenciesSet, FloatOpened, CashDifferenceBooked,
-                              SessionJoinedEvening)}
+                              SessionJoinedEvening, OpeningBalance, PeriodClosed,
+                              PeriodReopened)}
 
 
 def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) -> BookEntry:
@@ -384,13 +469,22 @@ def entry_from_record(type_: str, schema_version: int, payload: dict[str, Any]) 
     return cls(**data)
 
 
-def reversal_of(entry: BookEntry, seq: int, reason: Any) -> EntryReversed:
-    """The entry that cancels `entry` (number `seq`); a reversal or a change of currencies
-    cannot be reversed (reverse the mistake, or set the currencies again)."""
-    if isinstance(entry, EntryReversed | CurrenciesSet):
-        what = "a reversal" if isinstance(entry, EntryReversed) else "a change of currencies"
+NOT_REVERSIBLE = {EntryReversed: "a reversal", CurrenciesSet: "a change of currencies",
+                  PeriodClosed: "the closing of a period (an admin reopens it)",
+                  PeriodReopened: "the reopening of a period (close it again)"}
+
+
+def reversal_of(entry: BookEntry, seq: int, reason: Any, *,
+                closed_period: str | None = None) -> EntryReversed:
+    """The entry that cancels `entry` (number `seq`, in the closed period `closed_period`
+    if it is in one: the reversal says so); a reversal, a change of currencies, a closing
+    or a reopening cannot be reversed (reverse the mistake, set the currencies again,
+    reopen or close the period)."""
+    what = NOT_REVERSIBLE.get(type(entry))
+    if what is not None:
         raise InvalidInput(f"entry {seq} is {what}: it cannot be reversed",
                            rule="entry-not-reversible", field="seq")
     return EntryReversed(reverses=seq, reverses_type=entry.type, reason=reason,
                          undo=tuple((p.account, p.currency, -p.amount)
-                                    for p in entry.postings()))
+                                    for p in entry.postings()),
+                         closed_period=closed_period)

@@ -20,6 +20,7 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
+from ledger.closing import Periods
 from ledger.clubs import Actor, Clubs
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
@@ -98,6 +99,12 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/book-entries/{seq}/reversal"): allowed("treasurer", ok=201),
     ("get", "/payables"): allowed("admin", "treasurer", "auditor"),
     ("get", "/settle-up"): allowed("admin", "treasurer", "auditor"),
+    # a month is closed by the treasurer and reopened by an admin (docs/books.md)
+    ("get", "/periods"): allowed("admin", "treasurer", "auditor"),
+    ("post", "/periods/{period}/closing"): allowed("treasurer", ok=201),
+    ("post", "/periods/{period}/reopening"): allowed("admin", ok=201),
+    ("post", "/opening-balances"): allowed("treasurer", ok=201),
+    ("get", "/books/export.beancount"): allowed("admin", "treasurer", "auditor"),
     ("get", "/club/currencies"): allowed("admin", "treasurer", "auditor"),
     ("put", "/club/currencies"): allowed("treasurer", ok=201),
     # an evening's tin (api/evenings.py): each club's own evenings
@@ -269,7 +276,16 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         dealer = Actor("dealer", world.ours.members["dealer"])
         Ledger(world.engine).for_club(world.ours.club_id).append(
             ids["session_id"], [StartDeal(trump_card="3C")], WriteRequest(dealer))
+    if "{period}" in path:  # a month of its own each time, closed first to be reopened
+        world.counter += 1
+        ids["period"] = f"{2000 + world.counter // 12:04d}-{world.counter % 12 + 1:02d}"
+        if path.endswith("/reopening"):
+            for club in (world.ours, world.theirs):
+                Periods(Books(world.engine, club.club_id)).close(ids["period"], request=(
+                    WriteRequest(Actor("treasurer", club.members["treasurer"]))))
     url = path.replace("{deal_no}", "1")
+    if path == "/books/export.beancount":
+        url += "?from=2026-01-01&to=2026-01-31"
     for name, value in ids.items():
         url = url.replace("{" + name + "}", value)
     body = None
@@ -301,6 +317,11 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/evenings/{evening}/cash-differences": {
                 "difference": "shortage", "amount_minor": 1, "currency": "units",
                 "account": "club", "reason": "walk"},
+            "/periods/{period}/closing": {},
+            "/periods/{period}/reopening": {"reason": "walk"},
+            # a file of its own each time: the same file is recorded once
+            "/opening-balances": ("member,amount,currency,as_of,note\n"
+                                  f"dealer,1.00,GBP,2026-01-01,{world.unique()}\n").encode(),
         }[path]
     return url, body, ids
 
@@ -310,6 +331,9 @@ def call(world: World, method: str, url: str, body: Any, authorization: str) -> 
     if method in ("post", "put"):  # an append is never blind (428): its own request
         world.counter += 1
         headers["Idempotency-Key"] = f"walk-{world.counter}"
+    if isinstance(body, bytes):  # a file (the opening balances), sent as text/csv
+        return world.client.open(url, method=method.upper(), data=body,
+                                 content_type="text/csv", headers=headers)
     return world.client.open(url, method=method.upper(), json=body, headers=headers)
 
 

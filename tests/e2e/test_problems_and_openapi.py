@@ -101,7 +101,10 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/sessions/{session_id}/explain.csv", "/audit/events.csv", "/audit/penalties.csv",
         "/audit/corrections.csv", "/members/{member_id}/account.csv", "/debts.csv",
         "/members/{member_id}/account.html", "/standings.html", "/payables.csv",
-        "/settle-up.csv", "/book-entries.csv"}
+        "/settle-up.csv", "/book-entries.csv",
+        # closing a month, opening balances, Beancount (api/periods.py)
+        "/periods", "/periods/{period}/closing", "/periods/{period}/reopening",
+        "/opening-balances", "/books/export.beancount"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
 
 

@@ -1,0 +1,39 @@
+"""A month of the club's books played in the past: the ledger's clock set back, each write a
+second after the one before (tests of closing a period and of the Beancount export)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+
+import ledger.service
+import ledger.treasury
+
+
+def past_month(months: int = 2) -> str:
+    """The month (YYYY-MM) `months` before this one: ended, whatever the day."""
+    today = date.today()
+    index = today.year * 12 + today.month - 1 - months
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+@contextmanager
+def played_in(monkeypatch: pytest.MonkeyPatch, month: str, day: int = 10) -> Iterator[Any]:
+    """The sessions and book entries written inside the block are recorded on `day` of
+    `month`, from 20:00 UTC, a second apart."""
+    at = [datetime.fromisoformat(f"{month}-{day:02d}T20:00:00+00:00")]
+
+    class Then(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+            at[0] += timedelta(seconds=1)
+            return at[0] if tz is None or tz is UTC else at[0].astimezone(tz)
+
+    with monkeypatch.context() as patch:
+        for module in (ledger.service, ledger.treasury):
+            patch.setattr(module, "datetime", Then)
+        yield at
