@@ -88,6 +88,8 @@ def test_a_latecomer_who_is_a_new_guest_is_made_a_member_and_the_club_pays_him(t
     the_books_square(tess, dan)
     statement = tess.get(f"/sessions/{sid}/statement").get_json()
     assert {p["player"]: p["net_money_minor"] for p in statement["players"]} == NETS
+    trail = tess.get(f"/audit/events?member_id={dan}&session_id={sid}").get_json()["events"]
+    assert {e["type"] for e in trail} >= {"PlayerJoined", "DeclarationMade"}
 
 
 def test_a_latecomer_who_is_a_member_joins_by_his_id_under_his_name(tess, club, engine):
