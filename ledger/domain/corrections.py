@@ -121,8 +121,10 @@ def wire(command: cmd.Command) -> dict[str, Any]:
     body = {k: v for k, v in asdict(command).items() if v is not None and v is not cmd.UNSAID}
     if isinstance(command, cmd.ShowFlush) and command.pam_held_by is None:
         body["pam_held_by"] = None
-    if isinstance(command, cmd.JoinPlayer) and not command.guest:
-        del body["guest"]  # a guest is said; a member is not
+    if isinstance(command, cmd.JoinPlayer):  # the member is the join event's, not the entry's
+        body.pop("member", None)
+        if not command.guest:
+            del body["guest"]
     return {"type": WIRE_NAMES[type(command)], **body}
 
 

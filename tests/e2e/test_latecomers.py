@@ -137,3 +137,30 @@ def test_a_guest_refused_by_the_table_is_not_made_a_member(tess, club):
     assert_problem(refused, 409, rule="between-deals")
     assert "Dan" not in {m["name"] for m in tess.get("/members").get_json()["members"]}
 
+
+
+def test_a_join_put_in_place_by_a_correction_seats_a_member_like_any_join(tess, club,
+                                                                            engine):
+    from ledger.clubs import Clubs
+
+    eve = Clubs(engine).add_member(club.club_id, "Eve")["member_id"]
+    sid = open_night(tess)
+    joined = join(tess, sid, player="Dan", guest=True)  # the wrong player was entered
+    version = joined.get_json()["appended"][0]["version"]
+    refused = post(tess, f"/sessions/{sid}/corrections", {
+        "voids": [version], "reason": "it was Eve",
+        "replacements": [{"type": "PlayerJoined", "player": "Zed", "after": "Cal",
+                          "guest": False}]}, key=f"{sid}-refused")
+    assert_problem(refused, 422, rule="club-member")
+    corrected = post(tess, f"/sessions/{sid}/corrections", {
+        "voids": [version], "reason": "it was Eve",
+        "replacements": [{"type": "PlayerJoined", "player": "eve", "after": "Cal",
+                          "guest": False}]}, key=f"{sid}-corrected")
+    assert corrected.status_code == 201, corrected.get_json()
+    session = corrected.get_json()["session"]
+    assert session["seats"] == ["Ann", "Bob", "Cal", "Eve"]
+    assert session["members"]["Eve"] == eve and "Dan" not in session["members"]
+    undone = post(tess, f"/sessions/{sid}/undo", {"reason": "Eve went home"},
+                  key=f"{sid}-undo")
+    assert undone.status_code == 201, undone.get_json()
+    assert "Eve" not in undone.get_json()["session"]["members"]
