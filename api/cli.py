@@ -55,11 +55,18 @@ def _describe(engine: Any) -> str:
 def _migrate(engine: Any) -> str | None:
     from ledger.bulk import migrate
     from ledger.store.migrate import current
+    from ledger.upgrades import attach_latecomers
 
     rebuilt = migrate(engine)
     if rebuilt:
         print(f"rebuilt the projections of {len(rebuilt)} sessions written by an earlier "
               "release, from their logs")
+    for session_id, seats in attach_latecomers(engine):
+        if isinstance(seats, str):
+            print(f"session {session_id}: its latecomers are not attached: {seats}",
+                  file=sys.stderr)
+        else:
+            print(f"session {session_id}: latecomers attached to members: {', '.join(seats)}")
     return current(engine)
 
 

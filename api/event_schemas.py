@@ -171,12 +171,20 @@ class ReplayWaivedIn(EventIn):
 
 
 class PlayerJoinedIn(EventIn):
-    """An aftercomer takes a seat to the left of `after`."""
+    """An aftercomer takes a seat to the left of `after`, as a member of the club, as at the
+    opening: `player` is a member's name (any case) or id, or, with `guest`, a name that
+    becomes a guest member. The join records his member; his result is on his account."""
 
     command = cmd.JoinPlayer
     type = _type("PlayerJoined")
-    player = fields.String(required=True, **PLAYER)
+    player = fields.String(required=True, validate=PLAYER["validate"], metadata={
+        "description": "The aftercomer: a member's name (any case) or id, or a new guest's "
+                       "name with `guest`", "example": "F"})
     after = fields.String(required=True, **PLAYER)
+    guest = strict_bool(load_default=False,
+                        metadata={"description": "A player who is no member yet becomes a "
+                                                 "guest member of the club (as a name listed "
+                                                 "in `guests` when a session opens)"})
 
 
 class PlayerWithdrewIn(EventIn):

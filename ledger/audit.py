@@ -13,9 +13,9 @@ and before the correction itself no longer counts.
 
 A member is found by his seat: a club session seats each member under his display name
 (ledger/clubs.py `resolve_players`), and the session's opening records seat -> member id
-(`SessionOpened.members`). The query selects by the name, then keeps only the rows whose
-session maps that seat to the member (a player who joined mid-session under a member's name
-is not that member). The indexes these queries use are migration 0006's (docs/audit.md).
+(`SessionOpened.members`; an aftercomer's join records his, `PlayerJoined.member`). The
+query selects by the name, then keeps only the rows whose session maps that seat to the
+member. The indexes these queries use are migration 0006's (docs/audit.md).
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ MAX_AUDIT_LIMIT = 500
 PENALTY, BREACH, CORRECTION, OPENING = ("PenaltyImposed", "BreachDetected", "EntryCorrected",
                                         "SessionOpened")
 REGISTER_TYPES = (PENALTY, BREACH)
+# the events after the opening that seat a member: his join, the club's attachments
+SEATING_TYPES = ("SessionAttached", "PlayerJoined", "LatecomersAttached")
 OFFENCES = sorted({name for table in TABLES.values() for name in table})
 BREACHES = sorted(b.value for b in Breach)
 # The types and the payload's fields are written as literal SQL, the same text on both
@@ -303,15 +305,18 @@ class Audit:
     def _openings(self, conn: Any, stream_ids: set[str],
                   into: dict[str, dict[str, str]]) -> None:
         """Each session's seats -> member ids, from its opening (version 1) or, for a
-        session from before clubs, from its attachment to the club."""
+        session from before clubs, from its attachment to the club; an aftercomer's from his
+        join, or from the attachment of the latecomers' seats at an upgrade."""
         for chunk in _chunks(sorted(stream_ids)):
             for stream_id, payload in conn.execute(
                     select(events.c.stream_id, events.c.payload)
                     .where(events.c.stream_id.in_(chunk),
-                           or_(events.c.version == 1, events.c.type == "SessionAttached"))
+                           or_(events.c.version == 1, events.c.type.in_(SEATING_TYPES)))
                     .order_by(events.c.stream_id, events.c.version)):
+                joined = {payload["player"]: payload["member"]} if payload.get("member") \
+                    else {}
                 into[stream_id] = {**into.get(stream_id, {}),
-                                   **dict(payload.get("members") or {})}
+                                   **dict(payload.get("members") or {}), **joined}
         for stream_id in stream_ids:
             into.setdefault(stream_id, {})
 

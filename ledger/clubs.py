@@ -152,38 +152,41 @@ def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
 
 
 def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: list[Any],
-                    *, now: datetime, by: Actor | None = None) -> dict[str, tuple[str, str]]:
-    """{the name as sent: (seat name, member id)} for each player of a new session.
+                    *, now: datetime, by: Actor | None = None, field: str | None = None
+                    ) -> dict[str, tuple[str, str]]:
+    """{the name as sent: (seat name, member id)} for each player of a new session, or for
+    an aftercomer (`field`: the one field a refusal names, "player").
 
     A player is a member's id or display name (any case); a name listed in `guests` that is
     no member yet becomes a guest member now, in the caller's transaction.
     """
+    hint = 'list them under "guests"' if field is None else 'send "guest": true'
     guest_keys = {name_key(g) for g in guests if isinstance(g, str)}
     resolved: dict[str, Any] = {}
     seated_keys: set[str] = set()
     for i, player in enumerate(players):
         if not isinstance(player, str):
             raise InvalidInput("players are members' names or ids", rule="players",
-                               field=f"players.{i}")
+                               field=field or f"players.{i}")
         row = store.find_member(conn, club_id, member_id=player) \
             or store.find_member(conn, club_id, name_key=name_key(player))
         if row is None and name_key(player) in guest_keys:
-            check_name(player, "players")
+            check_name(player, field or "players")
             member_id = uuid4().hex
             store.insert_member(conn, member_id=member_id, club_id=club_id, name=player,
                                 name_key=name_key(player), guest=True, now=now, by=by)
             row = store.find_member(conn, club_id, member_id=member_id)
         if row is None:
             raise InvalidInput(f"player {player!r} is not a member of the club; add them as a "
-                               "member or list them under \"guests\"", rule="club-member",
-                               field=f"players.{i}", player=player)
+                               f"member or {hint}", rule="club-member",
+                               field=field or f"players.{i}", player=player)
         resolved[player] = (row.name, row.id)
         seated_keys.add(name_key(player))
         seated_keys.add(row.name_key)
     for i, guest in enumerate(guests):
         if not isinstance(guest, str) or name_key(guest) not in seated_keys:
             raise InvalidInput(f"guest {guest!r} is not among the players", rule="club-member",
-                               field=f"guests.{i}")
+                               field=field or f"guests.{i}")
     return resolved
 
 

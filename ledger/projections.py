@@ -227,8 +227,9 @@ def _moment(iso: str) -> datetime:
 # -- session results -----------------------------------------------------------------------
 
 # The events whose write may move a session's results on the club's books: its end, a
-# correction, its attachment to a club (which names the members).
-RESULT_TRIGGERS = frozenset({"SessionEnded", "EntryCorrected", "SessionAttached"})
+# correction, its attachment to a club or its latecomers' to members (which name the members).
+RESULT_TRIGGERS = frozenset({"SessionEnded", "EntryCorrected", "SessionAttached",
+                             "LatecomersAttached"})
 
 
 def result_rows(results: Iterable[SessionResult], club_id: str | None) -> list[dict[str, Any]]:
@@ -401,6 +402,13 @@ def differences(stored: Stored, folded: Folded) -> list[str]:
     rebuilt = {_result_key(r): compared_result(r)
                for r in result_rows(folded.results, stored.club_id)}
     out += diff("session_results", stored.results, rebuilt)
+    if stored.club_id is not None:  # every seat is someone's: a result on no account is lost
+        nameless = sorted({r["seat"] for r in [*stored.results.values(), *rebuilt.values()]
+                           if r["member_id"] is None})
+        if nameless:
+            out.append(f"session_results: the result of {', '.join(nameless)} names no member "
+                       "of the club: it is on nobody's account (`lanterloo migrate` attaches "
+                       "latecomers to members)")
     for version in sorted(stored.snapshots):
         if version not in folded.states_at:
             out.append(f"snapshots.{version}: beyond the log's {folded.version} versions")

@@ -43,7 +43,7 @@ from ledger.domain import (
     session_view,
 )
 from ledger.domain.accounts import RESULT_EVENT_TYPES
-from ledger.domain.commands import AttachToClub
+from ledger.domain.commands import AttachLatecomers, AttachToClub, JoinPlayer
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.currencies import check_kept
 from ledger.domain.state import to_json
@@ -120,15 +120,8 @@ class Ledger(SessionReads):
             return self._record(tx, session_id, None, state, events, folding.finish(state),
                                 request)
 
-        while True:
-            try:
-                return perform(self.store, request, scope=scope, find=find, write=write,
-                               current_version=lambda: 0)
-            except IntegrityError as error:
-                # A concurrent request added the same guest first: now he is a member.
-                # Each retry finds one more member, so this ends.
-                if self.store.violated_table(error) != "members":
-                    raise
+        return self._seating(lambda: perform(self.store, request, scope=scope, find=find,
+                                             write=write, current_version=lambda: 0))
 
     def append(self, session_id: str, commands: Sequence[Command],
                request: WriteRequest) -> AppendResult:
@@ -144,7 +137,7 @@ class Ledger(SessionReads):
             state = SessionState.from_dict(orjson.loads(head.state_json or b"null"))
             folding = Folding(session_id)
             events: list[Event] = []
-            for command in commands:
+            for command in _seat_latecomers(tx, head.club_id, commands, request.actor):
                 state, produced = execute(state, command, session_id=session_id,
                                           fold=folding)
                 events += produced
@@ -242,6 +235,38 @@ class Ledger(SessionReads):
         return perform(self.store, request, scope=scope, find=find, write=write,
                        current_version=current_version)
 
+    def attach_latecomers(self, session_id: str, request: WriteRequest) -> AppendResult:
+        """Attach the seats of a club's session that name no member (aftercomers who joined
+        before a join named his member) to the club's member of that name, or a new guest
+        member, as `attach` does for a whole session; the upgrade's (docs/operations.md,
+        "Upgrading"). A session whose every seat is a member's is left as it is (nothing is
+        appended)."""
+        scope = self._scope(session_id, request)
+        request = request.fingerprinted(scope, "attach-latecomers")
+
+        def write(tx: Tx, head: Head) -> dict[str, Any]:
+            state = SessionState.from_dict(orjson.loads(head.state_json or b"null"))
+            club_id = head.club_id
+            if club_id is None:
+                raise InvalidInput("a session from before clubs is attached whole (`lanterloo "
+                                   "club attach`)", rule="club-member", field="session_id")
+            missing = [seat for seat in state.seats if seat not in state.members]
+            now = datetime.now(UTC)
+            resolved = resolve_players(tx.conn, club_id, missing, missing, now=now,
+                                       by=request.actor)
+            members = {seat: resolved[seat][1] for seat in missing}
+            folding = Folding(session_id)
+            state, events = execute(state, AttachLatecomers(members=members),
+                                    session_id=session_id, fold=folding)
+            if events:  # the club's own record of it, as for an attached session
+                clublog.record(tx.conn, club_id, clublog.LATECOMERS_ATTACHED,
+                               {"session_id": session_id, "members": members},
+                               by=request.actor, now=now)
+            return self._record(tx, session_id, head, state, events, folding.finish(state),
+                                request)
+
+        return self._write(session_id, scope, request, write)
+
     def _restate(self, session_id: str, scope: str, request: WriteRequest,
                  choose: Callable[[list[tuple[int, Event]], dict[int, str | None]], list[int]],
                  replacements: Sequence[Command], reason: str) -> AppendResult:
@@ -250,7 +275,9 @@ class Ledger(SessionReads):
             log = history.versioned(rows)
             state, events = correct(log, voids=choose(log, {r.version: r.member_id
                                                             for r in rows}),
-                                    replacements=replacements, reason=reason,
+                                    replacements=_seat_latecomers(tx, head.club_id,
+                                                                  replacements, request.actor),
+                                    reason=reason,
                                     authorised_by=request.actor.name, session_id=session_id)
             new_log = log + [(head.version + 1 + i, e) for i, e in enumerate(events)]
             # every deal's view anew, and none of the deals the correction took away
@@ -279,8 +306,19 @@ class Ledger(SessionReads):
             with self.store.reading() as conn:
                 return queries.stream_version(conn, session_id)
 
-        return perform(self.store, request, scope=scope, find=find, write=write,
-                       current_version=current_version)
+        return self._seating(lambda: perform(self.store, request, scope=scope, find=find,
+                                             write=write, current_version=current_version))
+
+    def _seating(self, run: Callable[[], AppendResult]) -> AppendResult:
+        """`run` a write that may seat a new guest member, again if a concurrent request
+        added the same guest first: now he is a member. Each retry finds one more member,
+        so this ends."""
+        while True:
+            try:
+                return run()
+            except IntegrityError as error:
+                if self.store.violated_table(error) != "members":
+                    raise
 
     def _record(self, tx: Tx, session_id: str, head: Head | None, state: SessionState,
                 events: list[Event], views: dict[int, str], request: WriteRequest, *,
@@ -347,6 +385,24 @@ def _seat_members(tx: Tx, club_id: str, command: OpenSession, guests: list[str],
                 break
     return dataclasses.replace(command, players=players, first_dealer=first,
                                members={seat: member for seat, member in resolved.values()})
+
+
+def _seat_latecomers(tx: Tx, club_id: str | None, commands: Sequence[Command],
+                     by: Actor) -> list[Command]:
+    """The commands with each aftercomer of a club's session seated as at the opening
+    (`_seat_members`): under the name of the member he names (his id, or his name in any
+    case), or a new guest member with `guest`; the join records the member."""
+    out = list(commands)
+    if club_id is None:  # a session from before clubs: its seats are attached with it
+        return out
+    for i, command in enumerate(out):
+        if isinstance(command, JoinPlayer):
+            sent = command.player
+            seat, member = resolve_players(
+                tx.conn, club_id, [sent], [sent] if command.guest else [],
+                now=datetime.now(UTC), by=by, field="player")[sent]
+            out[i] = dataclasses.replace(command, player=seat, member=member)
+    return out
 
 
 def _result_log(tx: Tx, session_id: str) -> list[tuple[Any, tuple[int, Event]]]:

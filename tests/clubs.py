@@ -58,7 +58,9 @@ def make_club(engine: Engine, name: str = "club") -> Club:
 
 
 class ClubClient(FlaskClient):
-    """Seats any player of POST /sessions as a guest, unless the body lists guests."""
+    """Seats any player of POST /sessions as a guest, unless the body lists guests; and any
+    aftercomer (a PlayerJoined sent, or put in place by a correction) unless it says
+    `guest`."""
 
     def open(self, *args: Any, **kwargs: Any) -> Any:
         body = kwargs.get("json")
@@ -67,7 +69,18 @@ class ClubClient(FlaskClient):
                 and "guests" not in body and isinstance(body.get("players"), list) \
                 and all(isinstance(p, str) for p in body["players"]):
             kwargs["json"] = {**body, "guests": list(dict.fromkeys(body["players"]))}
+        elif isinstance(body, dict) and path.startswith("/sessions/"):
+            kwargs["json"] = {k: [_as_guest(e) for e in v]
+                              if k in ("events", "replacements") and isinstance(v, list) else v
+                              for k, v in body.items()}
         return super().open(*args, **kwargs)
+
+
+def _as_guest(entry: Any) -> Any:
+    if isinstance(entry, dict) and entry.get("type") == "PlayerJoined" \
+            and "guest" not in entry:
+        return {**entry, "guest": True}
+    return entry
 
 
 def club_client(app: Flask, engine: Engine, *, role: str = "treasurer",

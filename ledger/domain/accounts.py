@@ -8,7 +8,7 @@ accounts, and its postings sum to zero in each currency (double entry):
 - `club:cash` (money paid in or out in cash) and `club:bank` (by transfer or otherwise):
   minus what the club holds there;
 - `club:written-off`: minus the debts the club gave up;
-- `session:<id>`: minus the members' nets of an ended session (zero unless the session
+- `session:<id>`: minus the seats' nets of an ended session (zero unless the session
   ended with units left in its pools).
 
 The entries themselves are ledger/domain/bookentries.py's.

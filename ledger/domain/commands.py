@@ -114,8 +114,13 @@ class WaiveReplay(Command):
 
 @dataclass(frozen=True)
 class JoinPlayer(Command):
+    """An aftercomer joins. In a club `player` is a member's name or id, or with `guest` a
+    name that becomes a guest member, as at the opening; the service fills `member`."""
+
     player: str
     after: str
+    guest: bool = False
+    member: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,14 @@ class AttachToClub(Command):
     member of that name, or a guest member (the service seats them; never a client's entry)."""
 
     club_id: str
+    members: dict[str, str]  # seat -> member id
+
+
+@dataclass(frozen=True)
+class AttachLatecomers(Command):
+    """Seats of aftercomers that name no member become the club's members (the upgrade
+    finds the members; never a client's entry)."""
+
     members: dict[str, str]  # seat -> member id
 
 

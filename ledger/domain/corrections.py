@@ -33,6 +33,9 @@ Versioned = tuple[int, ev.Event]
 
 WIRE_NAMES: dict[type[cmd.Command], str] = {c: name for name, c in cmd.CLIENT_TYPES.items()}
 MAX_REASON_LENGTH = 500
+# The events that record who sits for the club, not what the table did: never voided, kept
+# in the tail a correction decides again.
+CLUB_RECORDS = (ev.SessionAttached, ev.LatecomersAttached)
 
 
 class CorrectionRefused(LedgerError):
@@ -97,9 +100,11 @@ def client_command(event: ev.Event, before: SessionState | None) -> cmd.Command 
     if isinstance(event, ev.ReplayWaived):
         return cmd.WaiveReplay()
     if isinstance(event, ev.PlayerJoined):
-        return cmd.JoinPlayer(player=event.player, after=event.after)
+        return cmd.JoinPlayer(player=event.player, after=event.after, member=event.member)
     if isinstance(event, ev.SessionAttached):  # kept in the tail a correction decides again
         return cmd.AttachToClub(club_id=event.club_id, members=dict(event.members))
+    if isinstance(event, ev.LatecomersAttached):  # likewise
+        return cmd.AttachLatecomers(members=dict(event.members))
     if isinstance(event, ev.PlayerWithdrew):
         return cmd.Withdraw(player=event.player)
     if isinstance(event, ev.LastRoundStarted):
@@ -116,6 +121,10 @@ def wire(command: cmd.Command) -> dict[str, Any]:
     body = {k: v for k, v in asdict(command).items() if v is not None and v is not cmd.UNSAID}
     if isinstance(command, cmd.ShowFlush) and command.pam_held_by is None:
         body["pam_held_by"] = None
+    if isinstance(command, cmd.JoinPlayer):  # the member is the join event's, not the entry's
+        body.pop("member", None)
+        if not command.guest:
+            del body["guest"]
     return {"type": WIRE_NAMES[type(command)], **body}
 
 
@@ -125,7 +134,7 @@ def last_entry(log: Iterable[Versioned]) -> int | None:
     last = None
     for version, event in live_events(log):
         if client_command(event, state) is not None and not isinstance(
-                event, ev.SessionAttached):  # the club's record, no entry of the table
+                event, CLUB_RECORDS):  # the club's record, no entry of the table
             last = version
         state = evolve(state, event)
     return last
@@ -165,10 +174,11 @@ def correct(log: Sequence[Versioned], *, voids: Sequence[int],
     for version, event in live[len(prefix):]:
         command = client_command(event, original)
         if version in wanted:
-            if isinstance(event, ev.SessionAttached):
+            if isinstance(event, CLUB_RECORDS):
                 raise CorrectionRefused(
-                    f"version {version} brought the session into its club: it is no entry of "
-                    "the table and is not voided", rule="correction-voids", field="voids")
+                    f"version {version} ({event.type}) is the club's record of who sits, no "
+                    "entry of the table: it is not voided", rule="correction-voids",
+                    field="voids")
             if command is None:
                 raise CorrectionRefused(
                     f"version {version} ({event.type}) was drawn by the rules, not entered; "

@@ -21,7 +21,7 @@ from .exchanging import exchange_cards, show_flush
 from .legality import trick_complete
 from .penalising import ask_replay, impose_penalty, replay_required, waive_replay
 from .playing import breaches_proven, play_card, record_trick, trick_completed
-from .seating import attach, join, start_last_round, withdraw
+from .seating import attach, attach_latecomers, join, start_last_round, withdraw
 from .settling import outcome_before_play, settle_flush, settle_played, settle_single
 from .state import SessionState
 from .vocabulary import Entry, Phase, Status
@@ -38,10 +38,15 @@ _HANDLERS: dict[type[cmd.Command], Callable[[SessionState, Any], list[ev.Event]]
     cmd.WaiveReplay: waive_replay,
     cmd.JoinPlayer: join,
     cmd.AttachToClub: attach,
+    cmd.AttachLatecomers: attach_latecomers,
     cmd.Withdraw: withdraw,
     cmd.StartLastRound: start_last_round,
     cmd.EndSession: end_session,
 }
+
+
+# The commands that record who sits for the club, not what the table did.
+CLUB_RECORDS = (cmd.AttachToClub, cmd.AttachLatecomers)
 
 
 def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event]:
@@ -49,8 +54,9 @@ def decide_open(state: SessionState | None, c: cmd.OpenSession) -> list[ev.Event
 
 
 def decide(state: SessionState, c: cmd.Command) -> list[ev.Event]:
-    # A session that ended may still be brought into a club (its record, not its play).
-    if state.status == Status.ENDED and not isinstance(c, cmd.AttachToClub):
+    # A session that ended may still be brought into a club, its seats attached to members
+    # (its record, not its play).
+    if state.status == Status.ENDED and not isinstance(c, CLUB_RECORDS):
         raise OutOfTurn("the session has ended; nothing more can be recorded",
                         rule="session-open")
     handler = _HANDLERS.get(type(c))

@@ -143,9 +143,24 @@ class SessionOpened(Event):
 
 @dataclass(frozen=True)
 class PlayerJoined(Event):
+    """An aftercomer takes a seat to the left of `after`; in a club, as the member `member`
+    (version 1, before every seat was a member's, had no member: read as None)."""
+
     type: ClassVar[str] = "PlayerJoined"
+    schema_version: ClassVar[int] = 2
     player: str
     after: str
+    member: str | None = None  # the club's member id; None outside a club
+
+
+@dataclass(frozen=True)
+class LatecomersAttached(Event):
+    """Seats taken by aftercomers who joined before a join named his member are attached to
+    the club's members: from here on their results are those members' (docs/operations.md,
+    "Upgrading")."""
+
+    type: ClassVar[str] = "LatecomersAttached"
+    members: dict[str, str]  # seat -> member id, only the seats that had none
 
 
 @dataclass(frozen=True)
@@ -365,7 +380,8 @@ class EntryCorrected(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (SessionOpened, SessionAttached, PlayerJoined, PlayerWithdrew, LastRoundStarted,
+    for cls in (SessionOpened, SessionAttached, PlayerJoined, LatecomersAttached,
+                PlayerWithdrew, LastRoundStarted,
                 DealStarted, DeclarationMade, PenaltyImposed, CardPlayed, TrickWon,
                 BreachDetected,
                 ReplayStarted, ReplayWaived, DealSettled, SessionEnded, EntryCorrected,
@@ -374,7 +390,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 # (type, from_version) -> function turning a payload of that version into the next version.
 # An old shape is upcast when read, never rewritten in the table.
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    # a join before every seat was a member's named none
+    ("PlayerJoined", 1): lambda payload: {**payload, "member": None},
+}
 
 
 def event_to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
@@ -389,11 +408,17 @@ def event_from_record(type_: str, schema_version: int, payload: dict[str, Any]) 
     if cls is None:
         raise InvalidInput(f"unknown event type {type_!r}", rule="event-type")
     if schema_version < cls.schema_version:
-        version, payload = schema_version, dict(payload)
-        while version < cls.schema_version:
-            payload = UPCASTERS[(type_, version)](payload)
-            version += 1
+        payload = upcast(cls, schema_version, payload)
     return _reader_of(cls)(payload)
+
+
+def upcast(cls: type[Event], schema_version: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload of an older shape of `cls`, as its current shape has it (a new dict)."""
+    version, payload = schema_version, dict(payload)
+    while version < cls.schema_version:
+        payload = UPCASTERS[(cls.type, version)](payload)
+        version += 1
+    return payload
 
 
 _READERS: dict[type, Callable[[dict[str, Any]], Event]] = {}

@@ -143,7 +143,14 @@ def _(e: ev.SessionAttached, state: SessionState) -> None:
 
 
 @_apply.register
+def _(e: ev.LatecomersAttached, state: SessionState) -> None:
+    state.members = {**state.members, **e.members}
+
+
+@_apply.register
 def _(e: ev.PlayerJoined, state: SessionState) -> None:
+    if e.member is not None:
+        state.members = {**state.members, e.player: e.member}
     state.seats.insert(state.seats.index(e.after) + 1, e.player)
     state.active = [p for p in state.seats if p in state.active or p == e.player]
     state.deals_dealt[e.player] = 0

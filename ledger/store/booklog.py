@@ -142,12 +142,12 @@ def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | No
                 ) -> list[tuple[str, str, int]]:
     """(member or session id, currency, the sum of its lines' amounts) of the club's results
     (posted by `until`, if given): `by` "member_id" or "session_id"; the amount is
-    net_minor, or net_units for counters."""
+    net_minor, or net_units for counters. A session's sum counts every line, a line that
+    names no member too: on no member's account, it leaves the books short of zero."""
     key = session_results.c[by]
     amount = func.sum(func.coalesce(session_results.c.net_minor, session_results.c.net_units))
     query = (select(key, session_results.c.currency, amount)
-             .where(session_results.c.club_id == club_id,
-                    session_results.c.member_id.is_not(None))
+             .where(session_results.c.club_id == club_id, key.is_not(None))
              .group_by(key, session_results.c.currency))
     if until is not None:
         query = query.where(session_results.c.posted_at <= until)

@@ -33,6 +33,7 @@ MEMBER_ADDED = "MemberAdded"
 TOKEN_ISSUED = "TokenIssued"
 TOKEN_REVOKED = "TokenRevoked"
 SESSION_ATTACHED = "SessionAttached"
+LATECOMERS_ATTACHED = "LatecomersAttached"  # an upgrade's: aftercomers' seats to members
 
 
 class Acting(Protocol):

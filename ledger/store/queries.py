@@ -94,6 +94,17 @@ def sessions_of_no_club(conn: Connection) -> list[Row[Any]]:
                              .order_by(sessions.c.created_at, sessions.c.id)))
 
 
+def club_sessions_with_old_joins(conn: Connection) -> list[Row[Any]]:
+    """The club's sessions (id, club id) where an aftercomer joined before a join named his
+    member (PlayerJoined of schema version 1): where a seat may name no member."""
+    return list(conn.execute(
+        select(sessions.c.id, sessions.c.club_id).distinct()
+        .join(events, events.c.stream_id == sessions.c.id)
+        .where(sessions.c.club_id.is_not(None), events.c.type == "PlayerJoined",
+               events.c.schema_version == 1)
+        .order_by(sessions.c.id)))
+
+
 # -- the deal views ------------------------------------------------------------------------
 
 

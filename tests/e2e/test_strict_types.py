@@ -63,7 +63,8 @@ def test_the_typed_fields_are_every_integer_and_boolean_a_client_sends():
         "money_per_unit_minor"}
     assert BATCH_FIELDS == {"expected_version": "int"}
     assert {t: f for t, f in EVENT_FIELDS.items() if f} == {"PenaltyImposed": {"redeal": "bool"},
-                                                            "CardsExchanged": {"count": "int"}}
+                                                            "CardsExchanged": {"count": "int"},
+                                                            "PlayerJoined": {"guest": "bool"}}
 
 
 def _bad_values(kind: str) -> list[Any]:
@@ -125,6 +126,15 @@ def test_redeal_must_be_a_json_boolean(declaring: Table):
                                              "offence": "misdeal", "redeal": 1}]}, 422,
                                 rule="schema")
     assert problem["field"] == "events.0.redeal"
+
+
+def test_a_latecomers_guest_must_be_a_json_boolean(table: Table):
+    version = table.version()
+    for value in NOT_BOOLEANS:
+        problem = table.refused({"type": "PlayerJoined", "player": "F", "after": "A",
+                                 "guest": value}, 422, rule="schema", mentions=("guest",))
+        assert problem["field"] == "guest", value
+    assert table.version() == version
 
 
 def test_the_count_of_an_exchange_must_be_a_json_integer(declaring: Table):

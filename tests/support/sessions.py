@@ -575,7 +575,7 @@ class _Player:
         c, shape = self.c, self.shape
         if c.chance(shape.p_join) and self.joiners and len(s.active) < self.capacity():
             name = self.joiners.pop(0)
-            self.send(cmd.JoinPlayer(player=name, after=c.choice(s.active)))
+            self.send(cmd.JoinPlayer(player=name, after=c.choice(s.active), guest=True))
             return
         withdraw = self.action("PlayerWithdrew")
         if withdraw is not None and c.chance(shape.p_withdraw):
@@ -973,7 +973,8 @@ class _Player:
             tries.append(("start-deal-in-a-deal", cmd.StartDeal(trump_card="AS")))
         if phase != "between-deals":
             tries += [("end-in-a-deal", cmd.EndSession(method="divide-pool")),
-                      ("join-in-a-deal", cmd.JoinPlayer(player="Zed", after=someone)),
+                      ("join-in-a-deal",
+                       cmd.JoinPlayer(player="Zed", after=someone, guest=True)),
                       ("withdraw-in-a-deal", cmd.Withdraw(player=someone))]
         if phase not in ("playing", "replaying"):
             tries += [("card-out-of-play", cmd.PlayCard(player=someone, card="2C")),
@@ -1000,7 +1001,8 @@ class _Player:
                               cmd.StartDeal(trump_card="7H", dealer=c.choice(other))))
             not_dealer = [p for p in s.active if p != s.next_dealer]
             tries.append(("withdraw-out-of-turn", cmd.Withdraw(player=c.choice(not_dealer))))
-            tries.append(("join-twice", cmd.JoinPlayer(player=someone, after=someone)))
+            tries.append(("join-twice",
+                          cmd.JoinPlayer(player=someone, after=someone, guest=True)))
             if s.loos_owed:
                 tries.append(("end-with-a-loo-owed", cmd.EndSession(method="single")))
         deal = s.deal
@@ -1093,7 +1095,8 @@ class _Player:
         if self.c.chance(0.5):
             self.attempt(self.c.choice([cmd.StartDeal(trump_card="7H"),
                                         cmd.EndSession(method="divide-pool"),
-                                        cmd.JoinPlayer(player="Zed", after=s.active[0])]),
+                                        cmd.JoinPlayer(player="Zed", after=s.active[0],
+                                                       guest=True)]),
                          "after-the-end")
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ledger.domain import InvariantBroken, statement
 from ledger.domain import events as ev
 from ledger.domain.corrections import live_events
-from ledger.domain.events import event_from_record, event_to_record
+from ledger.domain.events import EVENT_TYPES, event_from_record, event_to_record, upcast
 from ledger.domain.evolve import evolve
 from ledger.domain.rules import build_rules
 from ledger.domain.state import SessionState, plain
@@ -30,7 +30,10 @@ def test_a_golden_log_reads_back_and_folds_to_its_recorded_projections(name):
     log = []
     for version, (type_, schema_version, payload) in enumerate(golden["events"], start=1):
         event = event_from_record(type_, schema_version, payload)
-        assert list(event_to_record(event)) == [type_, schema_version, payload], version
+        # a record of an older shape (a join before it named a member) reads as its upcast
+        current = EVENT_TYPES[type_].schema_version
+        assert list(event_to_record(event)) == [
+            type_, current, upcast(EVENT_TYPES[type_], schema_version, payload)], version
         log.append((version, event))
     state, views = fold_with_views((e for _, e in live_events(log)), golden["session_id"])
     assert plain(state) == golden["state"]

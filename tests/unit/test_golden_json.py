@@ -13,7 +13,10 @@ on the statement, after checking that with those new members left out every dige
 same as before; and again when the Baxter-Wray page numbers in the penalties' `law` were
 corrected; and again when the PenaltyImposed action of `expected` gained `by_player` and
 `redeal` (what the ledger accepts now, per player), after checking that with those two left out
-every digest was the same as before (`python -m tests.unit.test_golden_json` prints them).
+every digest was the same as before; and again when PlayerJoined became version 2 with the
+aftercomer's `member` (None outside a club), after checking that with it written as version 1
+without `member` every digest was the same as before (`python -m tests.unit.test_golden_json`
+prints them).
 """
 
 from __future__ import annotations
@@ -44,16 +47,16 @@ SEEDS = tuple(range(len(RULES)))
 GOLDEN: dict[int, str] = {
     0: "6e596abd00882b60b60a59842c6132793f77cee2275575976ab8602f0cd6d856",
     1: "6ab8062e1ce76f6dc53748a05c8ab461af9c24dcf1ee1069a666fcc83b8e174d",
-    2: "46a19590dde6c076ae9a33d12e5645e3cd9d2c8ff92e260903291003b5def79f",
-    3: "f152330a11d51142f2e1fee93fdad1f611ba24eaaa28fcddff3ba6cf29994c52",
-    4: "91b8b0f60d3491e32853398b17871bb5231835cd62a20528fccebc79fa428f2f",
-    5: "b948f9d5dabefc63f4c8324cfebfa55005a5905d9ad8226adb38e87f9c72ad2a",
-    6: "113f60029870ec6ba8cb2cd74542c407f2418d2b6effc084b8ed5cdb89776e6d",
-    7: "880f1f499181d0e8c97ccf1370a143b0782b1181a857a9396c2790d690b126c1",
+    2: "687de0ba17ac6b09297cda668a15b71234658250adb2742b322043b18e6baee1",
+    3: "4db8b94a027cc96a27ed2227a02bb4a33c7671e93a9c78e765d3a3bbc8195094",
+    4: "508821b8b42a860bfed95dc20a7eddb137d197c64e7f7781e63f4bba2a635c67",
+    5: "7454b4141e86013243645c858c6e4ebba0a0344a63ad6e9b5c5c49e6d6304ecc",
+    6: "6ff67e7fa946da0b27d41a40aa2b2bd30c81efebf63b6af8b6ce67acfe74c9d9",
+    7: "501dc4a283d19b789ed54fdc73514963e1cf624845a287f5d9aa57cf03b0cce5",
     8: "5bda661120e34c1d5738d8c61c38555343914832f51a76d9f0610370a28f1ef6",
-    9: "a1bdfb4dd666297d54ececa43c2ea199f925e3931dcc58382b2c568f9ee399da",
-    10: "2a15bb63060eb545f3eede5a531422aa49c43bf632858b394633b645fec52f6e",
-    11: "034b8b687d0c2280c3916069fa831ffcd5a362d87394249aff91a91a7b653db9",
+    9: "e9f1d1b0c40a7082572066191dcfcec0e2a0b5cc88b4d54cb1fce32cf7e3470c",
+    10: "299b08b7abd27fc86394644ab98808631b27459a8ae92a64125b98f8f9c4115d",
+    11: "cd33fcd5b440f96958b7b51007f9304f736f7fdce1d4644b93f48ef2d2ab8879",
 }
 
 

@@ -84,6 +84,8 @@ export function describeEvent(type, p = {}) {
       return "the end of the session";
     case "SessionAttached":
       return "brought into the club";
+    case "LatecomersAttached":
+      return `${Object.keys(p.members || {}).join(", ")} seated as members`;
     case "EntryCorrected": {
       const voided = (p.voids || [])[0];
       return voided && voided.entry ? `undo of ${describeEvent(voided.entry.type, voided.entry)}`
