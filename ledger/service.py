@@ -18,15 +18,16 @@ command line).
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
 import orjson
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from ledger import bookreads, history, projections
+from ledger import bookreads, checkpoint_log, history, projections
 from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
@@ -47,6 +48,7 @@ from ledger.domain.commands import AttachToClub
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.currencies import check_kept
 from ledger.domain.state import to_json
+from ledger.domain.vocabulary import Status
 from ledger.projections import (
     RESULT_TRIGGERS,
     SHAPE,
@@ -67,6 +69,8 @@ from ledger.store.chain import (
     utc_iso,
 )
 from ledger.writes import AppendResult, WriteRequest, perform
+
+log = logging.getLogger("lanterloo.ledger")
 
 __all__ = ["Ledger", "WriteRequest", "AppendResult", "DealNotFound", "MAX_PAGE_LIMIT"]
 
@@ -239,8 +243,9 @@ class Ledger(SessionReads):
             with self.store.reading() as conn:
                 return queries.stream_version(conn, session_id)
 
-        return perform(self.store, request, scope=scope, find=find, write=write,
-                       current_version=current_version)
+        return self._signed_after(session_id, perform(
+            self.store, request, scope=scope, find=find, write=write,
+            current_version=current_version))
 
     def _restate(self, session_id: str, scope: str, request: WriteRequest,
                  choose: Callable[[list[tuple[int, Event]], dict[int, str | None]], list[int]],
@@ -279,8 +284,24 @@ class Ledger(SessionReads):
             with self.store.reading() as conn:
                 return queries.stream_version(conn, session_id)
 
-        return perform(self.store, request, scope=scope, find=find, write=write,
-                       current_version=current_version)
+        return self._signed_after(session_id, perform(
+            self.store, request, scope=scope, find=find, write=write,
+            current_version=current_version))
+
+    def _signed_after(self, session_id: str, result: AppendResult) -> AppendResult:
+        """After a committed write that leaves the session ended (its end, or a correction
+        after it): its head signed and kept in the checkpoint log (ledger/checkpoint_log.py);
+        after any other, the signed heads that waited for the log written. Signing never
+        fails the write: what goes wrong is logged and shown by /readyz."""
+        try:
+            if not result.replayed and result.body["session"]["status"] == Status.ENDED:
+                with self.store.reading() as conn:
+                    checkpoint_log.sign_heads(conn, [(session_id, result.version)])
+            elif checkpoint_log.pending():
+                checkpoint_log.retry_pending()
+        except (OSError, SQLAlchemyError) as error:
+            log.error("session %s: its head was not signed: %s", session_id, error)
+        return result
 
     def _record(self, tx: Tx, session_id: str, head: Head | None, state: SessionState,
                 events: list[Event], views: dict[int, str], request: WriteRequest, *,

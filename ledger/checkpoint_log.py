@@ -1,0 +1,299 @@
+"""The checkpoint log: the chain heads the service signed, kept outside the database.
+
+A head is signed when a session ends (right after the write that ends it commits, and after
+every later write to an ended session: a correction), by `lanterloo checkpoint` (every
+chain that verifies), and by `lanterloo export` for the head the export ends at. Never on a
+read: a statement or an export served over HTTP carries the latest head kept here for its
+session (`latest`), read from this log, and writes nothing.
+
+Each checkpoint is one JSON line appended to the log (LOO_CHECKPOINT_LOG, default
+checkpoints.jsonl in the instance folder: ledger/store/db.py), which an auditor copies
+elsewhere (docs/audit.md). The signer reads its own log before it signs: a head that
+contradicts one it signed before for that stream (a kept version whose hash in today's chain
+differs, or that today's chain no longer has) is refused, logged as an error, and shown by
+/readyz and `lanterloo verify`: a rewritten chain is never signed again.
+
+A log that cannot be written (a full disk, a read-only folder) fails no request: the
+checkpoints wait in memory, are written at the next signing or write of the process, and
+`signing_status` says the signing is failing until they are.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection
+
+from ledger.checkpoints import check, configured_signer, signature_problem, stored_hash
+from ledger.store.db import instance_folder
+
+ENV_LOG = "LOO_CHECKPOINT_LOG"
+LOG_FILE = "checkpoints.jsonl"
+
+log = logging.getLogger("lanterloo.checkpoints")
+
+
+def log_path() -> Path:
+    """The checkpoint log: LOO_CHECKPOINT_LOG, else checkpoints.jsonl in the instance
+    folder; an absolute path whatever the current directory."""
+    configured = os.environ.get(ENV_LOG, "").strip()
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return instance_folder() / LOG_FILE
+
+
+def keep(checkpoints: Sequence[dict[str, Any]], path: Path | None = None) -> None:
+    """Append the checkpoints to the checkpoint log, one JSON line each (a lock on the file
+    keeps the lines of several processes whole); OSError when it cannot be written."""
+    if not checkpoints:
+        return
+    path = path or log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = b"".join(orjson.dumps(c) + b"\n" for c in checkpoints)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"only {written} of {len(data)} bytes were written")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_log(path: Path) -> list[Any]:
+    """The checkpoints of a checkpoint log (a JSON line each; a line that is not JSON is
+    kept as None, and reported)."""
+    out: list[Any] = []
+    for line in path.read_bytes().splitlines():
+        if line.strip():
+            try:
+                out.append(orjson.loads(line))
+            except orjson.JSONDecodeError:
+                out.append(None)
+    return out
+
+
+# -- the log, indexed by stream -------------------------------------------------------------
+
+@dataclass
+class _Index:
+    """The log's checkpoints whose signature holds, by stream, read up to `offset`."""
+
+    identity: tuple[int, int] = (-1, -1)
+    offset: int = 0
+    streams: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+_lock = threading.Lock()
+_indexes: dict[Path, _Index] = {}
+_state: dict[str, Any] = {"pending": [], "failure": None, "refused": {}, "unreadable": None}
+
+
+def _refresh(path: Path) -> _Index:
+    """The index of the log at `path`, with the lines appended since it was last read (the
+    whole log again when the file was replaced or cut)."""
+    index = _indexes.setdefault(path, _Index())
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        _indexes[path] = _Index()
+        return _indexes[path]
+    try:
+        stat = os.fstat(fd)
+        if (stat.st_dev, stat.st_ino) != index.identity or stat.st_size < index.offset:
+            index = _indexes[path] = _Index(identity=(stat.st_dev, stat.st_ino))
+        if stat.st_size > index.offset:
+            os.lseek(fd, index.offset, os.SEEK_SET)
+            data = b""
+            while chunk := os.read(fd, 1 << 20):
+                data += chunk
+            whole = data[:data.rfind(b"\n") + 1]  # a line being written is read next time
+            index.offset += len(whole)
+            for line in whole.splitlines():
+                _index_line(index, line)
+    finally:
+        os.close(fd)
+    return index
+
+
+def _index_line(index: _Index, line: bytes) -> None:
+    try:
+        checkpoint = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return
+    if signature_problem(checkpoint, None) is None and isinstance(checkpoint["stream"], str) \
+            and isinstance(checkpoint.get("version"), int):
+        index.streams.setdefault(checkpoint["stream"], []).append(checkpoint)
+
+
+def kept(stream: str, path: Path | None = None) -> list[dict[str, Any]]:
+    """The checkpoints of `stream` in the log whose signature holds, oldest first; OSError
+    when the log cannot be read."""
+    path = path or log_path()
+    with _lock:
+        return list(_refresh(path).streams.get(stream, ()))
+
+
+def streams(path: Path | None = None) -> list[str]:
+    """The streams the log holds a signed head of; OSError when it cannot be read."""
+    path = path or log_path()
+    with _lock:
+        return sorted(_refresh(path).streams)
+
+
+def latest(stream: str, path: Path | None = None) -> dict[str, Any] | None:
+    """The latest head kept for `stream` (the highest version; of those the last signed);
+    None when none is, or the log cannot be read (which `signing_status` then reports)."""
+    try:
+        found = kept(stream, path)
+    except OSError as error:
+        _state["unreadable"] = f"cannot read the checkpoint log: {error}"
+        log.error("checkpoint log unreadable: %s", error)
+        return None
+    _state["unreadable"] = None
+    return max(reversed(found), key=lambda c: c["version"], default=None)
+
+
+# -- signing ---------------------------------------------------------------------------------
+
+@dataclass
+class Signing:
+    """What a round of signing did: the heads now kept, the streams refused and why, and
+    why the log could not be written (None: it was)."""
+
+    signed: list[dict[str, Any]] = field(default_factory=list)
+    refused: dict[str, list[str]] = field(default_factory=dict)
+    unwritten: str | None = None
+    key: str | None = None
+
+
+def contradictions(conn: Connection, stream: str, path: Path | None = None) -> list[str]:
+    """Where the stream's chain in the database contradicts a head kept in the log (or
+    waiting to be written to it): [] when every one holds."""
+    path = path or log_path()
+    with _lock:
+        waiting = [c for p, c in _state["pending"] if p == path and c["stream"] == stream]
+    seen: set[tuple[int, str]] = set()
+    problems = []
+    for checkpoint in kept(stream, path) + waiting:
+        if (checkpoint["version"], checkpoint["head"]) in seen:
+            continue
+        seen.add((checkpoint["version"], checkpoint["head"]))
+        problem = check(conn, checkpoint, None)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def sign_heads(conn: Connection, heads: Sequence[tuple[str, int]],
+               path: Path | None = None) -> Signing:
+    """Sign each stream's head at its version, as the database holds it, unless it
+    contradicts a head signed before; keep the new ones in the log, with any that waited
+    for it. Nothing is signed without a key."""
+    signer = configured_signer()
+    if signer is None:
+        return Signing()
+    path = path or log_path()
+    done = Signing(key=signer.public_hex)
+    new: list[dict[str, Any]] = []
+    for stream, version in heads:
+        try:
+            problems = contradictions(conn, stream, path)
+        except OSError as error:
+            done.unwritten = f"cannot read the checkpoint log {path}: {error}"
+            break
+        head = stored_hash(conn, stream, version) if not problems else None
+        if not problems and head is None:
+            problems = [f"{stream}: the log has no version {version} to sign"]
+        if problems:
+            done.refused[stream] = problems
+            continue
+        same = next((c for c in kept(stream, path) if c["version"] == version
+                     and c["head"] == head and c["key"] == signer.public_hex), None)
+        if same is not None:  # signed and kept already: not twice
+            done.signed.append(same)
+        else:
+            new.append(signer.sign(stream, version, str(head)))
+    with _lock:
+        batch = [c for p, c in _state["pending"] if p == path] + new
+        try:
+            keep(batch, path)
+        except OSError as error:
+            done.unwritten = f"cannot append to the checkpoint log {path}: " \
+                f"{error.strerror or error}"
+            _state["pending"] = [(path, c) for c in batch]
+        else:
+            _state["pending"] = [(p, c) for p, c in _state["pending"] if p != path]
+            done.signed += new
+        _state["failure"] = done.unwritten
+        for stream in dict(heads):
+            _state["refused"].pop(stream, None)
+        _state["refused"].update(done.refused)
+    if done.unwritten:
+        log.error("checkpoint log: %s; %d signed heads wait to be written", done.unwritten,
+                  len(batch))
+    for stream, problems in done.refused.items():
+        log.error("REFUSED to sign the head of %s: it contradicts a head signed before: %s",
+                  stream, "; ".join(problems))
+    return done
+
+
+def retry_pending() -> None:
+    """Write the checkpoints that wait for the log (nothing when none do)."""
+    with _lock:
+        paths = {p for p, _ in _state["pending"]}
+    for path in paths:
+        with _lock:
+            batch = [c for p, c in _state["pending"] if p == path]
+            try:
+                keep(batch, path)
+            except OSError as error:
+                _state["failure"] = f"cannot append to the checkpoint log {path}: " \
+                    f"{error.strerror or error}"
+                continue
+            _state["pending"] = [(p, c) for p, c in _state["pending"] if p != path]
+            _state["failure"] = None
+            log.info("checkpoint log: %d signed heads that waited are written", len(batch))
+
+
+def pending() -> int:
+    """How many signed heads wait to be written to the log."""
+    with _lock:
+        return len(_state["pending"])
+
+
+def signing_status() -> str:
+    """"ok", "off" (no key), or what is failing: the log unwritable or unreadable, or a
+    head refused because it contradicts one signed before."""
+    signer = configured_signer()
+    if signer is None:
+        return "off"
+    with _lock:
+        failure, refused, waiting = _state["failure"], dict(_state["refused"]), \
+            len(_state["pending"])
+        unreadable = _state["unreadable"]
+    parts = []
+    if failure:
+        parts.append(f"failing: {failure} ({waiting} signed heads wait)")
+    if unreadable:
+        parts.append(f"failing: {unreadable}")
+    if refused:
+        parts.append(f"refused: {len(refused)} chains contradict a head signed before ("
+                     + ", ".join(sorted(refused)[:3]) + ")")
+    return "; ".join(parts) or "ok"
+
+
+def forget_state() -> None:
+    """Drop what this process remembers of the log (tests, after the environment changed)."""
+    with _lock:
+        _indexes.clear()
+        _state.update(pending=[], failure=None, refused={}, unreadable=None)
