@@ -95,7 +95,10 @@ class _Index:
 
 _lock = threading.Lock()
 _indexes: dict[Path, _Index] = {}
-_state: dict[str, Any] = {"pending": [], "failure": None, "refused": {}, "unreadable": None}
+# pending: (log, checkpoint) signed, not yet written; unsigned: (log, stream, version) not
+# signed because the log could not be read; refused: stream -> why its head was not signed
+_state: dict[str, Any] = {"pending": [], "unsigned": [], "failure": None, "refused": {},
+                          "unreadable": None}
 
 
 def _refresh(path: Path) -> _Index:
@@ -104,7 +107,7 @@ def _refresh(path: Path) -> _Index:
     index = _indexes.setdefault(path, _Index())
     try:
         fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no log there (yet): nothing kept
         _indexes[path] = _Index()
         return _indexes[path]
     try:
@@ -198,18 +201,26 @@ def sign_heads(conn: Connection, heads: Sequence[tuple[str, int]],
                path: Path | None = None) -> Signing:
     """Sign each stream's head at its version, as the database holds it, unless it
     contradicts a head signed before; keep the new ones in the log, with any that waited
-    for it. Nothing is signed without a key."""
+    for it (`sign_heads(conn, [])`: only those). Nothing is signed without a key."""
     signer = configured_signer()
     if signer is None:
         return Signing()
     path = path or log_path()
     done = Signing(key=signer.public_hex)
+    with _lock:
+        waiting = [(s, v) for p, s, v in _state["unsigned"] if p == path]
+        _state["unsigned"] = [w for w in _state["unsigned"] if w[0] != path]
+    wanted = list(dict.fromkeys([*waiting, *heads]))
     new: list[dict[str, Any]] = []
-    for stream, version in heads:
+    for n, (stream, version) in enumerate(wanted):
         try:
             problems = contradictions(conn, stream, path)
-        except OSError as error:
-            done.unwritten = f"cannot read the checkpoint log {path}: {error}"
+            found = kept(stream, path)
+        except OSError as error:  # its own log unread, nothing is signed: later
+            done.unwritten = f"cannot read the checkpoint log {path}: " \
+                f"{error.strerror or error}"
+            with _lock:
+                _state["unsigned"] += [(path, s, v) for s, v in wanted[n:]]
             break
         head = stored_hash(conn, stream, version) if not problems else None
         if not problems and head is None:
@@ -217,58 +228,44 @@ def sign_heads(conn: Connection, heads: Sequence[tuple[str, int]],
         if problems:
             done.refused[stream] = problems
             continue
-        same = next((c for c in kept(stream, path) if c["version"] == version
-                     and c["head"] == head and c["key"] == signer.public_hex), None)
+        same = next((c for c in found if c["version"] == version and c["head"] == head
+                     and c["key"] == signer.public_hex), None)
         if same is not None:  # signed and kept already: not twice
             done.signed.append(same)
         else:
             new.append(signer.sign(stream, version, str(head)))
     with _lock:
+        others = [(p, c) for p, c in _state["pending"] if p != path]
         batch = [c for p, c in _state["pending"] if p == path] + new
         try:
             keep(batch, path)
         except OSError as error:
             done.unwritten = f"cannot append to the checkpoint log {path}: " \
                 f"{error.strerror or error}"
-            _state["pending"] = [(path, c) for c in batch]
+            _state["pending"] = others + [(path, c) for c in batch]
         else:
-            _state["pending"] = [(p, c) for p, c in _state["pending"] if p != path]
+            _state["pending"] = others
             done.signed += new
         _state["failure"] = done.unwritten
-        for stream in dict(heads):
+        for stream, _ in wanted:
             _state["refused"].pop(stream, None)
         _state["refused"].update(done.refused)
     if done.unwritten:
-        log.error("checkpoint log: %s; %d signed heads wait to be written", done.unwritten,
-                  len(batch))
+        log.error("checkpoint log: %s; %d heads wait to be signed or written", done.unwritten,
+                  pending())
+    elif batch and len(batch) > len(new):
+        log.info("checkpoint log: %d signed heads that waited are written",
+                 len(batch) - len(new))
     for stream, problems in done.refused.items():
         log.error("REFUSED to sign the head of %s: it contradicts a head signed before: %s",
                   stream, "; ".join(problems))
     return done
 
 
-def retry_pending() -> None:
-    """Write the checkpoints that wait for the log (nothing when none do)."""
-    with _lock:
-        paths = {p for p, _ in _state["pending"]}
-    for path in paths:
-        with _lock:
-            batch = [c for p, c in _state["pending"] if p == path]
-            try:
-                keep(batch, path)
-            except OSError as error:
-                _state["failure"] = f"cannot append to the checkpoint log {path}: " \
-                    f"{error.strerror or error}"
-                continue
-            _state["pending"] = [(p, c) for p, c in _state["pending"] if p != path]
-            _state["failure"] = None
-            log.info("checkpoint log: %d signed heads that waited are written", len(batch))
-
-
 def pending() -> int:
-    """How many signed heads wait to be written to the log."""
+    """How many heads wait to be signed or written to the log."""
     with _lock:
-        return len(_state["pending"])
+        return len(_state["pending"]) + len(_state["unsigned"])
 
 
 def signing_status() -> str:
@@ -278,12 +275,12 @@ def signing_status() -> str:
     if signer is None:
         return "off"
     with _lock:
-        failure, refused, waiting = _state["failure"], dict(_state["refused"]), \
-            len(_state["pending"])
+        failure, refused = _state["failure"], dict(_state["refused"])
+        waiting = len(_state["pending"]) + len(_state["unsigned"])
         unreadable = _state["unreadable"]
     parts = []
     if failure:
-        parts.append(f"failing: {failure} ({waiting} signed heads wait)")
+        parts.append(f"failing: {failure} ({waiting} heads wait)")
     if unreadable:
         parts.append(f"failing: {unreadable}")
     if refused:
@@ -296,4 +293,4 @@ def forget_state() -> None:
     """Drop what this process remembers of the log (tests, after the environment changed)."""
     with _lock:
         _indexes.clear()
-        _state.update(pending=[], failure=None, refused={}, unreadable=None)
+        _state.update(pending=[], unsigned=[], failure=None, refused={}, unreadable=None)

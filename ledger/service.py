@@ -291,14 +291,14 @@ class Ledger(SessionReads):
     def _signed_after(self, session_id: str, result: AppendResult) -> AppendResult:
         """After a committed write that leaves the session ended (its end, or a correction
         after it): its head signed and kept in the checkpoint log (ledger/checkpoint_log.py);
-        after any other, the signed heads that waited for the log written. Signing never
+        after any other, the heads that waited for the log signed and written. Signing never
         fails the write: what goes wrong is logged and shown by /readyz."""
         try:
-            if not result.replayed and result.body["session"]["status"] == Status.ENDED:
+            ends = not result.replayed and result.body["session"]["status"] == Status.ENDED
+            if ends or checkpoint_log.pending():
                 with self.store.reading() as conn:
-                    checkpoint_log.sign_heads(conn, [(session_id, result.version)])
-            elif checkpoint_log.pending():
-                checkpoint_log.retry_pending()
+                    checkpoint_log.sign_heads(conn, [(session_id, result.version)] if ends
+                                              else [])
         except (OSError, SQLAlchemyError) as error:
             log.error("session %s: its head was not signed: %s", session_id, error)
         return result
