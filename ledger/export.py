@@ -168,7 +168,8 @@ def _statement(drawn: dict[str, Any], folded: dict[str, Any], checkpoint: Any) -
 def _checkpoint(checkpoint: Any, sid: str, rows: list[EventRow], trusted: set[str] | None,
                 found: Checked) -> list[str]:
     if checkpoint is None:
-        return ["checkpoint: the export carries no signed head (the service had no key)"]
+        return ["checkpoint: the export carries no signed head (its session has not ended "
+                "and it was not exported with `lanterloo export`, or nothing signs)"]
     if trusted is None:
         named = checkpoint.get("key") if isinstance(checkpoint, dict) else None
         return ["checkpoint: the signature is unchecked: no --public-key was given, and the "
