@@ -86,7 +86,8 @@ def read_log(path: Path) -> list[Any]:
 
 @dataclass
 class _Index:
-    """The log's checkpoints whose signature holds, by stream, read up to `offset`."""
+    """The log's checkpoints by stream, read up to `offset` (their signatures are checked
+    when one is used: a log of many thousand lines is indexed in milliseconds)."""
 
     identity: tuple[int, int] = (-1, -1)
     offset: int = 0
@@ -133,17 +134,19 @@ def _index_line(index: _Index, line: bytes) -> None:
         checkpoint = orjson.loads(line)
     except orjson.JSONDecodeError:
         return
-    if signature_problem(checkpoint, None) is None and isinstance(checkpoint["stream"], str) \
-            and isinstance(checkpoint.get("version"), int):
+    if isinstance(checkpoint, dict) and isinstance(checkpoint.get("stream"), str) \
+            and isinstance(checkpoint.get("version"), int) \
+            and isinstance(checkpoint.get("head"), str):
         index.streams.setdefault(checkpoint["stream"], []).append(checkpoint)
 
 
 def kept(stream: str, path: Path | None = None) -> list[dict[str, Any]]:
-    """The checkpoints of `stream` in the log whose signature holds, oldest first; OSError
-    when the log cannot be read."""
+    """The checkpoints of `stream` in the log whose signature holds (by the key each names),
+    oldest first; OSError when the log cannot be read."""
     path = path or log_path()
     with _lock:
-        return list(_refresh(path).streams.get(stream, ()))
+        found = list(_refresh(path).streams.get(stream, ()))
+    return [c for c in found if signature_problem(c, None) is None]
 
 
 def streams(path: Path | None = None) -> list[str]:
@@ -153,17 +156,21 @@ def streams(path: Path | None = None) -> list[str]:
         return sorted(_refresh(path).streams)
 
 
-def latest(stream: str, path: Path | None = None) -> dict[str, Any] | None:
-    """The latest head kept for `stream` (the highest version; of those the last signed);
-    None when none is, or the log cannot be read (which `signing_status` then reports)."""
+def latest(stream: str, path: Path | None = None, *,
+           at: tuple[int, str | None] | None = None) -> dict[str, Any] | None:
+    """The head kept for `stream` at `at` (a version and its hash) when there is one, else
+    the latest kept (the highest version; of those the last signed); None when none is, or
+    the log cannot be read (which `signing_status` then reports: a read never fails on it)."""
     try:
         found = kept(stream, path)
     except OSError as error:
-        _state["unreadable"] = f"cannot read the checkpoint log: {error}"
+        _state["unreadable"] = f"cannot read the checkpoint log: {error.strerror or error}"
         log.error("checkpoint log unreadable: %s", error)
         return None
     _state["unreadable"] = None
-    return max(reversed(found), key=lambda c: c["version"], default=None)
+    exact = [c for c in found if at is not None and (c["version"], c["head"]) == at]
+    return exact[-1] if exact else max(reversed(found), key=lambda c: c["version"],
+                                       default=None)
 
 
 # -- signing ---------------------------------------------------------------------------------

@@ -61,10 +61,8 @@ def export_session(ledger: Any, session_id: str, *, sign: bool = False) -> dict[
                 raise ExportUnsigned("; ".join(done.refused[session_id]))
             if done.unwritten:
                 raise ExportUnsigned(done.unwritten)
-    kept = checkpoint_log.kept(session_id) if rows else []
-    head = rows[-1].hash if rows else None
-    checkpoint = next((c for c in reversed(kept) if c["version"] == version
-                       and c["head"] == head), None) or checkpoint_log.latest(session_id)
+    checkpoint = checkpoint_log.latest(session_id,
+                                       at=(version, rows[-1].hash if rows else None))
     drawn["log"].pop("checkpoint", None)
     if checkpoint is not None:
         drawn["log"]["checkpoint"] = checkpoint

@@ -166,3 +166,43 @@ def test_checkpoint_on_a_full_disk_says_so_in_one_line_with_no_traceback(
         f"error: cannot append to the checkpoint log {FULL_DISK}: No space left on device: "
         "no head was kept")
     assert "Traceback" not in out + err
+
+
+def test_a_checkpoint_log_that_cannot_be_read_fails_no_read_and_is_reported(
+        client, tmp_path, monkeypatch):
+    with_key(monkeypatch, tmp_path)
+    sid = opened(client)
+    assert ended(client, sid).status_code == 201
+    unreadable = tmp_path / "a folder, not a file"
+    unreadable.mkdir()
+    monkeypatch.setenv("LOO_CHECKPOINT_LOG", str(unreadable))
+    statement = client.get(f"/sessions/{sid}/statement")
+    assert statement.status_code == 200 and "checkpoint" not in statement.get_json()["log"]
+    export = client.get(f"/sessions/{sid}/export")
+    assert export.status_code == 200 and export.get_json()["checkpoint"] is None
+    assert client.get("/readyz").get_json()["signing"] == \
+        "failing: cannot read the checkpoint log: Is a directory"
+
+
+def test_a_chain_cut_short_behind_a_signed_head_is_refused(client, engine, tmp_path,
+                                                           monkeypatch, capsys):
+    with_key(monkeypatch, tmp_path)
+    sid = opened(client)
+    assert ended(client, sid).status_code == 201
+
+    def cut(conn: Connection) -> None:  # the end removed, the stored head moved back
+        head = conn.execute(select(events.c.hash).where(
+            events.c.stream_id == sid, events.c.version == 3)).scalar_one()
+        conn.execute(events.delete().where(events.c.stream_id == sid, events.c.version == 4))
+        conn.execute(update(sessions).where(sessions.c.id == sid)
+                     .values(version=3, head_hash=head))
+
+    as_dba(engine, cut)
+    with engine.connect() as conn:
+        done = checkpoint_log.sign_heads(conn, [(sid, 3)])
+    assert done.signed == []
+    assert done.refused[sid][0].startswith(
+        f"{sid}: the log no longer has version 4, which a checkpoint signed at ")
+    assert main(["verify", sid, "--database-url",
+                 engine.url.render_as_string(hide_password=False)]) == 1
+    assert f"REWRITTEN {sid}: the log no longer has version 4" in capsys.readouterr().out
