@@ -5,6 +5,7 @@
     lanterloo verify --checkpoint FILE         # the database against kept checkpoints
     lanterloo export SESSION [-o FILE]         # the session's events, chain and signed head
     lanterloo verify-export FILE --public-key K  # ... checked with no database at all
+    lanterloo verify-receipt FILE --public-key K [--tree-head F]  # a member's receipt
 
 What is signed is ledger/checkpoints.py's, when and where it is kept
 ledger/checkpoint_log.py's; an export is ledger/export.py's.
@@ -125,6 +126,7 @@ def verify_own_log(engine: Any, wanted: list[str] | None) -> int:
     """The chains (`wanted`, or every one the log names) against the heads the service
     signed and kept in its own checkpoint log; how many contradict one (printed)."""
     from ledger.checkpoint_log import contradictions, log_path, streams
+    from ledger.receipts import TREE, tree_problems
 
     path = log_path()
     if not path.exists():
@@ -138,7 +140,9 @@ def verify_own_log(engine: Any, wanted: list[str] | None) -> int:
     broken = 0
     with engine.connect() as conn:
         for stream in chosen:
-            for line in contradictions(conn, stream, path):
+            found = tree_problems(stream.removeprefix(TREE), path) \
+                if stream.startswith(TREE) else contradictions(conn, stream, path)
+            for line in found:
                 broken += 1
                 print(f"REWRITTEN {line} (the checkpoint log {path})")
     if chosen:
@@ -235,6 +239,50 @@ def cmd_verify_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify_receipt(args: argparse.Namespace, engine: Any) -> int:
+    """A member's receipt (or an export or statement carrying one) against the club's key,
+    today's database and a later head of the club's log."""
+    from ledger.checkpoint_log import kept
+    from ledger.checkpoints import key_id
+    from ledger.receipts import check_database, check_later, check_receipt
+
+    try:
+        data = orjson.loads(Path(args.file).read_bytes())
+        later = orjson.loads(Path(args.tree_head).read_bytes()) if args.tree_head else None
+    except (OSError, orjson.JSONDecodeError) as error:
+        print(f"error: cannot read a file: {error}", file=sys.stderr)
+        return 2
+    found = data.get("receipt") or (data.get("log") or {}).get("receipt") \
+        if isinstance(data, dict) and "leaf" not in data else data
+    if isinstance(later, dict) and "tree_head" in later:  # a later receipt: its head
+        later = later["tree_head"]
+    trusted = set(args.public_key) if args.public_key else None
+    problems = check_receipt(found, trusted)
+    if problems or trusted is None:
+        for line in problems:
+            print(line)
+        print("REFUSED: the receipt does not hold")
+        return 1
+    with engine.connect() as conn:
+        problems += check_database(conn, found)
+    head = found["tree_head"]
+    if later is None:  # the latest head of the club's log this instance keeps
+        heads = kept(head["stream"])
+        later = max(reversed(heads), key=lambda c: c["version"]) if heads else head
+    problems += check_later(found, later, trusted)
+    for line in problems:
+        print(line)
+    leaf = found["leaf"]
+    if problems:
+        print(f"REFUSED: session {leaf['stream']}'s end: {len(problems)} problems")
+        return 1
+    print(f"holds: session {leaf['stream']}'s end (version {leaf['version']}) is leaf "
+          f"{found['leaf_index']} of club {found['club_id']}'s log of {head['version']}, "
+          f"signed by key {key_id(head['key'])}; the database still holds it; that log is a "
+          f"prefix of the club's log of {later['version']} signed at {later['signed_at']}")
+    return 0
+
+
 def add_commands(sub: Any, common: argparse.ArgumentParser, engine_of: Any) -> None:
     """The commands above, on the `lanterloo` parser (api/cli.py)."""
     keygen = sub.add_parser("keygen", help="write a new Ed25519 checkpoint key to FILE")
@@ -271,3 +319,14 @@ def add_commands(sub: Any, common: argparse.ArgumentParser, engine_of: Any) -> N
                             "repeatable; without one the signature is unchecked and the "
                             "export refused")
     check.set_defaults(func=cmd_verify_export)
+
+    receipt = sub.add_parser("verify-receipt", parents=[common],
+                             help="check a session's receipt against the club's key, the "
+                                  "database and a later head of the club's log")
+    receipt.add_argument("file", help="a receipt, or a statement or export carrying one")
+    receipt.add_argument("--public-key", action="append", default=[],
+                         help="the club's public key (hex); repeatable")
+    receipt.add_argument("--tree-head", help="a later signed head of the club's log (or a "
+                                             "later receipt); default: the latest this "
+                                             "instance keeps")
+    receipt.set_defaults(func=with_engine(cmd_verify_receipt))

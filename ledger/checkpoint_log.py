@@ -24,7 +24,7 @@ import fcntl
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,6 +69,28 @@ def keep(checkpoints: Sequence[dict[str, Any]], path: Path | None = None) -> Non
         os.close(fd)
 
 
+def append_locked(build: Callable[[], Sequence[dict[str, Any]]],
+                  path: Path | None = None) -> list[dict[str, Any]]:
+    """Append what `build` returns, `build` called while this process holds the log's lock
+    (so that what it read of the log is still its end when the lines are written); OSError
+    when the log cannot be written."""
+    path = path or log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        lines = list(build())
+        data = b"".join(orjson.dumps(c) + b"\n" for c in lines)
+        if data:
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(f"only {written} of {len(data)} bytes were written")
+            os.fsync(fd)
+        return lines
+    finally:
+        os.close(fd)
+
+
 def read_log(path: Path) -> list[Any]:
     """The checkpoints of a checkpoint log (a JSON line each; a line that is not JSON is
     kept as None, and reported)."""
@@ -91,6 +113,7 @@ class _Index:
 
     identity: tuple[int, int] = (-1, -1)
     offset: int = 0
+    tail: bytes = b""  # the last bytes read: a log rewritten in place no longer has them
     streams: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
@@ -98,8 +121,9 @@ _lock = threading.Lock()
 _indexes: dict[Path, _Index] = {}
 # pending: (log, checkpoint) signed, not yet written; unsigned: (log, stream, version) not
 # signed because the log could not be read; refused: stream -> why its head was not signed
-_state: dict[str, Any] = {"pending": [], "unsigned": [], "failure": None, "refused": {},
-                          "unreadable": None}
+# ends: (club, signed end head) not yet added to the club's tree (ledger/receipts.py)
+_state: dict[str, Any] = {"pending": [], "unsigned": [], "ends": [], "failure": None,
+                          "refused": {}, "unreadable": None}
 
 
 def _refresh(path: Path) -> _Index:
@@ -113,7 +137,8 @@ def _refresh(path: Path) -> _Index:
         return _indexes[path]
     try:
         stat = os.fstat(fd)
-        if (stat.st_dev, stat.st_ino) != index.identity or stat.st_size < index.offset:
+        if (stat.st_dev, stat.st_ino) != index.identity or stat.st_size < index.offset \
+                or os.pread(fd, len(index.tail), index.offset - len(index.tail)) != index.tail:
             index = _indexes[path] = _Index(identity=(stat.st_dev, stat.st_ino))
         if stat.st_size > index.offset:
             os.lseek(fd, index.offset, os.SEEK_SET)
@@ -122,6 +147,7 @@ def _refresh(path: Path) -> _Index:
                 data += chunk
             whole = data[:data.rfind(b"\n") + 1]  # a line being written is read next time
             index.offset += len(whole)
+            index.tail = (index.tail + whole)[-64:]
             for line in whole.splitlines():
                 _index_line(index, line)
     finally:
@@ -270,9 +296,24 @@ def sign_heads(conn: Connection, heads: Sequence[tuple[str, int]],
 
 
 def pending() -> int:
-    """How many heads wait to be signed or written to the log."""
+    """How many heads wait to be signed or written to the log (session ends to be added to
+    their club's tree among them)."""
     with _lock:
-        return len(_state["pending"]) + len(_state["unsigned"])
+        return len(_state["pending"]) + len(_state["unsigned"]) + len(_state["ends"])
+
+
+def take_waiting_ends() -> list[tuple[str, dict[str, Any]]]:
+    """The (club, end head) that wait to be added to their club's tree; no longer waiting."""
+    with _lock:
+        ends, _state["ends"] = _state["ends"], []
+        return list(ends)
+
+
+def wait_ends(ends: list[tuple[str, dict[str, Any]]], failure: str) -> None:
+    """These (club, end head) wait for the log, which could not be written."""
+    with _lock:
+        _state["ends"] += ends
+        _state["failure"] = failure
 
 
 def signing_status() -> str:
@@ -283,7 +324,7 @@ def signing_status() -> str:
         return "off"
     with _lock:
         failure, refused = _state["failure"], dict(_state["refused"])
-        waiting = len(_state["pending"]) + len(_state["unsigned"])
+        waiting = len(_state["pending"]) + len(_state["unsigned"]) + len(_state["ends"])
         unreadable = _state["unreadable"]
     parts = []
     if failure:
@@ -300,4 +341,5 @@ def forget_state() -> None:
     """Drop what this process remembers of the log (tests, after the environment changed)."""
     with _lock:
         _indexes.clear()
-        _state.update(pending=[], unsigned=[], failure=None, refused={}, unreadable=None)
+        _state.update(pending=[], unsigned=[], ends=[], failure=None, refused={},
+                      unreadable=None)

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from ledger import checkpoint_log
+from ledger import checkpoint_log, receipts
 from ledger.checkpoints import key_id, signature_problem
 from ledger.domain import statement
 from ledger.domain.events import SessionAttached
@@ -66,9 +66,16 @@ def export_session(ledger: Any, session_id: str, *, sign: bool = False) -> dict[
     drawn["log"].pop("checkpoint", None)
     if checkpoint is not None:
         drawn["log"]["checkpoint"] = checkpoint
+    # the receipt of this end in the club's log (ledger/receipts.py), when it is there
+    found = receipts.receipt(row.club_id, session_id)
+    end = {"stream": session_id, "version": version, "head": rows[-1].hash if rows else None}
+    kept = found if found is not None and found["leaf"] == end else None
+    drawn["log"].pop("receipt", None)
+    if kept is not None:
+        drawn["log"]["receipt"] = kept
     return {"format": FORMAT, "session_id": session_id, "club_id": row.club_id,
             "chain_format": CHAIN_FORMAT, "events": [r._asdict() for r in rows],
-            "statement": drawn, "checkpoint": checkpoint}
+            "statement": drawn, "checkpoint": checkpoint, "receipt": kept}
 
 
 @dataclass
@@ -129,14 +136,17 @@ def check_export(data: Any, trusted: set[str] | None) -> Checked:
     pin = {"version": len(rows), "chain_head": folded.head, "chain_format": CHAIN_FORMAT}
     checkpoint = data.get("checkpoint")
     problems += _checkpoint(checkpoint, sid, rows, trusted, found)
+    problems += _receipt(data.get("receipt"), sid, rows, trusted)
     if folded.state is None:
         problems.append(f"fold: the events do not fold ({folded.error})")
         return found
-    problems += _statement(drawn, statement(folded.state, pin), checkpoint)
+    problems += _statement(drawn, statement(folded.state, pin), checkpoint,
+                           data.get("receipt"))
     return found
 
 
-def _statement(drawn: dict[str, Any], folded: dict[str, Any], checkpoint: Any) -> list[str]:
+def _statement(drawn: dict[str, Any], folded: dict[str, Any], checkpoint: Any,
+               receipt: Any) -> list[str]:
     """Every field of the exported statement against the statement the events fold to."""
     again = orjson.loads(orjson.dumps(folded, option=orjson.OPT_NON_STR_KEYS))
     problems = []
@@ -157,9 +167,24 @@ def _statement(drawn: dict[str, Any], folded: dict[str, Any], checkpoint: Any) -
                             f"events end at {again['log'][key]!r}")
     if "checkpoint" in log and log["checkpoint"] != checkpoint:
         problems.append("statement.log.checkpoint: not the export's signed head")
-    unknown = sorted(set(log) - {*PIN, "checkpoint"})
+    if "receipt" in log and log["receipt"] != receipt:
+        problems.append("statement.log.receipt: not the export's receipt")
+    unknown = sorted(set(log) - {*PIN, "checkpoint", "receipt"})
     if unknown:
         problems.append(f"statement.log: fields {', '.join(unknown)} are not a pin's")
+    return problems
+
+
+def _receipt(found: Any, sid: str, rows: list[EventRow], trusted: set[str] | None
+             ) -> list[str]:
+    """The receipt, when the export carries one: its end in the club's signed log must be
+    the export's end (ledger/receipts.py)."""
+    if found is None:
+        return []
+    problems = receipts.check_receipt(found, trusted)
+    end = {"stream": sid, "version": len(rows), "head": rows[-1].hash}
+    if not problems and found.get("leaf") != end:
+        problems.append(f"receipt: its leaf {found.get('leaf')} is not the export's end {end}")
     return problems
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from ledger import checkpoint_log, history, projections
+from ledger import checkpoint_log, history, projections, receipts
 from ledger.domain import (
     InvalidInput,
     LedgerError,
@@ -249,6 +249,9 @@ def _signed_pin(session_id: str, row: Any) -> dict[str, Any]:
     signed = checkpoint_log.latest(session_id)
     if signed is not None:
         pin["checkpoint"] = signed
+    kept = receipts.receipt(row.club_id, session_id)
+    if kept is not None:  # its latest end in the club's log (ledger/receipts.py)
+        pin["receipt"] = kept
     return pin
 
 

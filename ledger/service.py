@@ -27,7 +27,7 @@ from uuid import uuid4
 import orjson
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from ledger import bookreads, checkpoint_log, history, projections
+from ledger import bookreads, checkpoint_log, history, projections, receipts
 from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
@@ -290,15 +290,22 @@ class Ledger(SessionReads):
 
     def _signed_after(self, session_id: str, result: AppendResult) -> AppendResult:
         """After a committed write that leaves the session ended (its end, or a correction
-        after it): its head signed and kept in the checkpoint log (ledger/checkpoint_log.py);
-        after any other, the heads that waited for the log signed and written. Signing never
+        after it): its head signed and kept in the checkpoint log (ledger/checkpoint_log.py),
+        and added to its club's log of ends (ledger/receipts.py); after any other, the heads
+        and ends that waited for the log signed and written. Signing never
         fails the write: what goes wrong is logged and shown by /readyz."""
         try:
             ends = not result.replayed and result.body["session"]["status"] == Status.ENDED
             if ends or checkpoint_log.pending():
                 with self.store.reading() as conn:
-                    checkpoint_log.sign_heads(conn, [(session_id, result.version)] if ends
-                                              else [])
+                    done = checkpoint_log.sign_heads(
+                        conn, [(session_id, result.version)] if ends else [])
+                    club_id = queries.load_session(conn, session_id, club_id=None).club_id \
+                        if ends else None
+                end = {"stream": session_id, "version": result.version,
+                       "head": result.body["appended"][-1]["hash"]} if ends else None
+                receipts.grow([(club_id, end)] if end and club_id and done.key
+                              and session_id not in done.refused else [])
         except (OSError, SQLAlchemyError) as error:
             log.error("session %s: its head was not signed: %s", session_id, error)
         return result

@@ -55,14 +55,17 @@ def test_a_session_is_signed_when_it_ends_and_a_read_writes_nothing(client, tmp_
 
     assert ended(client, sid).status_code == 201
     kept = lines(log)
-    assert [(c["stream"], c["version"], c["key"]) for c in kept] == \
+    assert [(c["stream"], c["version"], c["key"]) for c in kept[:1]] == \
         [(sid, 4, signer.public_hex)]
+    # and the end added to the club's log of ends (ledger/receipts.py)
+    assert kept[1]["stream"].startswith("tree:") and kept[1]["version"] == 1
+    assert kept[1]["appended"] == {"stream": sid, "version": 4, "head": kept[0]["head"]}
     statement = client.get(f"/sessions/{sid}/statement").get_json()
     assert statement["log"]["checkpoint"] == kept[0]
     assert kept[0]["head"] == statement["log"]["chain_head"]
     export = client.get(f"/sessions/{sid}/export").get_json()
     assert export["checkpoint"] == kept[0]
-    assert len(lines(log)) == 1  # reads again: nothing appended
+    assert len(lines(log)) == 2  # reads again: nothing appended
 
 
 def rewrite(engine: Any, sid: str, club_id: str) -> None:
@@ -121,7 +124,7 @@ def test_a_full_checkpoint_log_fails_no_request_and_is_reported(client, tmp_path
     monkeypatch.setenv("LOO_CHECKPOINT_LOG", FULL_DISK)
     sid = opened(client)
     assert ended(client, sid).status_code == 201  # the end is written; its head waits
-    assert checkpoint_log.pending() == 1
+    assert checkpoint_log.pending() == 2  # its head, and its leaf in the club's log
     assert client.get(f"/sessions/{sid}/statement").status_code == 200
     export = client.get(f"/sessions/{sid}/export")
     assert export.status_code == 200
@@ -130,7 +133,7 @@ def test_a_full_checkpoint_log_fails_no_request_and_is_reported(client, tmp_path
     assert ready.status_code == 200
     assert ready.get_json()["signing"] == (
         f"failing: cannot append to the checkpoint log {FULL_DISK}: No space left on device "
-        "(1 heads wait)")
+        "(2 heads wait)")
 
 
 def test_a_head_that_waited_for_the_log_is_written_at_a_later_write(client, tmp_path,
@@ -142,13 +145,14 @@ def test_a_head_that_waited_for_the_log_is_written_at_a_later_write(client, tmp_
     monkeypatch.setenv("LOO_CHECKPOINT_LOG", str(log))
     first = opened(client)
     assert ended(client, first).status_code == 201
-    assert checkpoint_log.pending() == 1
+    assert checkpoint_log.pending() == 2
     assert client.get("/readyz").get_json()["signing"].startswith(
-        f"failing: cannot append to the checkpoint log {log}: File exists (1 heads wait)")
+        f"failing: cannot append to the checkpoint log {log}: File exists (2 heads wait)")
 
     blocked.unlink()  # the folder can be made again
     opened(client)  # any later write of the process writes what waited
-    assert [(c["stream"], c["version"]) for c in lines(log)] == [(first, 4)]
+    assert [(c["stream"][:5], c["version"]) for c in lines(log)] == [(first[:5], 4),
+                                                                       ("tree:", 1)]
     assert checkpoint_log.pending() == 0
     assert client.get("/readyz").get_json()["signing"] == "ok"
     assert client.get(f"/sessions/{first}/export").get_json()["checkpoint"]["version"] == 4

@@ -107,6 +107,8 @@ def test_the_untouched_export_holds_its_head_signed_at_the_end_and_names_club_an
     good, signer = exports["good"], exports["signer"]
     assert (good["checkpoint"]["stream"], good["checkpoint"]["version"]) == (exports["sid"], 4)
     assert good["statement"]["log"]["checkpoint"] == good["checkpoint"]
+    assert good["receipt"]["leaf"] == {"stream": exports["sid"], "version": 4,
+                                       "head": good["checkpoint"]["head"]}
     checked = check_export(good, {signer.public_hex})
     assert checked.problems == []
     assert checked.summary() == (
@@ -211,6 +213,8 @@ def _forgeries(x: dict[str, Any]) -> dict[str, Callable[[Export], Export]]:
         "events reordered and renumbered, hashes redone": reordered_renumbered,
         "an event's payload edited": field(("events", 2, "payload", "trump_card"), "8H"),
         "the chain format changed": field(("chain_format",), "lanterloo/0"),
+        "the receipt's inclusion proof altered": field(
+            ("receipt", "inclusion"), lambda p: ["0" * 64, *p]),
     }
 
 
@@ -233,9 +237,9 @@ def test_a_doubled_end_refolded_is_refused_by_the_head_signed_for_the_last_event
         "the final SessionEnded's amount_units doubled, hashes and statement redone"](
         copy.deepcopy(exports["good"]))
     assert nets(forged) != nets(exports["good"])
-    assert check_export(forged, {exports["signer"].public_hex}).problems == [
+    assert check_export(forged, {exports["signer"].public_hex}).problems[0] == (
         f"checkpoint: it signs head {exports['good']['checkpoint']['head']} at version 4, "
-        "which is not this chain's: the events were altered"]
+        "which is not this chain's: the events were altered")
 
 
 def test_an_export_whose_head_is_older_than_its_last_event_is_refused(exports):
@@ -254,7 +258,7 @@ def test_verify_export_without_a_public_key_says_the_signature_is_unchecked_and_
     out = capsys.readouterr().out
     assert "checkpoint: the signature is unchecked: no --public-key was given" in out
     assert f"REFUSED: session {exports['sid']} of club {exports['club_id']}, 4 events, " \
-        "checked by no trusted key: 1 problems" in out
+        "checked by no trusted key: 2 problems" in out  # the head's and the receipt's
 
     public = exports["signer"].public_hex
     assert main(["verify-export", str(good), "--public-key", public]) == 0
