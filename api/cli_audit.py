@@ -252,8 +252,9 @@ def cmd_verify_receipt(args: argparse.Namespace, engine: Any) -> int:
     except (OSError, orjson.JSONDecodeError) as error:
         print(f"error: cannot read a file: {error}", file=sys.stderr)
         return 2
-    found = data.get("receipt") or (data.get("log") or {}).get("receipt") \
-        if isinstance(data, dict) and "leaf" not in data else data
+    found: Any = data
+    if isinstance(data, dict) and "leaf" not in data:  # a statement or an export
+        found = data.get("receipt") or (data.get("log") or {}).get("receipt")
     if isinstance(later, dict) and "tree_head" in later:  # a later receipt: its head
         later = later["tree_head"]
     trusted = set(args.public_key) if args.public_key else None
@@ -263,6 +264,7 @@ def cmd_verify_receipt(args: argparse.Namespace, engine: Any) -> int:
             print(line)
         print("REFUSED: the receipt does not hold")
         return 1
+    assert isinstance(found, dict)  # check_receipt found it whole
     with engine.connect() as conn:
         problems += check_database(conn, found)
     head = found["tree_head"]
