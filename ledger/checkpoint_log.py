@@ -114,6 +114,7 @@ class _Index:
     identity: tuple[int, int] = (-1, -1)
     offset: int = 0
     tail: bytes = b""  # the last bytes read: a log rewritten in place no longer has them
+    checked: dict[int, bool] = field(default_factory=dict)  # id(line) -> its signature holds
     streams: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
@@ -171,8 +172,15 @@ def kept(stream: str, path: Path | None = None) -> list[dict[str, Any]]:
     oldest first; OSError when the log cannot be read."""
     path = path or log_path()
     with _lock:
-        found = list(_refresh(path).streams.get(stream, ()))
-    return [c for c in found if signature_problem(c, None) is None]
+        index = _refresh(path)
+        out = []
+        for line in index.streams.get(stream, ()):
+            holds = index.checked.get(id(line))
+            if holds is None:  # each line's signature checked once
+                holds = index.checked[id(line)] = signature_problem(line, None) is None
+            if holds:
+                out.append(line)
+        return out
 
 
 def streams(path: Path | None = None) -> list[str]:

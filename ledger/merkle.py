@@ -22,7 +22,7 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-def _split(n: int) -> int:
+def split(n: int) -> int:
     """The largest power of two smaller than n (n > 1)."""
     k = 1
     while k * 2 < n:
@@ -36,7 +36,7 @@ def root(hashes: Sequence[bytes]) -> bytes:
         return hashlib.sha256(b"").digest()
     if len(hashes) == 1:
         return hashes[0]
-    k = _split(len(hashes))
+    k = split(len(hashes))
     return node_hash(root(hashes[:k]), root(hashes[k:]))
 
 
@@ -46,7 +46,7 @@ def inclusion_proof(index: int, hashes: Sequence[bytes]) -> list[bytes]:
         raise ValueError(f"leaf {index} is not in a tree of {len(hashes)}")
     if len(hashes) == 1:
         return []
-    k = _split(len(hashes))
+    k = split(len(hashes))
     if index < k:
         return inclusion_proof(index, hashes[:k]) + [root(hashes[k:])]
     return inclusion_proof(index - k, hashes[k:]) + [root(hashes[:k])]
@@ -64,7 +64,7 @@ def _subproof(m: int, hashes: Sequence[bytes], whole: bool) -> list[bytes]:
     n = len(hashes)
     if m == n:
         return [] if whole else [root(hashes)]
-    k = _split(n)
+    k = split(n)
     if m <= k:
         return _subproof(m, hashes[:k], whole) + [root(hashes[k:])]
     return _subproof(m - k, hashes[k:], False) + [root(hashes[:k])]

@@ -20,6 +20,7 @@ a consistency proof prove that tree was kept, never rewritten (`lanterloo verify
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +40,39 @@ def tree_stream(club_id: str) -> str:
 
 
 def leaf_hash(leaf: dict[str, Any]) -> bytes:
-    return merkle.leaf_hash(orjson.dumps({k: leaf.get(k) for k in LEAF},
+    """The hash of the leaf of a session's end (remembered: each read of a receipt hashes
+    every leaf of the club's log)."""
+    return _leaf_hash(leaf.get("stream"), leaf.get("version"), leaf.get("head"))
+
+
+@lru_cache(maxsize=1 << 16)
+def _leaf_hash(stream: Any, version: Any, head: Any) -> bytes:
+    return merkle.leaf_hash(orjson.dumps({"stream": stream, "version": version, "head": head},
                                          option=orjson.OPT_SORT_KEYS))
+
+
+_trees_read: dict[tuple[str, str], tuple[int, str, Any]] = {}
 
 
 def _tree(club_id: str, path: Path | None = None) -> tuple[list[dict[str, Any]],
                                                           list[dict[str, Any]]]:
     """(the club's tree heads, one per size 1..n, and the leaves they appended); a head that
-    repeats a size (never written by the service) ends the tree there."""
+    repeats a size (never written by the service) ends the tree there. Remembered until
+    the log has another line of the club's tree."""
+    lines = checkpoint_log.kept(tree_stream(club_id), path)
+    key = (str(path), club_id)
+    seen = _trees_read.get(key)
+    mark = (len(lines), lines[-1]["signature"] if lines else "")
+    if seen is not None and seen[:2] == mark:
+        found: tuple[list[dict[str, Any]], list[dict[str, Any]]] = seen[2]
+        return found
     heads: list[dict[str, Any]] = []
-    for line in checkpoint_log.kept(tree_stream(club_id), path):
+    for line in lines:
         if line["version"] == len(heads) + 1 and isinstance(line.get("appended"), dict):
             heads.append(line)
-    return heads, [{k: h["appended"].get(k) for k in LEAF} for h in heads]
+    found = heads, [{k: h["appended"].get(k) for k in LEAF} for h in heads]
+    _trees_read[key] = (*mark, found)
+    return found
 
 
 def tree_problems(club_id: str, path: Path | None = None) -> list[str]:
@@ -120,10 +141,56 @@ def receipt(club_id: str | None, session_id: str, path: Path | None = None
                   if leaves[i]["stream"] == session_id), None)
     if index is None:
         return None
-    hashes = [leaf_hash(x) for x in leaves]
-    return {"format": FORMAT, "club_id": club_id, "leaf": leaves[index], "leaf_index": index,
+    return {"format": FORMAT, "club_id": club_id, "leaf": dict(leaves[index]),
+            "leaf_index": index,
             "tree_head": {k: heads[-1][k] for k in (*SIGNED, "signature")},
-            "inclusion": [p.hex() for p in merkle.inclusion_proof(index, hashes)]}
+            "inclusion": _inclusion(heads[-1]["head"], tuple(leaf_hash(x) for x in leaves),
+                                    index)}
+
+
+def _inclusion(root_hex: str, hashes: tuple[bytes, ...], index: int) -> list[str]:
+    """The inclusion proof of leaf `index`, from the tree's subtree roots, each computed
+    once per tree (a tree of a given root never changes)."""
+    return [p.hex() for p in _Tree.of(root_hex, hashes).path(index, 0, len(hashes))]
+
+
+class _Tree:
+    """A tree's leaf hashes and the roots of its subtrees as they are asked for."""
+
+    _trees: dict[str, _Tree] = {}
+
+    def __init__(self, hashes: tuple[bytes, ...]):
+        self.hashes = hashes
+        self.roots: dict[tuple[int, int], bytes] = {}
+
+    @classmethod
+    def of(cls, root_hex: str, hashes: tuple[bytes, ...]) -> _Tree:
+        tree = cls._trees.get(root_hex)
+        if tree is None or tree.hashes != hashes:
+            if len(cls._trees) > 64:
+                cls._trees.clear()
+            tree = cls._trees[root_hex] = cls(hashes)
+        return tree
+
+    def root(self, lo: int, hi: int) -> bytes:
+        found = self.roots.get((lo, hi))
+        if found is None:
+            if hi - lo == 1:
+                found = self.hashes[lo]
+            else:
+                k = merkle.split(hi - lo)
+                found = merkle.node_hash(self.root(lo, lo + k), self.root(lo + k, hi))
+            self.roots[(lo, hi)] = found
+        return found
+
+    def path(self, index: int, lo: int, hi: int) -> list[bytes]:
+        """RFC 6962's PATH(index, D[lo:hi])."""
+        if hi - lo == 1:
+            return []
+        k = merkle.split(hi - lo)
+        if index < lo + k:
+            return self.path(index, lo, lo + k) + [self.root(lo + k, hi)]
+        return self.path(index, lo + k, hi) + [self.root(lo, lo + k)]
 
 
 def check_receipt(found: Any, trusted: set[str] | None) -> list[str]:
