@@ -76,6 +76,7 @@ def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
     from ledger.bulk import verify_all
     from ledger.checkpoint_log import log_path, sign_heads
     from ledger.checkpoints import configured_signer
+    from ledger.receipts import append_end
     from ledger.store import clublog
     from ledger.store.tables import log_heads, sessions
     from ledger.treasury import Books
@@ -117,6 +118,19 @@ def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
                   file=sys.stderr)
     if done.unwritten:
         print(f"error: {done.unwritten}: no head was kept", file=sys.stderr)
+        return 1
+    signed = {c["stream"]: c for c in done.signed}
+    try:  # every ended session's end in its club's log (one that waited in a stopped process)
+        with engine.connect() as conn:
+            for sid, club_id, state in conn.execute(
+                    select(sessions.c.id, sessions.c.club_id, sessions.c.state)
+                    .where(sessions.c.club_id.is_not(None))):
+                if sid in signed and (state or {}).get("status") == "ended":
+                    append_end(club_id, signed[sid], path)
+    except OSError as error:
+        print(f"error: cannot append to the checkpoint log {path}: "
+              f"{error.strerror or error}: the ends of sessions were not all added to their "
+              "clubs' logs", file=sys.stderr)
         return 1
     print(f"signed {len(done.signed)} chain heads with key {signer.public_hex}; kept in {path}")
     return 1 if refused or done.refused else 0

@@ -116,3 +116,25 @@ def test_verify_all_names_a_forked_club_log(engine, tmp_path, monkeypatch, capsy
     assert code == 1
     assert f"REWRITTEN tree:{club_id}: 1 signed heads repeat a size: the club's log was " \
         "forked" in out
+
+
+def test_checkpoint_adds_an_end_that_never_reached_the_clubs_log(engine, tmp_path,
+                                                                 monkeypatch, capsys):
+    from ledger import checkpoint_log
+
+    with_key(monkeypatch, tmp_path)
+    club_id, actor, _ = new_club(engine)
+    ledger = Ledger(engine).for_club(club_id)
+    monkeypatch.setenv("LOO_CHECKPOINT_LOG", "/dev/full")  # a full disk when it ends
+    sid, _ = ended_session(ledger, actor, name="lost")
+    assert checkpoint_log.pending() == 2
+    checkpoint_log.forget_state()  # and the process stopped: what waited is gone
+    monkeypatch.setenv("LOO_CHECKPOINT_LOG", str(tmp_path / "checkpoints.jsonl"))
+    assert "receipt" not in ledger.statement(sid)["log"]
+
+    code, _ = run(capsys, "checkpoint", "--database-url",
+                  engine.url.render_as_string(hide_password=False))
+    assert code == 0
+    found = ledger.statement(sid)["log"]["receipt"]
+    assert (found["leaf"]["stream"], found["leaf"]["version"], found["leaf_index"]) == \
+        (sid, 4, 0)
