@@ -126,8 +126,9 @@ class Ledger(SessionReads):
 
         while True:
             try:
-                return perform(self.store, request, scope=scope, find=find, write=write,
-                               current_version=lambda: 0)
+                opened = perform(self.store, request, scope=scope, find=find, write=write,
+                                 current_version=lambda: 0)
+                return self._signed_after(opened.body["session_id"], opened)
             except IntegrityError as error:
                 # A concurrent request added the same guest first: now he is a member.
                 # Each retry finds one more member, so this ends.
