@@ -32,41 +32,19 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection
 
-from ledger.checkpoints import check, configured_signer, signature_problem, stored_hash
-from ledger.store.db import instance_folder
+from ledger.checkpoints import (
+    check,
+    configured_signer,
+    keep,
+    log_path,
+    read_log,
+    signature_problem,
+    stored_hash,
+)
 
-ENV_LOG = "LOO_CHECKPOINT_LOG"
-LOG_FILE = "checkpoints.jsonl"
+__all__ = ["keep", "log_path", "read_log"]  # the log's file, ledger/checkpoints.py's
 
 log = logging.getLogger("lanterloo.checkpoints")
-
-
-def log_path() -> Path:
-    """The checkpoint log: LOO_CHECKPOINT_LOG, else checkpoints.jsonl in the instance
-    folder; an absolute path whatever the current directory."""
-    configured = os.environ.get(ENV_LOG, "").strip()
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return instance_folder() / LOG_FILE
-
-
-def keep(checkpoints: Sequence[dict[str, Any]], path: Path | None = None) -> None:
-    """Append the checkpoints to the checkpoint log, one JSON line each (a lock on the file
-    keeps the lines of several processes whole); OSError when it cannot be written."""
-    if not checkpoints:
-        return
-    path = path or log_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = b"".join(orjson.dumps(c) + b"\n" for c in checkpoints)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        written = os.write(fd, data)
-        if written != len(data):
-            raise OSError(f"only {written} of {len(data)} bytes were written")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def append_locked(build: Callable[[], Sequence[dict[str, Any]]],
@@ -89,19 +67,6 @@ def append_locked(build: Callable[[], Sequence[dict[str, Any]]],
         return lines
     finally:
         os.close(fd)
-
-
-def read_log(path: Path) -> list[Any]:
-    """The checkpoints of a checkpoint log (a JSON line each; a line that is not JSON is
-    kept as None, and reported)."""
-    out: list[Any] = []
-    for line in path.read_bytes().splitlines():
-        if line.strip():
-            try:
-                out.append(orjson.loads(line))
-            except orjson.JSONDecodeError:
-                out.append(None)
-    return out
 
 
 # -- the log, indexed by stream -------------------------------------------------------------

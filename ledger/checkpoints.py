@@ -16,7 +16,9 @@ names, else from the file checkpoint.key in the instance folder (ledger/store/db
 configured: 64 hex digits (the private key's seed, as `lanterloo keygen` writes it) or a PEM
 PKCS#8 private key. Without a key nothing is signed.
 
-What is signed, when, and where it is kept is ledger/checkpoint_log.py's. `lanterloo verify
+The checkpoint log's file (LOO_CHECKPOINT_LOG, default checkpoints.jsonl in the instance
+folder: one JSON line per checkpoint) is written and read here; what is signed, when, and
+how the log is indexed is ledger/checkpoint_log.py's. `lanterloo verify
 --checkpoint FILE` checks every kept checkpoint against the database: its signature, by the
 auditor's pinned public key, and the chain's stored hash at its version, which a rewrite
 cannot keep (docs/operations.md, "How an auditor keeps heads").
@@ -24,10 +26,11 @@ cannot keep (docs/operations.md, "How an auditor keeps heads").
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -195,6 +198,53 @@ def ensure_key() -> tuple[Signer, Path | None]:
         out.write(seed + "\n")
     forget_configuration()
     return signer, path
+
+
+# -- the checkpoint log's file ------------------------------------------------------------
+
+ENV_LOG = "LOO_CHECKPOINT_LOG"
+LOG_FILE = "checkpoints.jsonl"
+
+
+def log_path() -> Path:
+    """The checkpoint log: LOO_CHECKPOINT_LOG, else checkpoints.jsonl in the instance
+    folder; an absolute path whatever the current directory."""
+    configured = os.environ.get(ENV_LOG, "").strip()
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return instance_folder() / LOG_FILE
+
+
+def keep(checkpoints: Sequence[dict[str, Any]], path: Path | None = None) -> None:
+    """Append the checkpoints to the checkpoint log, one JSON line each (a lock on the file
+    keeps the lines of several processes whole); OSError when it cannot be written."""
+    if not checkpoints:
+        return
+    path = path or log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = b"".join(orjson.dumps(c) + b"\n" for c in checkpoints)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"only {written} of {len(data)} bytes were written")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_log(path: Path) -> list[Any]:
+    """The checkpoints of a checkpoint log (a JSON line each; a line that is not JSON is
+    kept as None, and reported)."""
+    out: list[Any] = []
+    for line in path.read_bytes().splitlines():
+        if line.strip():
+            try:
+                out.append(orjson.loads(line))
+            except orjson.JSONDecodeError:
+                out.append(None)
+    return out
 
 
 # -- a checkpoint against the database -----------------------------------------------------

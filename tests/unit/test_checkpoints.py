@@ -11,8 +11,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
-from ledger.checkpoint_log import keep, read_log
-from ledger.checkpoints import KeyProblem, Signer, signature_problem
+from ledger.checkpoints import KeyProblem, Signer, keep, read_log, signature_problem
 
 SEED = "11" * 32
 
