@@ -190,7 +190,8 @@ def verify_checkpoints(args: argparse.Namespace, engine: Any) -> int:
                     and checkpoint["version"] >= 1:
                 streams.add(str(checkpoint["stream"]))
     ledger = Ledger(engine)
-    for stream in sorted(streams):
+    # A club's log of ends (tree:<club>) is in the checkpoint log, not the database.
+    for stream in sorted(s for s in streams if not s.startswith("tree:")):
         kind, _, club_id = stream.partition(":")
         try:
             found_list = Books(engine, club_id).verify() if kind in ("books", "club") \
