@@ -126,9 +126,8 @@ class Ledger(SessionReads):
 
         while True:
             try:
-                opened = perform(self.store, request, scope=scope, find=find, write=write,
-                                 current_version=lambda: 0)
-                return self._signed_after(opened.body["session_id"], opened)
+                return perform(self.store, request, scope=scope, find=find, write=write,
+                               current_version=lambda: 0)
             except IntegrityError as error:
                 # A concurrent request added the same guest first: now he is a member.
                 # Each retry finds one more member, so this ends.
@@ -156,7 +155,7 @@ class Ledger(SessionReads):
             return self._record(tx, session_id, head, state, events, folding.finish(state),
                                 request)
 
-        return self._write(session_id, scope, request, write)
+        return self._signed_after(session_id, self._write(session_id, scope, request, write))
 
     def correct(self, session_id: str, *, voids: Sequence[int],
                 replacements: Sequence[Command] = (), reason: str,
@@ -264,7 +263,7 @@ class Ledger(SessionReads):
             return self._record(tx, session_id, head, state, events, folding.views, request,
                                 keep_views_to=state.deal_no)
 
-        return self._write(session_id, scope, request, write)
+        return self._signed_after(session_id, self._write(session_id, scope, request, write))
 
     def _write(self, session_id: str, scope: str, request: WriteRequest,
                write: Callable[[Tx, Head], dict[str, Any]]) -> AppendResult:
@@ -285,9 +284,8 @@ class Ledger(SessionReads):
             with self.store.reading() as conn:
                 return queries.stream_version(conn, session_id)
 
-        return self._signed_after(session_id, perform(
-            self.store, request, scope=scope, find=find, write=write,
-            current_version=current_version))
+        return perform(self.store, request, scope=scope, find=find, write=write,
+                       current_version=current_version)
 
     def _signed_after(self, session_id: str, result: AppendResult) -> AppendResult:
         """After a committed write that leaves the session ended (its end, or a correction
