@@ -14,7 +14,7 @@ differs, or that today's chain no longer has) is refused, logged as an error, an
 /readyz and `lanterloo verify`: a rewritten chain is never signed again.
 
 A log that cannot be written (a full disk, a read-only folder) fails no request: the
-checkpoints wait in memory, are written at the next signing or write of the process, and
+checkpoints wait in memory, are written at the process's next write to a session, and
 `signing_status` says the signing is failing until they are.
 """
 
