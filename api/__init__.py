@@ -18,7 +18,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from ledger.service import Ledger
-from ledger.store.db import make_engine
+from ledger.store.db import instance_folder, make_engine
 
 from . import auth, extension, openapi, request_guard, security
 from .config import from_env
@@ -65,7 +65,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     # No app-wide /static route: the docs' and the tablet's files are served by their own
     # blueprints (api/swagger.py, api/web.py).
-    app = Flask(__name__, static_folder=None)
+    # The instance folder is the ledger's (ledger/store/db.py): the SQLite default and the
+    # checkpoint key and log live there, wherever the process was started.
+    app = Flask(__name__, static_folder=None, instance_path=str(instance_folder()))
     app.config.update(from_env(config))
     request_guard.install_converters(app.url_map)  # before any rule: `<int:>` is ASCII
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
     lanterloo verify --all          # ... every session, and every club's logs
     lanterloo verify --checkpoint F # ... against kept signed heads (api/cli_audit.py)
+    lanterloo checkpoint | export S | verify-export F | keygen F   (api/cli_audit.py)
     lanterloo rebuild --all         # rebuild every session's projections from its log
     lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
     lanterloo club create NAME      # a new club; prints its first admin and their token
@@ -145,6 +146,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
                       "log")
         if args.all:
             broken += _verify_book_logs(engine)
+        if (args.all or args.session) and not args.checkpoint:
+            from api.cli_audit import verify_own_log
+
+            # Against the heads the service signed: a rewrite the database agrees with
+            # (the logs named with --checkpoint are checked instead, when there are some).
+            broken += verify_own_log(engine, None if args.all else list(args.session))
     finally:
         engine.dispose()
     return 1 if broken else 0
@@ -263,6 +270,9 @@ def cmd_club_create(args: argparse.Namespace) -> int:
         print(f"club {club['club_id']}: {club['name']}")
         print(f"member {member['member_id']}: {member['name']} (admin)")
         _print_token(token)
+        from .cli_audit import ensure_checkpoint_key
+
+        ensure_checkpoint_key()
         return 0
 
     return _with_clubs(args, work)
@@ -393,8 +403,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _migrate(engine)
         print(f"database: {_describe(engine)}")
         if args.demo:
+            from .cli_audit import ensure_checkpoint_key
             from .demo import DEMO_CLUB, DEMO_STAFF, demo_tokens
 
+            ensure_checkpoint_key()  # before the demo: its ended session is signed
             session_id = _load_demo(engine)
             host = "localhost" if args.host in ("0.0.0.0", "127.0.0.1", "::") else args.host
             base = f"http://{host}:{args.port}"

@@ -4,9 +4,11 @@
     lanterloo checkpoint                       # sign the head of every chain that verifies
     lanterloo verify --checkpoint FILE         # the database against kept checkpoints
     lanterloo export SESSION [-o FILE]         # the session's events, chain and signed head
-    lanterloo verify-export FILE               # ... checked with no database at all
+    lanterloo verify-export FILE --public-key K  # ... checked with no database at all
+    lanterloo verify-receipt FILE --public-key K [--tree-head F]  # a member's receipt
 
-What is signed and kept is ledger/checkpoints.py's; an export is ledger/export.py's.
+What is signed is ledger/checkpoints.py's, when and where it is kept
+ledger/checkpoint_log.py's; an export is ledger/export.py's.
 """
 
 from __future__ import annotations
@@ -36,6 +38,20 @@ def _trusted(args: argparse.Namespace) -> set[str] | None:
     return None
 
 
+def ensure_checkpoint_key() -> None:
+    """The checkpoint key, made in the instance folder when none is configured; its public
+    key printed (ledger/checkpoints.py)."""
+    from ledger.checkpoint_log import log_path
+    from ledger.checkpoints import ensure_key, key_id
+
+    signer, made = ensure_key()
+    if made is not None:
+        print(f"checkpoint key: made {made} (mode 600): back it up, away from the database "
+              "(docs/operations.md, \"The checkpoint key\")")
+    print(f"checkpoint public key: {signer.public_hex} (id {key_id(signer.public_hex)}); "
+          f"signed heads kept in {log_path()}")
+
+
 def cmd_keygen(args: argparse.Namespace) -> int:
     from ledger.checkpoints import Signer, key_id
 
@@ -62,11 +78,14 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
-    """Sign the head of every session, book log and club log that verifies; keep them."""
+    """Sign the head of every session, book log and club log that verifies, unless it
+    contradicts a head signed before; keep them."""
     from sqlalchemy import select
 
     from ledger.bulk import verify_all
-    from ledger.checkpoints import configured_signer, keep, log_path
+    from ledger.checkpoint_log import log_path, sign_heads
+    from ledger.checkpoints import configured_signer
+    from ledger.receipts import append_end
     from ledger.store import clublog
     from ledger.store.tables import log_heads, sessions
     from ledger.treasury import Books
@@ -77,36 +96,89 @@ def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
               "makes one)", file=sys.stderr)
         return 2
     found = verify_all(engine)
-    signed, refused = [], 0
+    wanted: list[tuple[str, int]] = []
+    refused = 0
     with engine.connect() as conn:
         heads = {sid: (int(v), h) for sid, v, h in conn.execute(
             select(sessions.c.id, sessions.c.version, sessions.c.head_hash))}
         club_ids = clublog.club_ids(conn)
-        logs = {s: (int(q), h) for s, q, h in conn.execute(
-            select(log_heads.c.stream_id, log_heads.c.seq, log_heads.c.hash))}
+        logs = {s: int(q) for s, q in conn.execute(
+            select(log_heads.c.stream_id, log_heads.c.seq))}
     for sid, problems in found.items():
         if problems or heads[sid][1] is None:
             print(f"session {sid}: not signed: it does not verify", file=sys.stderr)
             refused += 1
         else:
-            signed.append(signer.sign(sid, *heads[sid]))
+            wanted.append((sid, heads[sid][0]))
     for club_id in club_ids:
         if Books(engine, club_id).verify():
             print(f"club {club_id}: not signed: its logs do not verify", file=sys.stderr)
             refused += 1
             continue
         for stream in (clublog.books_stream(club_id), clublog.stream(club_id)):
-            signed.append(signer.sign(stream, *logs[stream]))
-    path = Path(args.log) if args.log else log_path()
-    keep(signed, path)
-    print(f"signed {len(signed)} chain heads with key {signer.public_hex}; appended to {path}")
-    return 1 if refused else 0
+            if logs[stream] >= 1:  # an empty log has no entry a head could pin
+                wanted.append((stream, logs[stream]))
+    path = Path(args.log).resolve() if args.log else log_path()
+    with engine.connect() as conn:
+        done = sign_heads(conn, wanted, path)
+    for stream, problems in sorted(done.refused.items()):
+        for line in problems:
+            print(f"REFUSED {stream}: it contradicts a head signed before: {line}",
+                  file=sys.stderr)
+    if done.unwritten:
+        print(f"error: {done.unwritten}: no head was kept", file=sys.stderr)
+        return 1
+    signed = {c["stream"]: c for c in done.signed}
+    try:  # every ended session's end in its club's log (one that waited in a stopped process)
+        with engine.connect() as conn:
+            for sid, club_id, state in conn.execute(
+                    select(sessions.c.id, sessions.c.club_id, sessions.c.state)
+                    .where(sessions.c.club_id.is_not(None))):
+                if sid in signed and (state or {}).get("status") == "ended":
+                    append_end(club_id, signed[sid], path)
+    except OSError as error:
+        print(f"error: cannot append to the checkpoint log {path}: "
+              f"{error.strerror or error}: the ends of sessions were not all added to their "
+              "clubs' logs", file=sys.stderr)
+        return 1
+    print(f"signed {len(done.signed)} chain heads with key {signer.public_hex}; kept in {path}")
+    return 1 if refused or done.refused else 0
+
+
+def verify_own_log(engine: Any, wanted: list[str] | None) -> int:
+    """The chains (`wanted`, or every one the log names) against the heads the service
+    signed and kept in its own checkpoint log; how many contradict one (printed)."""
+    from ledger.checkpoint_log import contradictions, log_path, streams
+    from ledger.receipts import TREE, tree_problems
+
+    path = log_path()
+    if not path.exists():
+        return 0
+    try:
+        named = streams(path)
+    except OSError as error:
+        print(f"error: cannot read the checkpoint log {path}: {error.strerror or error}")
+        return 1
+    chosen = [s for s in named if wanted is None or s in wanted]
+    broken = 0
+    with engine.connect() as conn:
+        for stream in chosen:
+            found = tree_problems(stream.removeprefix(TREE), path) \
+                if stream.startswith(TREE) else contradictions(conn, stream, path)
+            for line in found:
+                broken += 1
+                print(f"REWRITTEN {line} (the checkpoint log {path})")
+    if chosen:
+        print(f"the checkpoint log {path}: {len(chosen)} chains against their signed heads: "
+              + ("all hold" if not broken else f"{broken} contradicted"))
+    return broken
 
 
 def verify_checkpoints(args: argparse.Namespace, engine: Any) -> int:
     """Each kept checkpoint against the database, and each chain it names verified; how
     many problems were found (printed)."""
-    from ledger.checkpoints import check, read_log
+    from ledger.checkpoint_log import read_log
+    from ledger.checkpoints import check
     from ledger.domain import LedgerError
     from ledger.service import Ledger
     from ledger.treasury import Books
@@ -134,7 +206,8 @@ def verify_checkpoints(args: argparse.Namespace, engine: Any) -> int:
                     and checkpoint["version"] >= 1:
                 streams.add(str(checkpoint["stream"]))
     ledger = Ledger(engine)
-    for stream in sorted(streams):
+    # A club's log of ends (tree:<club>) is in the checkpoint log, not the database.
+    for stream in sorted(s for s in streams if not s.startswith("tree:")):
         kind, _, club_id = stream.partition(":")
         try:
             found_list = Books(engine, club_id).verify() if kind in ("books", "club") \
@@ -190,35 +263,97 @@ def _newer_than(conn: Any, checkpoint: Any, trusted: set[str] | None,
 
 
 def cmd_export(args: argparse.Namespace, engine: Any) -> int:
-    from ledger.export import export_session
+    """The export, with the head of its last event signed now when it is not kept yet."""
+    from ledger.checkpoints import configured_signer
+    from ledger.export import ExportUnsigned, export_session
     from ledger.service import Ledger
 
-    data = orjson.dumps(export_session(Ledger(engine), args.session),
-                        option=orjson.OPT_INDENT_2)
+    try:
+        exported = export_session(Ledger(engine), args.session,
+                                  sign=configured_signer() is not None)
+    except ExportUnsigned as error:
+        print(f"error: the export's head cannot be signed: {error}", file=sys.stderr)
+        return 1
+    data = orjson.dumps(exported, option=orjson.OPT_INDENT_2)
     if args.output:
         Path(args.output).write_bytes(data + b"\n")
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(data.decode() + "\n")
+    if exported["checkpoint"] is None:
+        print("warning: no checkpoint key: the export carries no signed head, and "
+              "verify-export refuses it", file=sys.stderr)
     return 0
 
 
 def cmd_verify_export(args: argparse.Namespace) -> int:
-    """An export checked without any database: every hash, the signature, the money."""
-    from ledger.export import verify_export
+    """An export checked without any database: every hash, the signature by a key the
+    auditor names, every field of the statement folded again."""
+    from ledger.export import check_export
 
     try:
         data = orjson.loads(Path(args.file).read_bytes())
     except (OSError, orjson.JSONDecodeError) as error:
         print(f"error: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    problems = verify_export(data, _trusted(args))
+    # Only the keys the auditor names: a key the export brings proves nothing.
+    checked = check_export(data, set(args.public_key) if args.public_key else None)
+    for line in checked.problems:
+        print(line)
+    if checked.problems:
+        print(f"REFUSED: {checked.summary()}: {len(checked.problems)} problems")
+        return 1
+    print(f"holds: {checked.summary()}: every hash recomputed from the genesis bound to "
+          f"its club, the signed head is the last event's, every field of the statement "
+          f"refolds from the events (the cash counted after the close is outside the log, "
+          f"unchecked)")
+    return 0
+
+
+def cmd_verify_receipt(args: argparse.Namespace, engine: Any) -> int:
+    """A member's receipt (or an export or statement carrying one) against the club's key,
+    today's database and a later head of the club's log."""
+    from ledger.checkpoint_log import kept
+    from ledger.checkpoints import key_id
+    from ledger.receipts import check_database, check_later, check_receipt
+
+    try:
+        data = orjson.loads(Path(args.file).read_bytes())
+        later = orjson.loads(Path(args.tree_head).read_bytes()) if args.tree_head else None
+    except (OSError, orjson.JSONDecodeError) as error:
+        print(f"error: cannot read a file: {error}", file=sys.stderr)
+        return 2
+    found: Any = data
+    if isinstance(data, dict) and "leaf" not in data:  # a statement or an export
+        found = data.get("receipt") or (data.get("log") or {}).get("receipt")
+    if isinstance(later, dict) and "tree_head" in later:  # a later receipt: its head
+        later = later["tree_head"]
+    trusted = set(args.public_key) if args.public_key else None
+    problems = check_receipt(found, trusted)
+    if problems or trusted is None:
+        for line in problems:
+            print(line)
+        print("REFUSED: the receipt does not hold")
+        return 1
+    assert isinstance(found, dict)  # check_receipt found it whole
+    with engine.connect() as conn:
+        problems += check_database(conn, found)
+    head = found["tree_head"]
+    if later is None:  # the latest head of the club's log this instance keeps
+        heads = kept(head["stream"])
+        later = max(reversed(heads), key=lambda c: c["version"]) if heads else head
+    problems += check_later(found, later, trusted)
     for line in problems:
         print(line)
-    if not problems:
-        print(f"session {data.get('session_id')}: {len(data.get('events', []))} events, every "
-              "hash recomputed, the signed head holds, the money refolds to the statement")
-    return 1 if problems else 0
+    leaf = found["leaf"]
+    if problems:
+        print(f"REFUSED: session {leaf['stream']}'s end: {len(problems)} problems")
+        return 1
+    print(f"holds: session {leaf['stream']}'s end (version {leaf['version']}) is leaf "
+          f"{found['leaf_index']} of club {found['club_id']}'s log of {head['version']}, "
+          f"signed by key {key_id(head['key'])}; the database still holds it; that log is a "
+          f"prefix of the club's log of {later['version']} signed at {later['signed_at']}")
+    return 0
 
 
 def add_commands(sub: Any, common: argparse.ArgumentParser, engine_of: Any) -> None:
@@ -240,7 +375,7 @@ def add_commands(sub: Any, common: argparse.ArgumentParser, engine_of: Any) -> N
                                 help="sign the head of every chain that verifies and append "
                                      "them to the checkpoint log")
     checkpoint.add_argument("--log", help="the checkpoint log (default $LOO_CHECKPOINT_LOG, "
-                                          "else instance/checkpoints.jsonl)")
+                                          "else checkpoints.jsonl in the instance folder)")
     checkpoint.set_defaults(func=with_engine(cmd_checkpoint))
 
     export = sub.add_parser("export", parents=[common],
@@ -250,8 +385,21 @@ def add_commands(sub: Any, common: argparse.ArgumentParser, engine_of: Any) -> N
     export.set_defaults(func=with_engine(cmd_export))
 
     check = sub.add_parser("verify-export", help="check an export with no database: every "
-                                                 "hash, the signature, the money")
+                                                 "hash, the signature, the statement")
     check.add_argument("file")
     check.add_argument("--public-key", action="append", default=[],
-                       help="a trusted public key (hex); repeatable")
+                       help="the club's public key (hex), which the head must be signed by; "
+                            "repeatable; without one the signature is unchecked and the "
+                            "export refused")
     check.set_defaults(func=cmd_verify_export)
+
+    receipt = sub.add_parser("verify-receipt", parents=[common],
+                             help="check a session's receipt against the club's key, the "
+                                  "database and a later head of the club's log")
+    receipt.add_argument("file", help="a receipt, or a statement or export carrying one")
+    receipt.add_argument("--public-key", action="append", default=[],
+                         help="the club's public key (hex); repeatable")
+    receipt.add_argument("--tree-head", help="a later signed head of the club's log (or a "
+                                             "later receipt); default: the latest this "
+                                             "instance keeps")
+    receipt.set_defaults(func=with_engine(cmd_verify_receipt))

@@ -29,6 +29,8 @@ from marshmallow import fields
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
+from ledger.checkpoint_log import signing_status
+
 from .errors import ApiProblem, database_reason
 from .extension import services
 from .inputs import Blueprint
@@ -53,6 +55,12 @@ class ReadinessSchema(Open):
     database = fields.String(required=True, metadata={"example": "ok"})
     schema = fields.String(required=True, metadata={
         "example": "0013", "description": "the schema's Alembic revision"})
+    signing = fields.String(required=True, metadata={
+        "example": "ok", "description": "the signing of chain heads (ledger/checkpoint_log.py): "
+        "`ok`, `off` (no checkpoint key), or what fails: `failing: ...` (the checkpoint log "
+        "cannot be written: the signed heads wait and are written later) and `refused: ...` "
+        "(a chain contradicts a head signed before: it was rewritten). Reads and writes are "
+        "served either way"})
 
 
 @cache
@@ -156,4 +164,7 @@ class Ready(MethodView):
                              f"the schema is at {revision}, this code needs {head}: run "
                              "`lanterloo migrate`", rule="schema-not-at-head",
                              headers={"Retry-After": "30"})
-        return {"status": "ok", "database": "ok", "schema": revision}
+        signing = signing_status()
+        if signing not in ("ok", "off"):
+            log.error("signing: %s", signing)
+        return {"status": "ok", "database": "ok", "schema": revision, "signing": signing}

@@ -12,7 +12,7 @@ from .auth import AUDITOR, RECORD_READERS, TREASURER, requires
 from .context import check_session_id, ledger
 from .inputs import Blueprint
 from .schemas import Open, StatementSchema, VerifySchema
-from .view_schemas import CheckpointSchema
+from .view_schemas import CheckpointSchema, ReceiptSchema
 
 blp = Blueprint("verify", __name__, url_prefix="/sessions/<session_id>/verify",
                 description="Recompute the hash chain and the projections from the log.")
@@ -67,8 +67,11 @@ class ExportSchema(Open):
     events = fields.List(fields.Nested(ExportedEventSchema), required=True)
     statement = fields.Nested(StatementSchema, required=True)
     checkpoint = fields.Nested(CheckpointSchema, required=True, allow_none=True, metadata={
-        "description": "The head signed with the service's checkpoint key (null without "
-                       "one)"})
+        "description": "The head of the last event signed with the service's checkpoint key "
+                       "and kept (an ended session's end), else the latest kept, or null"})
+    receipt = fields.Nested(ReceiptSchema, required=True, allow_none=True, metadata={
+        "description": "The export's end as a leaf of the club's signed log of session "
+                       "ends, or null"})
 
 
 @export_blp.route("")

@@ -214,13 +214,45 @@ class CheckpointSchema(Open):
     signature = fields.String(required=True, metadata={"description": "Ed25519, hex"})
 
 
+class LeafSchema(Open):
+    """A session's end: its head at a version."""
+
+    stream = fields.String(required=True, metadata={"description": "The session's id"})
+    version = fields.Integer(required=True)
+    head = fields.String(required=True)
+
+
+class TreeHeadSchema(CheckpointSchema):
+    """The club's log of session ends signed: `stream` is `tree:<club id>`, `version` its
+    size, `head` its Merkle root (hex); `appended` the leaf it added."""
+
+    appended = fields.Nested(LeafSchema)
+
+
+class ReceiptSchema(Open):
+    """A session's end as a leaf of its club's Merkle log (RFC 6962; docs/audit.md,
+    "Receipts"), checked by `lanterloo verify-receipt`."""
+
+    format = fields.String(required=True, metadata={"example": "lanterloo-receipt/1"})
+    club_id = fields.String(required=True)
+    leaf = fields.Nested(LeafSchema, required=True)
+    leaf_index = fields.Integer(required=True)
+    tree_head = fields.Nested(TreeHeadSchema, required=True)
+    inclusion = fields.List(fields.String(), required=True, metadata={
+        "description": "The inclusion proof: the hashes (hex) from the leaf up to the root"})
+
+
 class LogPinSchema(Open):
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True, allow_none=True)
     chain_format = fields.String(required=True)
     checkpoint = fields.Nested(CheckpointSchema, allow_none=True, metadata={
-        "description": "The head signed with the service's checkpoint key; absent without a "
-                       "key or as of an earlier point"})
+        "description": "The latest head of the session signed and kept in the checkpoint "
+                       "log (read, never signed by the read): the head of its end once it has "
+                       "ended; absent when none is kept or as of an earlier point"})
+    receipt = fields.Nested(ReceiptSchema, allow_none=True, metadata={
+        "description": "Its latest end in the club's signed log of session ends; absent "
+                       "while it has none"})
 
 
 class VerifySchema(Open):

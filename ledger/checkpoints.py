@@ -11,16 +11,17 @@ head; nothing inside the database can tell. A checkpoint is remembered outside i
 The signature covers the canonical form of every other member (JSON, keys sorted, no
 spaces, UTF-8: as the chain's own, ledger/store/chain.py). The key is Ed25519 (the
 `cryptography` package), read from LOO_CHECKPOINT_KEY or the file LOO_CHECKPOINT_KEY_FILE
-names: 64 hex digits (the private key's seed, as `lanterloo keygen` writes it) or a PEM
+names, else from the file checkpoint.key in the instance folder (ledger/store/db.py), which
+`lanterloo serve --demo` and `lanterloo club create` write (mode 600) when no key is
+configured: 64 hex digits (the private key's seed, as `lanterloo keygen` writes it) or a PEM
 PKCS#8 private key. Without a key nothing is signed.
 
-The service signs the session's head on every statement it serves, and `lanterloo
-checkpoint` signs the head of every chain that verifies; each checkpoint is appended as one
-JSON line to the checkpoint log (LOO_CHECKPOINT_LOG, default instance/checkpoints.jsonl),
-which an auditor copies elsewhere. `lanterloo verify --checkpoint FILE` then checks every
-kept checkpoint against the database: its signature, by the auditor's pinned public key,
-and the chain's stored hash at its version, which a rewrite cannot keep
-(docs/operations.md, "How an auditor keeps heads").
+The checkpoint log's file (LOO_CHECKPOINT_LOG, default checkpoints.jsonl in the instance
+folder: one JSON line per checkpoint) is written and read here; what is signed, when, and
+how the log is indexed is ledger/checkpoint_log.py's. `lanterloo verify
+--checkpoint FILE` checks every kept checkpoint against the database: its signature, by the
+auditor's pinned public key, and the chain's stored hash at its version, which a rewrite
+cannot keep (docs/operations.md, "How an auditor keeps heads").
 """
 
 from __future__ import annotations
@@ -37,12 +38,11 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, select
 
-from ledger.store.db import env_or_file
+from ledger.store.db import env_or_file, instance_folder
 from ledger.store.tables import book_entries, club_log, events
 
 FORMAT = "lanterloo-checkpoint/1"
 ENV_KEY = "LOO_CHECKPOINT_KEY"
-ENV_LOG = "LOO_CHECKPOINT_LOG"
 SIGNED = ("format", "stream", "version", "head", "signed_at", "key")
 
 
@@ -141,38 +141,83 @@ def _safe_id(key: str) -> str:
         return repr(key[:16])
 
 
-# -- the service's key and checkpoint log --------------------------------------------------
+# -- the service's key ----------------------------------------------------------------------
 
+KEY_FILE = "checkpoint.key"  # in the instance folder, when no key is configured
 _lock = threading.Lock()
 _configured: dict[str, Any] = {}
 
 
+def instance_key_path() -> Path:
+    """Where the service keeps its own key when none is configured."""
+    return instance_folder() / KEY_FILE
+
+
+def _key_text() -> str | None:
+    text = env_or_file(ENV_KEY)
+    if text:
+        return text
+    path = instance_key_path()
+    return (path.read_text().strip() or None) if path.is_file() else None
+
+
 def configured_signer() -> Signer | None:
-    """The signer of LOO_CHECKPOINT_KEY (or its _FILE), read once per process; None when
-    no key is set."""
+    """The signer of LOO_CHECKPOINT_KEY (or its _FILE), else of the instance folder's key
+    file; read once per process; None when there is no key."""
     with _lock:
         if "signer" not in _configured:
-            text = env_or_file(ENV_KEY)
+            text = _key_text()
             _configured["signer"] = Signer.from_text(text) if text else None
-            _configured["kept"] = set()
         signer: Signer | None = _configured["signer"]
         return signer
 
 
 def forget_configuration() -> None:
-    """Read the key and the log's place afresh (after the environment changed)."""
+    """Read the key afresh (after the environment or the instance folder changed)."""
     with _lock:
         _configured.clear()
 
 
+def ensure_key() -> tuple[Signer, Path | None]:
+    """The configured signer, or, when no key is configured, a new one written to the
+    instance folder (mode 600) and the file's path (None: a key was there already)."""
+    signer = configured_signer()
+    if signer is not None:
+        return signer, None
+    path = instance_key_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    signer, seed = Signer.generate()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it a moment ago: that one is the key
+        forget_configuration()
+        found = configured_signer()
+        assert found is not None
+        return found, None
+    with os.fdopen(fd, "w") as out:
+        out.write(seed + "\n")
+    forget_configuration()
+    return signer, path
+
+
+# -- the checkpoint log's file ------------------------------------------------------------
+
+ENV_LOG = "LOO_CHECKPOINT_LOG"
+LOG_FILE = "checkpoints.jsonl"
+
+
 def log_path() -> Path:
+    """The checkpoint log: LOO_CHECKPOINT_LOG, else checkpoints.jsonl in the instance
+    folder; an absolute path whatever the current directory."""
     configured = os.environ.get(ENV_LOG, "").strip()
-    return Path(configured) if configured else Path.cwd() / "instance" / "checkpoints.jsonl"
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return instance_folder() / LOG_FILE
 
 
 def keep(checkpoints: Sequence[dict[str, Any]], path: Path | None = None) -> None:
     """Append the checkpoints to the checkpoint log, one JSON line each (a lock on the file
-    keeps the lines of several processes whole)."""
+    keeps the lines of several processes whole); OSError when it cannot be written."""
     if not checkpoints:
         return
     path = path or log_path()
@@ -181,26 +226,12 @@ def keep(checkpoints: Sequence[dict[str, Any]], path: Path | None = None) -> Non
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, data)
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"only {written} of {len(data)} bytes were written")
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def sign_head(stream: str, version: int, head: str | None) -> dict[str, Any] | None:
-    """The signed checkpoint of the chain's head, kept in the checkpoint log the first
-    time this process signs that version; None without a key."""
-    signer = configured_signer()
-    if signer is None or head is None:
-        return None
-    checkpoint = signer.sign(stream, version, head)
-    with _lock:
-        kept: set[tuple[str, int]] = _configured.setdefault("kept", set())
-        first = (stream, version) not in kept
-        kept.add((stream, version))
-    if first:
-        keep([checkpoint])
-    return checkpoint
 
 
 def read_log(path: Path) -> list[Any]:
@@ -239,6 +270,8 @@ def check(conn: Connection, checkpoint: Any, trusted: Iterable[str] | None) -> s
     if problem is not None:
         return f"checkpoint: {problem}"
     stream, version = checkpoint.get("stream"), checkpoint.get("version")
+    if isinstance(stream, str) and stream.startswith("tree:"):
+        return None  # a club's log of ends, kept outside the database (ledger/receipts.py)
     if not isinstance(stream, str) or isinstance(version, bool) or not isinstance(version, int):
         return "checkpoint: it names no stream or no version"
     if version < 1:

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from ledger import checkpoints, history, projections
+from ledger import checkpoint_log, history, projections, receipts
 from ledger.domain import (
     InvalidInput,
     LedgerError,
@@ -89,7 +89,7 @@ class SessionReads:
 
     def statement(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
         """The statement, pinned to the log it was drawn from (its version and chain head,
-        and that head signed when the service has a checkpoint key: ledger/checkpoints.py);
+        and the latest head of it signed and kept: ledger/checkpoint_log.py);
         with `as_of`, as it stood then, marked `as_of`. The cash is counted after the close,
         outside the session's log: a statement as of a point of that log shows none."""
         with self.store.reading() as conn:
@@ -243,12 +243,15 @@ class SessionReads:
 # -- helpers -------------------------------------------------------------------------------
 
 def _signed_pin(session_id: str, row: Any) -> dict[str, Any]:
-    """The pin of a statement drawn now, with its head signed when the service has a
-    checkpoint key (ledger/checkpoints.py)."""
+    """The pin of a statement drawn now, with the latest head of the session signed and
+    kept in the checkpoint log (ledger/checkpoint_log.py; read, never signed here)."""
     pin = history.pin(row.version, row.head_hash)
-    signed = checkpoints.sign_head(session_id, row.version, row.head_hash)
+    signed = checkpoint_log.latest(session_id)
     if signed is not None:
         pin["checkpoint"] = signed
+    kept = receipts.receipt(row.club_id, session_id)
+    if kept is not None:  # its latest end in the club's log (ledger/receipts.py)
+        pin["receipt"] = kept
     return pin
 
 

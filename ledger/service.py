@@ -18,15 +18,16 @@ command line).
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
 import orjson
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from ledger import bookreads, history, projections
+from ledger import bookreads, checkpoint_log, history, projections, receipts
 from ledger.clubs import Actor, name_key, resolve_players
 from ledger.domain import (
     Command,
@@ -47,6 +48,7 @@ from ledger.domain.commands import AttachLatecomers, AttachToClub, JoinPlayer
 from ledger.domain.corrections import correct, last_entry, live_events
 from ledger.domain.currencies import check_kept
 from ledger.domain.state import to_json
+from ledger.domain.vocabulary import Status
 from ledger.projections import (
     RESULT_TRIGGERS,
     SHAPE,
@@ -67,6 +69,8 @@ from ledger.store.chain import (
     utc_iso,
 )
 from ledger.writes import AppendResult, WriteRequest, perform
+
+log = logging.getLogger("lanterloo.ledger")
 
 __all__ = ["Ledger", "WriteRequest", "AppendResult", "DealNotFound", "MAX_PAGE_LIMIT"]
 
@@ -144,7 +148,7 @@ class Ledger(SessionReads):
             return self._record(tx, session_id, head, state, events, folding.finish(state),
                                 request)
 
-        return self._write(session_id, scope, request, write)
+        return self._signed_after(session_id, self._write(session_id, scope, request, write))
 
     def correct(self, session_id: str, *, voids: Sequence[int],
                 replacements: Sequence[Command] = (), reason: str,
@@ -232,8 +236,9 @@ class Ledger(SessionReads):
             with self.store.reading() as conn:
                 return queries.stream_version(conn, session_id)
 
-        return perform(self.store, request, scope=scope, find=find, write=write,
-                       current_version=current_version)
+        return self._signed_after(session_id, perform(
+            self.store, request, scope=scope, find=find, write=write,
+            current_version=current_version))
 
     def attach_latecomers(self, session_id: str, request: WriteRequest) -> AppendResult:
         """Attach the seats of a club's session that name no member (aftercomers who joined
@@ -285,7 +290,7 @@ class Ledger(SessionReads):
             return self._record(tx, session_id, head, state, events, folding.views, request,
                                 keep_views_to=state.deal_no)
 
-        return self._write(session_id, scope, request, write)
+        return self._signed_after(session_id, self._write(session_id, scope, request, write))
 
     def _write(self, session_id: str, scope: str, request: WriteRequest,
                write: Callable[[Tx, Head], dict[str, Any]]) -> AppendResult:
@@ -319,6 +324,28 @@ class Ledger(SessionReads):
             except IntegrityError as error:
                 if self.store.violated_table(error) != "members":
                     raise
+
+    def _signed_after(self, session_id: str, result: AppendResult) -> AppendResult:
+        """After a committed write that leaves the session ended (its end, or a correction
+        after it): its head signed and kept in the checkpoint log (ledger/checkpoint_log.py),
+        and added to its club's log of ends (ledger/receipts.py); after any other, the heads
+        and ends that waited for the log signed and written. Signing never
+        fails the write: what goes wrong is logged and shown by /readyz."""
+        try:
+            ends = not result.replayed and result.body["session"]["status"] == Status.ENDED
+            if ends or checkpoint_log.pending():
+                with self.store.reading() as conn:
+                    done = checkpoint_log.sign_heads(
+                        conn, [(session_id, result.version)] if ends else [])
+                    club_id = queries.load_session(conn, session_id, club_id=None).club_id \
+                        if ends else None
+                end = {"stream": session_id, "version": result.version,
+                       "head": result.body["appended"][-1]["hash"]} if ends else None
+                receipts.grow([(club_id, end)] if end and club_id and done.key
+                              and session_id not in done.refused else [])
+        except (OSError, SQLAlchemyError) as error:
+            log.error("session %s: its head was not signed: %s", session_id, error)
+        return result
 
     def _record(self, tx: Tx, session_id: str, head: Head | None, state: SessionState,
                 events: list[Event], views: dict[int, str], request: WriteRequest, *,

@@ -39,6 +39,7 @@ PostgreSQL test errors, so the run fails.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,6 +60,9 @@ from tests.support.databases import (
 # Every app the tests make checks each answer against the OpenAPI document (api/contract.py):
 # a member sent but not declared fails the test that met it.
 os.environ.setdefault("LOO_STRICT_RESPONSES", "1")
+# An instance folder of the tests' own, never the checkout's: a checkpoint key `make run`
+# made there would otherwise sign the tests' sessions into the checkout's checkpoint log.
+os.environ["LOO_INSTANCE_DIR"] = tempfile.mkdtemp(prefix="lanterloo-instance-")
 
 
 def _in_ci() -> bool:

@@ -12,6 +12,7 @@ import itertools
 import logging
 import os
 import socket
+import sys
 import threading
 import time
 import weakref
@@ -121,14 +122,32 @@ def env_or_file(name: str) -> str | None:
     return None
 
 
+ENV_INSTANCE = "LOO_INSTANCE_DIR"
+
+
+def instance_folder() -> Path:
+    """The instance folder: what the service keeps outside the code (the default SQLite
+    file, the checkpoint key and log). LOO_INSTANCE_DIR, else `instance` in the checkout the
+    code runs from (beside pyproject.toml), else <sys.prefix>/var/lanterloo-instance for an
+    installed package (as Flask places an instance folder); an absolute path whatever the
+    current directory."""
+    configured = os.environ.get(ENV_INSTANCE, "").strip()
+    if configured:
+        return Path(configured).expanduser().resolve()
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file():
+        return checkout / "instance"
+    return Path(sys.prefix).resolve() / "var" / "lanterloo-instance"
+
+
 def default_url() -> str:
     """LOO_DATABASE_URL (or the file LOO_DATABASE_URL_FILE names), else a SQLite file in
-    ./instance (created if missing)."""
+    the instance folder (created if missing)."""
     url = env_or_file(ENV_URL)
     if url:
         return url
-    folder = Path.cwd() / "instance"
-    folder.mkdir(exist_ok=True)
+    folder = instance_folder()
+    folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'lanterloo.db'}"
 
 

@@ -17,6 +17,20 @@ from ledger.store.db import make_engine
 TOKEN = re.compile(r"^\s+(loo_[0-9a-f]{16}_\S+)$", re.M)
 
 
+@pytest.fixture(autouse=True)
+def own_instance_folder(tmp_path, monkeypatch):
+    """`club create` makes a checkpoint key in the instance folder: each test its own."""
+    from ledger import checkpoint_log, checkpoints
+
+    monkeypatch.setenv("LOO_INSTANCE_DIR", str(tmp_path / "instance"))
+    monkeypatch.delenv("LOO_CHECKPOINT_LOG", raising=False)
+    checkpoints.forget_configuration()
+    checkpoint_log.forget_state()
+    yield tmp_path / "instance"
+    checkpoints.forget_configuration()
+    checkpoint_log.forget_state()
+
+
 @pytest.fixture
 def http(database_url):
     engine = make_engine(database_url)
@@ -47,6 +61,37 @@ def test_club_create_prints_the_first_admin_and_a_working_token(database_url, ht
     status, _, err = run(capsys, "club", "create", "THURSDAY LOO", "--database-url",
                          database_url)
     assert status == 2 and "exists already" in err
+
+
+def test_club_create_makes_a_checkpoint_key_in_the_instance_folder_once_mode_600(
+        database_url, http, capsys, own_instance_folder, tmp_path, monkeypatch):
+    from ledger.checkpoints import Signer
+
+    status, out, _ = run(capsys, "club", "create", "Thursday Loo", "--database-url",
+                         database_url)
+    key_file = own_instance_folder / "checkpoint.key"
+    assert status == 0 and f"checkpoint key: made {key_file} (mode 600)" in out
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    public = Signer.from_text(key_file.read_text()).public_hex
+    assert f"checkpoint public key: {public} " in out
+    assert f"signed heads kept in {own_instance_folder / 'checkpoints.jsonl'}" in out
+
+    status, out, _ = run(capsys, "club", "create", "Friday Loo", "--database-url",
+                         database_url)
+    assert status == 0 and "made" not in out and f"checkpoint public key: {public} " in out
+
+    # A key configured elsewhere is used, and none is made.
+    configured, seed = Signer.generate()
+    (tmp_path / "elsewhere.key").write_text(seed)
+    monkeypatch.setenv("LOO_CHECKPOINT_KEY_FILE", str(tmp_path / "elsewhere.key"))
+    key_file.unlink()
+    from ledger import checkpoints
+
+    checkpoints.forget_configuration()
+    status, out, _ = run(capsys, "club", "create", "Saturday Loo", "--database-url",
+                         database_url)
+    assert status == 0 and f"checkpoint public key: {configured.public_hex} " in out
+    assert not key_file.exists()
 
 
 def test_token_create_list_and_revoke(database_url, http, capsys):

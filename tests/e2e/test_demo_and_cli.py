@@ -93,8 +93,11 @@ def _free_port() -> int:
 
 def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp_path: Path):
     port = _free_port()
+    instance = os.environ["LOO_INSTANCE_DIR"]
     env = {**os.environ, "LOO_DATABASE_URL": f"sqlite:///{tmp_path / 'serve.db'}",
-           "PYTHONUNBUFFERED": "1"}
+           "PYTHONUNBUFFERED": "1", "LOO_INSTANCE_DIR": str(tmp_path / "instance")}
+    for name in ("LOO_CHECKPOINT_KEY", "LOO_CHECKPOINT_KEY_FILE", "LOO_CHECKPOINT_LOG"):
+        env.pop(name, None)
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from api.cli import main; sys.exit(main())",
          "serve", "--demo", "--port", str(port), "--workers", "1"],
@@ -132,6 +135,31 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
         assert re.search(rf"^\s+{role}=loo_[0-9a-f]{{16}}_\S+", text, re.M), text
     assert "Traceback" not in text
     assert "Shutting down: Master" in text
+
+    # Signing is on by default: a key made in the instance folder (mode 600), its public key
+    # printed, and the demo's session signed when it ended; its export (as GET .../export
+    # draws it) verifies offline with that key.
+    key_file = tmp_path / "instance" / "checkpoint.key"
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    public = re.search(r"^checkpoint public key: ([0-9a-f]{64}) ", text, re.M)
+    assert public, text
+    from ledger import checkpoint_log, checkpoints
+    from ledger.export import check_export, export_session
+    from ledger.store.db import make_engine
+
+    os.environ["LOO_INSTANCE_DIR"] = str(tmp_path / "instance")
+    checkpoints.forget_configuration()
+    checkpoint_log.forget_state()
+    engine = make_engine(f"sqlite:///{tmp_path / 'serve.db'}")
+    try:
+        exported = export_session(Ledger(engine), session_url.group(1).rsplit("/", 1)[1])
+    finally:
+        os.environ["LOO_INSTANCE_DIR"] = instance
+        checkpoints.forget_configuration()
+        checkpoint_log.forget_state()
+        engine.dispose()
+    checked = check_export(exported, {public.group(1)})
+    assert checked.problems == [] and checked.key == public.group(1)
 
 
 def _as_a_dba(engine, statement: str, **params) -> None:

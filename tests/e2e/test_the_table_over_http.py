@@ -153,7 +153,8 @@ def test_liveness_touches_no_database_and_readiness_reaches_it(client):
     assert response.get_json() == {"status": "ok"}
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "0013"}
+    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "0013",
+                                   "signing": "off"}  # no checkpoint key in the tests
 
 
 def test_a_player_named_like_a_formula_is_neutralised_in_the_statement_csv(client):
