@@ -460,10 +460,13 @@ class Pass:
 
     problems: dict[str, list[str]] = field(default_factory=dict)  # every session: [] if right
     events: int = 0
+    # every session verified: (version, chain head) as stored in the snapshot it was read in
+    heads: dict[str, tuple[int, str | None]] = field(default_factory=dict)
 
     def add(self, other: Pass) -> None:
         self.problems.update(other.problems)
         self.events += other.events
+        self.heads.update(other.heads)
 
 
 def verify(store: Store, first: str, last: str) -> Pass:
@@ -472,6 +475,7 @@ def verify(store: Store, first: str, last: str) -> Pass:
     out = Pass()
     with store.consistent() as conn:
         stored = load_stored(conn, first, last)
+        out.heads = {sid: (s.version, s.head_hash) for sid, s in stored.items()}
         for sid, rows in store.event_rows(conn, first, last):
             out.events += len(rows)
             if sid in stored:

@@ -333,7 +333,9 @@ class Books:
     # -- reads (ledger/bookreads.py; `as_of` a book position or a time, None now) -------
 
     def _read(self, as_of: str | None, read: Callable[[Connection, reads.Cut], Any]) -> Any:
-        with self.engine.connect() as conn:
+        # One snapshot: the book log, its stored head and the results as of one moment
+        # (a payment committed between two of the reads would else make `chain_ok` false).
+        with self.store.consistent() as conn:
             return read(conn, reads.cut_at(conn, self.club_id, as_of))
 
     def account(self, member_id: str, *, after: int = 0, limit: int = 100,
@@ -347,7 +349,7 @@ class Books:
     def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
         rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
                  "currency", "amount_minor", "balance_minor", "open_minor", "corrected_by"]]
-        with self.engine.connect() as conn:
+        with self.store.consistent() as conn:
             cut = reads.cut_at(conn, self.club_id, as_of)
             _, items = reads.member_items(conn, self.club_id, cut, member_id)
         rows += [[line[k] for k in rows[0]] for line in (
@@ -366,8 +368,8 @@ class Books:
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole and at its
         stored head), then what is wrong with its club log (who may act:
-        ledger/store/clublog.py)."""
-        with self.engine.connect() as conn:
+        ledger/store/clublog.py): both read in one snapshot."""
+        with self.store.consistent() as conn:
             _, broken, _ = self._chain(conn)
             return ([f"book log: {broken}"] if broken else []) \
                 + clublog.check(conn, self.club_id)

@@ -12,7 +12,9 @@ to an Idempotency-Key (`keep_reply`), and a rebuild's projections (`replace_proj
 What differs between the databases is how two writers of one stream meet (on PostgreSQL
 in the write itself, conditional on the version it was decided on; on SQLite at the
 database's one write lock, taken before the head is read) and how many round trips the
-write takes; the rest is shared here. Reads need no transaction: `store.reading()`.
+write takes; the rest is shared here. A read of one statement needs no transaction:
+`store.reading()`; a read of several that must agree (a log and its stored head, a check,
+the books) is one snapshot: `store.consistent()`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clublog
 from .chain import utc_iso
+from .db import one_snapshot
 from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
 
 
@@ -241,10 +244,18 @@ class Store(ABC):
 
     @contextmanager
     def consistent(self) -> Iterator[Connection]:
-        """A read-only transaction that sees the log and the projections as of one moment."""
-        with self.engine.connect() as conn, conn.begin() as tx:
+        """A read-only transaction that sees the whole database as of one moment: a log and
+        its stored head, the projections, the books. Every check of a chain reads through
+        it (`clublog.head_problems` refuses any other connection): two statements of
+        `reading()` each see a moment of their own, and an append committed between the
+        read of a log and the read of its head would make the log look cut short.
+
+        SQLite: one read transaction is one snapshot (WAL: taken at its first read, held to
+        its end, beside the writer). PostgreSQL: REPEATABLE READ READ ONLY (`PostgresStore`);
+        the same round trips as a READ COMMITTED transaction, and it never waits for a
+        writer."""
+        with self.engine.connect() as conn, one_snapshot(conn):
             yield conn
-            tx.rollback()
 
 
 PAGE = 10_000  # rows per fetch when reading the log in bulk

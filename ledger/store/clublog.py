@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, Row, insert, select, update
 
 from .chain import GENESIS, first_broken_link, link, utc_iso
+from .db import NotOneSnapshot, in_snapshot
 from .tables import club_log, clubs, log_heads, members, tokens
 
 CLUB_CREATED = "ClubCreated"
@@ -89,7 +90,12 @@ def advance(conn: Connection, stream_id: str, old_seq: int, seq: int, hash_: str
 
 def head_problems(conn: Connection, stream_id: str, what: str, last_seq: int,
                   head: str) -> list[str]:
-    """The log (its last seq, its head recomputed) against its stored head."""
+    """The log (its last seq, its head recomputed) against its stored head, read in the
+    snapshot the log was read in (`Store.consistent`): else an append committed between the
+    two reads would be reported as entries deleted."""
+    if not in_snapshot(conn):
+        raise NotOneSnapshot("a log and its stored head are compared in one snapshot "
+                             "(Store.consistent)")
     row = conn.execute(select(log_heads.c.seq, log_heads.c.hash)
                        .where(log_heads.c.stream_id == stream_id)).first()
     if row is None:

@@ -31,6 +31,8 @@ log = logging.getLogger("lanterloo.db")
 
 # Execution option read by the SQLite "begin" hook; harmless elsewhere.
 _BEGIN = "lanterloo_begin"
+# Execution option of a connection in one snapshot (`one_snapshot`).
+_SNAPSHOT = "lanterloo_snapshot"
 
 
 def _env_int(name: str, default: int) -> int:
@@ -450,6 +452,27 @@ def derived(engine: Engine, name: str, make: Callable[[], T]) -> T:
     if made is None:
         made = engine.__dict__[name] = make()
     return made
+
+
+@contextmanager
+def one_snapshot(conn: Connection) -> Iterator[Connection]:
+    """`conn` in one transaction, rolled back after: every statement in it sees the
+    database as of one moment (the caller has set the isolation level that makes it so:
+    ledger/store/base.py `Store.consistent`), and says so (`in_snapshot`)."""
+    conn.execution_options(**{_SNAPSHOT: True})
+    with conn.begin() as tx:
+        yield conn
+        tx.rollback()
+
+
+class NotOneSnapshot(AssertionError):
+    """A check that compares two reads was given a connection whose statements may each
+    see another moment: a bug of the ledger's."""
+
+
+def in_snapshot(conn: Connection) -> bool:
+    """Whether `conn` reads in one snapshot (`one_snapshot`)."""
+    return bool(conn.get_execution_options().get(_SNAPSHOT)) and conn.in_transaction()
 
 
 @contextmanager

@@ -44,7 +44,7 @@ from .base import (
     club_exists,
 )
 from .chain import GENESIS
-from .db import bounded, connect_timeout_s, deadline_on, derived
+from .db import bounded, connect_timeout_s, deadline_on, derived, one_snapshot
 
 _HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
                  "WHERE id = %s")
@@ -260,11 +260,13 @@ class PostgresStore(Store):
 
     @contextmanager
     def consistent(self) -> Iterator[Connection]:
+        # Under READ COMMITTED every statement sees a snapshot of its own; REPEATABLE READ
+        # takes one at the first statement and keeps it to the end. READ ONLY: nothing here
+        # writes, and the server then takes no lock a writer could wait for.
         with self.engine.connect() as conn:
-            conn = conn.execution_options(isolation_level="REPEATABLE READ")
-            with conn.begin() as tx:
+            conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            with one_snapshot(conn):
                 yield conn
-                tx.rollback()
 
     def violated_table(self, error: IntegrityError) -> str | None:
         original: Any = error.orig
