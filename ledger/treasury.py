@@ -296,7 +296,7 @@ class Books:
             row: dict[str, Any] = {
                 "club_id": self.club_id, "seq": head.version + 1, "type": entry.type,
                 "schema_version": entry.schema_version, "payload": entry.to_payload(),
-                "recorded_at": datetime.now(UTC), "actor": actor.name,
+                "recorded_at": head.now or tx.now(), "actor": actor.name,
                 "member_id": actor.member_id, "token_id": actor.token_id,
                 "idempotency_key": request.idempotency_key}
             row["hash"] = link(store.hashed_row(row), head.head_hash)

@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clublog
 from .chain import utc_iso
-from .db import one_snapshot
+from .db import clock, one_snapshot
 from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
 
 
@@ -77,6 +77,7 @@ class Head:
     club_id: str | None = None
     reply: StoredReply | None = None  # the stored answer to the write's key, if any
     shape: int = 0  # the form its projections were written in (ledger/projections.py)
+    now: datetime | None = None  # the database's clock, read with the head (`Tx.now`)
 
 
 @dataclass
@@ -129,6 +130,11 @@ class Tx(ABC):
         self.conn = conn
         self.after_commit: list[Callable[[], None]] = []  # run once it has committed
 
+    def now(self) -> datetime:
+        """The database's clock (db.clock): the time the write's entries are stamped with,
+        read once its log is held (or with its head, `Head.now`), before they are chained."""
+        return clock(self.conn)
+
     @abstractmethod
     def session_head(self, session_id: str, *, club_id: str | None,
                      reply_to: tuple[str, str] | None) -> Head | None:
@@ -162,12 +168,13 @@ class Tx(ABC):
             response=body, created_at=now))
 
     def book_head(self, club_id: str, *, reply_to: tuple[str, str] | None) -> Head | None:
-        """The club's book log, held for this transaction (None: no such club)."""
+        """The club's book log, held for this transaction (None: no such club), and the
+        database's clock read after it was held."""
         if not self._lock_club(club_id):
             return None
         seq, head = clublog.held_head(self.conn, clublog.books_stream(club_id))
         reply = self.stored_reply(*reply_to) if reply_to is not None else None
-        return Head(seq, head, club_id=club_id, reply=reply)
+        return Head(seq, head, club_id=club_id, reply=reply, now=self.now())
 
     def append_book_entry(self, row: dict[str, Any]) -> int:
         """Insert a chained book entry (its `seq` the optimistic lock) and move the book

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, Row, insert, select, update
 
 from .chain import GENESIS, first_broken_link, link, utc_iso
-from .db import NotOneSnapshot, in_snapshot
+from .db import NotOneSnapshot, clock, in_snapshot
 from .tables import club_log, clubs, log_heads, members, tokens
 
 CLUB_CREATED = "ClubCreated"
@@ -121,13 +121,14 @@ def hashed_row(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def record(conn: Connection, club_id: str, type_: str, payload: dict[str, Any], *,
-           by: Acting | None, now: datetime) -> None:
+           by: Acting | None) -> None:
     """Append an entry to the club's log, in the caller's transaction (the log's head is
-    held until it ends: appends to one club's log are serialised)."""
+    held until it ends: appends to one club's log are serialised), stamped by the
+    database's clock once the head is held."""
     seq, prev = held_head(conn, stream(club_id))
     row: dict[str, Any] = {
         "club_id": club_id, "seq": seq + 1, "type": type_, "schema_version": 1,
-        "payload": payload, "recorded_at": now,
+        "payload": payload, "recorded_at": clock(conn),
         "actor": by.name if by is not None else "operator",
         "member_id": by.member_id if by is not None else None,
         "token_id": by.token_id if by is not None else None, "idempotency_key": None}

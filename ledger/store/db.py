@@ -18,11 +18,12 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError
 
@@ -452,6 +453,19 @@ def derived(engine: Engine, name: str, make: Callable[[], T]) -> T:
     if made is None:
         made = engine.__dict__[name] = make()
     return made
+
+
+def clock(conn: Connection) -> datetime:
+    """The database's time now, in UTC: what stamps every entry of a log (events, book
+    entries, club log entries), so that an entry's time is never an app host's and a read as
+    of a time never changes after the fact, whatever the hosts' clocks say. PostgreSQL:
+    clock_timestamp(), the moment it is read (not its transaction's start: a writer stamps
+    after it holds its log, so times run in the log's order). SQLite: the database lives on
+    this one host, whose clock is its clock."""
+    if conn.dialect.name == "postgresql":
+        moment: datetime = conn.execute(text("SELECT clock_timestamp()")).scalar_one()
+        return moment.astimezone(UTC)
+    return datetime.now(UTC)
 
 
 @contextmanager

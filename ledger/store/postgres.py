@@ -24,6 +24,7 @@ import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from datetime import UTC
 from typing import Any
 
 import orjson
@@ -46,10 +47,11 @@ from .base import (
 from .chain import GENESIS
 from .db import bounded, connect_timeout_s, deadline_on, derived, one_snapshot
 
-_HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
-                 "WHERE id = %s")
-_HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
-             "WHERE id = %s AND club_id = %s")
+# The database's clock comes with the head (db.clock): it stamps the write's events.
+_HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
+                 "FROM sessions WHERE id = %s")
+_HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
+             "FROM sessions WHERE id = %s AND club_id = %s")
 _REPLY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
               "WHERE scope = %s AND key = %s")
 
@@ -124,7 +126,8 @@ class PostgresTx(Tx):
         found = reply.fetchone() if reply is not None else None
         stored = None if found is None else StoredReply(found[0], int(found[1]),
                                                         orjson.loads(found[2]))
-        return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]))
+        return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]),
+                    row[5].astimezone(UTC))
 
     @contextmanager
     def _driver(self, statement: str) -> Iterator[Any]:
