@@ -52,6 +52,7 @@ class SessionReads:
     engine: Any
     store: Store
     club_id: str | None
+    snapshot_every: int
 
     def session_exists(self, session_id: str) -> bool:
         with self.store.reading() as conn:
@@ -229,7 +230,8 @@ class SessionReads:
 
     def _verified(self, session_id: str) -> projections.Pass:
         self._row_of(session_id)
-        return projections.verify(self.store, session_id, session_id)
+        return projections.verify(self.store, session_id, session_id,
+                                  every=self.snapshot_every)
 
     def rebuild(self, session_id: str) -> list[str]:
         """Write the session's projections anew from its log; what is wrong with the log

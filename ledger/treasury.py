@@ -360,18 +360,15 @@ class Books:
         """Every member's balance per currency, the club's accounts and the zero-sum check."""
         return self._read(as_of, lambda conn, cut: reads.accounts(conn, self.club_id, cut))
 
-    def _chain(self, conn: Connection) -> tuple[str, str | None, int]:
-        rows = store.entries(conn, self.club_id)
-        head, broken = store.verify_chain(conn, self.club_id, rows)
-        return head, broken, len(rows)
-
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole and at its
-        stored head), then what is wrong with its club log (who may act:
-        ledger/store/clublog.py): both read in one snapshot."""
+        stored head), what is wrong with the stored answers to its keyed entries, then with
+        its club log (who may act: ledger/store/clublog.py): all read in one snapshot."""
         with self.store.consistent() as conn:
-            _, broken, _ = self._chain(conn)
+            rows = store.entries(conn, self.club_id)
+            _, broken = store.verify_chain(conn, self.club_id, rows)
             return ([f"book log: {broken}"] if broken else []) \
+                + store.answer_problems(conn, self.club_id, rows) \
                 + clublog.check(conn, self.club_id)
 
     def debts(self, *, as_of: str | None = None) -> dict[str, Any]:

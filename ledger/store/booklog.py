@@ -80,6 +80,35 @@ def verify_chain(conn: Connection, club_id: str, rows: Sequence[Row[Any]], *,
     return head, found[0] if found else None
 
 
+def answer_problems(conn: Connection, club_id: str, rows: Sequence[Row[Any]]) -> list[str]:
+    """The stored answers to the club's book entries made with an Idempotency-Key, against
+    the entries (`rows`, the whole log): each must be the entry it recorded, field for field
+    (its hash is the chain's), written with its key. Kept under "books:<club>:<member>"
+    (ledger/treasury.py), the member the entries name."""
+    keyed = [r for r in rows if r.idempotency_key is not None]
+    by_seq = {int(r.seq): r for r in rows}
+    out = []
+    for scope, key, body in clublog.stored_answers(
+            conn, {f"books:{club_id}:{r.member_id or ''}"[:80] for r in keyed}):
+        where = f"idempotency_keys.{scope}/{key}"
+        seq: Any = body.get("seq") if isinstance(body, dict) else None
+        row = by_seq.get(seq)
+        if row is None:
+            out.append(f"{where}: the stored answer names entry {body.get('seq')!r}, which "
+                       "the book log does not hold" if isinstance(body, dict)
+                       else f"{where}: the stored answer is not an entry")
+            continue
+        entry = entry_dict(dict(row._mapping))
+        out += [f"{where}.{name}: answered {body.get(name)!r}, the book log's {value!r}"
+                for name, value in entry.items() if body.get(name) != value]
+        if set(body) - set(entry):
+            out.append(f"{where}: answered {sorted(set(body) - set(entry))}, which no entry has")
+        if row.idempotency_key != key:
+            out.append(f"{where}: entry {row.seq} was written with key "
+                       f"{row.idempotency_key!r}, not this one")
+    return out
+
+
 # -- session results --------------------------------------------------------------------------
 
 
