@@ -24,7 +24,7 @@ import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -52,6 +52,7 @@ _HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_
                  "FROM sessions WHERE id = %s")
 _HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
              "FROM sessions WHERE id = %s AND club_id = %s")
+_CLOCK_SQL = "SELECT clock_timestamp()"
 _REPLY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
               "WHERE scope = %s AND key = %s")
 
@@ -128,6 +129,13 @@ class PostgresTx(Tx):
                                                         orjson.loads(found[2]))
         return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]),
                     row[5].astimezone(UTC))
+
+    def now(self) -> datetime:
+        # On its own when the transaction has not begun (an opening without a key): one
+        # round trip, and the write that follows may still commit as it runs.
+        with self._driver(_CLOCK_SQL) as pg, _alone(pg):
+            moment: datetime = pg.execute(_CLOCK_SQL).fetchone()[0]
+        return moment.astimezone(UTC)
 
     @contextmanager
     def _driver(self, statement: str) -> Iterator[Any]:
