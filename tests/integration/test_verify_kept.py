@@ -148,3 +148,19 @@ def test_the_answers_of_a_corrected_session_hold_and_an_edited_one_is_found(
     assert ledger.verify(sid) == [
         f"idempotency_keys.{sid}/undo-1: session: not the view of the state at version "
         f"{undone.response['version']}, which the log folds to"]
+
+
+def test_an_answer_of_several_book_entries_is_held_entry_by_entry(engine: Engine) -> None:
+    club_id, actor, _ = new_club(engine)
+    books = Books(engine, club_id)
+    for n in (1, 2):
+        books.record_payment(payer="club", payee="Ann", amount_minor=10 * n, currency="GBP",
+                             method="cash",
+                             request=WriteRequest(actor, idempotency_key=f"pay-{n}"))
+    first, second = answers(engine, f"books:{club_id}:%")
+    # the form of an answer to a write of several entries: each, and the last one's seq
+    edit_answer(engine, first, {"entries": [first.response], "version": 1})
+    assert books.verify() == []
+    edit_answer(engine, second, {"entries": [second.response], "version": 3})
+    assert books.verify() == [
+        f"idempotency_keys.{second.scope}/pay-2.version: answered 3, its last entry is 2"]
