@@ -30,8 +30,10 @@ class Verify(MethodView):
 
         Recomputes every event's hash from its content and the hash before it (the first
         broken link is named), checks that versions run 1..N without a gap, and re-folds the
-        log to compare with the stored projections. `ok` is true when nothing is wrong; the
-        `chain_head` is the one a printed statement carries.
+        log to compare with the stored projections, its as-of snapshots (one missing is
+        named) and the stored answers to its writes' Idempotency-Keys, all read in one
+        snapshot of the database. `ok` is true when nothing is wrong; `version` and
+        `chain_head` are those it verified, the head a printed statement carries.
         """
         return ledger().verify_report(session_id)
 

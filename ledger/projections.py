@@ -37,10 +37,17 @@ from ledger.domain.events import EntryCorrected, SessionAttached
 from ledger.domain.evolve import evolve
 from ledger.domain.state import to_json
 from ledger.domain.vocabulary import Status
+from ledger.kept import (
+    Answer,
+    answer_problems,
+    answer_view,
+    answered_versions,
+    missing_snapshots,
+)
 from ledger.store import clublog
 from ledger.store.base import EventRow, Rebuilt, Store, Tx
 from ledger.store.chain import GENESIS, as_utc, session_genesis, utc_iso, walk
-from ledger.store.tables import deal_views, sessions, snapshots
+from ledger.store.tables import deal_views, events, sessions, snapshots
 from ledger.store.tables import session_results as results_table
 
 # An append that crosses a multiple of this version keeps the state as a snapshot, so a read
@@ -126,6 +133,7 @@ class Folded:
     log: list[tuple[int, Event]] = field(default_factory=list)  # every event, voided too
     timed: list[tuple[int, Event, datetime]] = field(default_factory=list)  # for results
     states_at: dict[int, str] = field(default_factory=dict)  # asked versions -> state JSON
+    answer_views: dict[int, Any] = field(default_factory=dict)  # answered versions -> view
     results: list[SessionResult] = field(default_factory=list)  # its lines on the books
 
     @property
@@ -137,9 +145,11 @@ UNBOUND = "unbound"
 
 
 def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[int] = (),
-             *, club_id: str | None = None) -> Folded:
+             *, club_id: str | None = None, answered: Collection[int] = ()) -> Folded:
     """The session folded from its stored rows (in version order), each row checked; the
-    state at each version in `states_at` kept as JSON (the snapshots). The chain may start
+    state at each version in `states_at` kept as JSON (the snapshots), and the session's
+    view at each version in `answered` as a stored answer gives it (ledger/kept.py
+    `answer_view`). The chain may start
     from the genesis of `club_id` (the session's club as stored), of no club, or from the
     first releases' 64 zeros; which one is `opened_in`."""
     out = Folded(session_id, len(rows), GENESIS, _log_problems(rows))
@@ -156,7 +166,7 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
         out.timed = [(row.version, event, _moment(row.recorded_at))
                      for row, (_, event) in zip(rows, out.log, strict=True)
                      if event.type in RESULT_EVENT_TYPES]
-        _fold(out, states_at)
+        _fold(out, states_at, answered)
         out.results = results_of(out, rows)
     except Exception as error:  # noqa: BLE001 - the finding is that it does not fold
         out.state, out.error = None, f"{type(error).__name__}: {error}"
@@ -167,13 +177,16 @@ def _event(row: EventRow) -> Event:
     return event_from_record(row.type, row.schema_version, row.payload)
 
 
-def _fold(out: Folded, states_at: Collection[int]) -> None:
+def _fold(out: Folded, states_at: Collection[int], answered: Collection[int]) -> None:
     if not out.log:
         raise InvariantBroken("no events")
-    wanted = set(states_at)
+    wanted, viewed = set(states_at), set(answered)
     if any(isinstance(e, EntryCorrected) for _, e in out.log):
         state, folding = fold_events(out.session_id, live_events(out.log))
-        out.states_at = snapshot_states(out.session_id, out.log, wanted)
+        found = snapshot_states(out.session_id, out.log, wanted | viewed)
+        out.states_at = {v: found[v] for v in wanted if v in found}
+        out.answer_views = {v: answer_view(SessionState.from_dict(orjson.loads(found[v])))
+                            for v in viewed if v in found}
     else:
         folding = Folding(out.session_id)
         state_or_none: SessionState | None = None
@@ -181,6 +194,8 @@ def _fold(out: Folded, states_at: Collection[int]) -> None:
             state_or_none = folding(state_or_none, event)
             if version in wanted:
                 out.states_at[version] = to_json(state_or_none)
+            if version in viewed:
+                out.answer_views[version] = answer_view(state_or_none)
         assert state_or_none is not None
         state = state_or_none
         folding.finish(state)
@@ -345,6 +360,7 @@ class Stored:
     views: dict[int, str] = field(default_factory=dict)
     snapshots: dict[int, str] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    answers: list[Answer] = field(default_factory=list)  # to its writes' Idempotency-Keys
 
 
 def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
@@ -370,7 +386,31 @@ def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
                                                         results_table.c.session_id <= last)):
         if row.session_id in found:
             found[row.session_id].results[_result_key(row)] = compared_result(row)
+    for scope, key, body in clublog.stored_answers(conn, _answer_scopes(conn, found, first,
+                                                                         last)):
+        sid = body.get("session_id") if isinstance(body, dict) else None
+        if sid in found and "appended" in body:
+            found[sid].answers.append(Answer(scope, key, body))
     return found
+
+
+def _answer_scopes(conn: Connection, found: dict[str, Stored], first: str, last: str
+                   ) -> set[str]:
+    """The scopes the answers to the keyed writes of these sessions are kept under, as the
+    writes name them (ledger/service.py): "<id>" or "<id>:<member>" for an append,
+    "attach:<id>", and "open[:<club>][:<member>]" for the opening (that scope holds every
+    session the member opened: the answer names its session)."""
+    out: set[str] = set()
+    for sid, member in conn.execute(
+            select(events.c.stream_id, events.c.member_id).distinct()
+            .where(events.c.stream_id >= first, events.c.stream_id <= last,
+                   events.c.idempotency_key.is_not(None))):
+        if sid not in found:
+            continue
+        out |= {sid, f"attach:{sid}", f"{sid}:{member}" if member else sid}
+        out |= {":".join(["open", *(p for p in (club, by) if p)])
+                for club in (found[sid].club_id, None) for by in (member, None)}
+    return out
 
 
 def differences(stored: Stored, folded: Folded) -> list[str]:
@@ -468,24 +508,32 @@ class Pass:
 
     problems: dict[str, list[str]] = field(default_factory=dict)  # every session: [] if right
     events: int = 0
+    # every session verified: (version, chain head) as stored in the snapshot it was read in
+    heads: dict[str, tuple[int, str | None]] = field(default_factory=dict)
 
     def add(self, other: Pass) -> None:
         self.problems.update(other.problems)
         self.events += other.events
+        self.heads.update(other.heads)
 
 
-def verify(store: Store, first: str, last: str) -> Pass:
+def verify(store: Store, first: str, last: str, *, every: int = SNAPSHOT_EVERY) -> Pass:
     """Every session in [first, last] against the fold of its log, in one read of a
-    consistent snapshot of both."""
+    consistent snapshot of both: its projections, its snapshots (`every`: the appends'
+    interval, as `Ledger.snapshot_every`) and its stored answers (ledger/kept.py)."""
     out = Pass()
     with store.consistent() as conn:
         stored = load_stored(conn, first, last)
+        out.heads = {sid: (s.version, s.head_hash) for sid, s in stored.items()}
         for sid, rows in store.event_rows(conn, first, last):
             out.events += len(rows)
             if sid in stored:
-                wanted = stored[sid].snapshots
-                out.problems[sid] = differences(stored[sid], fold_log(
-                    sid, rows, wanted, club_id=stored[sid].club_id))
+                kept = stored[sid]
+                folded = fold_log(sid, rows, kept.snapshots, club_id=kept.club_id,
+                                  answered=answered_versions(kept.answers))
+                out.problems[sid] = differences(kept, folded) \
+                    + missing_snapshots(rows, kept.snapshots, every) \
+                    + answer_problems(kept.answers, rows, folded.answer_views)
     for sid in stored:
         if sid not in out.problems:
             out.problems[sid] = ["events: the session has no events"]

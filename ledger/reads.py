@@ -52,6 +52,7 @@ class SessionReads:
     engine: Any
     store: Store
     club_id: str | None
+    snapshot_every: int
 
     def session_exists(self, session_id: str) -> bool:
         with self.store.reading() as conn:
@@ -216,16 +217,21 @@ class SessionReads:
     def verify(self, session_id: str) -> list[str]:
         """Where the log is broken or the stored projections differ from its fold; [] when
         the log is whole and they agree (ledger/projections.py)."""
-        self._row_of(session_id)
-        return projections.verify(self.store, session_id, session_id).problems[session_id]
+        return self._verified(session_id).problems[session_id]
 
     def verify_report(self, session_id: str) -> dict[str, Any]:
-        """What `verify` finds, as the API reports it: ok, the chain head, every problem."""
-        problems = self.verify(session_id)
-        row = self._row_of(session_id)
-        return {"session_id": session_id, "ok": not problems, "version": row.version,
-                "chain_head": row.head_hash, "chain_format": CHAIN_FORMAT,
-                "problems": problems}
+        """What `verify` finds, as the API reports it: ok, the chain head, every problem;
+        the version and head are those it verified (read in its snapshot)."""
+        found = self._verified(session_id)
+        version, head = found.heads[session_id]
+        problems = found.problems[session_id]
+        return {"session_id": session_id, "ok": not problems, "version": version,
+                "chain_head": head, "chain_format": CHAIN_FORMAT, "problems": problems}
+
+    def _verified(self, session_id: str) -> projections.Pass:
+        self._row_of(session_id)
+        return projections.verify(self.store, session_id, session_id,
+                                  every=self.snapshot_every)
 
     def rebuild(self, session_id: str) -> list[str]:
         """Write the session's projections anew from its log; what is wrong with the log

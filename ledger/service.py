@@ -227,8 +227,7 @@ class Ledger(SessionReads):
                                     session_id=session_id, fold=folding)
             # the club's own record of it: who attached which session, when
             clublog.record(tx.conn, club_id, clublog.SESSION_ATTACHED,
-                           {"session_id": session_id, "members": members},
-                           by=request.actor, now=now)
+                           {"session_id": session_id, "members": members}, by=request.actor)
             return self._record(tx, session_id, dataclasses.replace(head, club_id=club_id),
                                 state, events, folding.finish(state), request)
 
@@ -266,7 +265,7 @@ class Ledger(SessionReads):
             if events:  # the club's own record of it, as for an attached session
                 clublog.record(tx.conn, club_id, clublog.LATECOMERS_ATTACHED,
                                {"session_id": session_id, "members": members},
-                               by=request.actor, now=now)
+                               by=request.actor)
             return self._record(tx, session_id, head, state, events, folding.finish(state),
                                 request)
 
@@ -359,7 +358,9 @@ class Ledger(SessionReads):
                                   f"events from version {first - 1}")
         if not events:
             return _answer(session_id, state, [])
-        now = datetime.now(UTC)
+        # The database's clock, read with the head or once the write holds its log: every
+        # host stamps by it (ledger/store/db.py `clock`)
+        now = head.now if head is not None and head.now is not None else tx.now()
         actor = request.actor
         rows = chain_rows(session_id, first, [event_to_record(e) for e in events],
                           actor=actor.name, member_id=actor.member_id, token_id=actor.token_id,

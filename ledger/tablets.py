@@ -91,14 +91,15 @@ class Tablets:
         """A code that signs a tablet in to `session_id` (open, of the club) as a dealer:
         the token is `member`'s (an id or a name: the person who will log at that tablet, so
         that the log names him, never the one who showed the code), labelled `label` (by
-        default "Tablet <n>", n counting the tablets paired to the session)."""
-        now = now or datetime.now(UTC)
+        default "Tablet <n>", n counting the tablets paired to the session). Its expiry is
+        set and judged by the database's clock (`Tx.now`), so every host agrees on it."""
         if label is not None and (not isinstance(label, str) or not 1 <= len(label) <= 100
                                   or not label.isprintable()):
             raise InvalidInput("label must be 1 to 100 printable characters",
                                rule="token-label", field="label")
         with self.store.transaction() as tx:
             conn = tx.conn
+            now = now or tx.now()
             row = load_session(conn, session_id, club_id=club_id)
             if row is None:
                 raise NotFound(f"no session {session_id}", rule="session-exists",
@@ -145,12 +146,12 @@ class Tablets:
         """The dealer token a code signs in (its secret shown this once), and the session it
         is for; the code is spent. Refused alike whatever is wrong with the code."""
         code = normalise_code(raw)
-        now = now or datetime.now(UTC)
         refused = PairingRefused("that pairing code is unknown, used or expired: ask the "
                                  "treasurer's screen for a new one", rule="pairing-code",
                                  field="code")
         with self.store.transaction() as tx:
             conn = tx.conn
+            now = now or tx.now()  # the clock that set the code's expiry
             self.store.tokens_changed(tx)  # a token is made
             live = self._live(conn, code[:LOOKUP], now)
             digest = _hash(code)

@@ -302,7 +302,7 @@ class Books:
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
             built = build(tx.conn)
-            now, seq, previous = datetime.now(UTC), head.version, head.head_hash
+            now, seq, previous = head.now or tx.now(), head.version, head.head_hash
             written = []
             for entry in built if isinstance(built, list) else [built]:
                 seq += 1
@@ -349,7 +349,9 @@ class Books:
     # -- reads (ledger/bookreads.py; `as_of` a book position or a time, None now) -------
 
     def _read(self, as_of: str | None, read: Callable[[Connection, reads.Cut], Any]) -> Any:
-        with self.engine.connect() as conn:
+        # One snapshot: the book log, its stored head and the results as of one moment
+        # (a payment committed between two of the reads would else make `chain_ok` false).
+        with self.store.consistent() as conn:
             return read(conn, reads.cut_at(conn, self.club_id, as_of))
 
     def account(self, member_id: str, *, after: int = 0, limit: int = 100,
@@ -363,7 +365,7 @@ class Books:
     def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
         rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
                  "currency", "amount_minor", "balance_minor", "open_minor", "corrected_by"]]
-        with self.engine.connect() as conn:
+        with self.store.consistent() as conn:
             cut = reads.cut_at(conn, self.club_id, as_of)
             _, items = reads.member_items(conn, self.club_id, cut, member_id)
         rows += [[line[k] for k in rows[0]] for line in (
@@ -374,18 +376,15 @@ class Books:
         """Every member's balance per currency, the club's accounts and the zero-sum check."""
         return self._read(as_of, lambda conn, cut: reads.accounts(conn, self.club_id, cut))
 
-    def _chain(self, conn: Connection) -> tuple[str, str | None, int]:
-        rows = store.entries(conn, self.club_id)
-        head, broken = store.verify_chain(conn, self.club_id, rows)
-        return head, broken, len(rows)
-
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole and at its
-        stored head), then what is wrong with its club log (who may act:
-        ledger/store/clublog.py)."""
-        with self.engine.connect() as conn:
-            _, broken, _ = self._chain(conn)
+        stored head), what is wrong with the stored answers to its keyed entries, then with
+        its club log (who may act: ledger/store/clublog.py): all read in one snapshot."""
+        with self.store.consistent() as conn:
+            rows = store.entries(conn, self.club_id)
+            _, broken = store.verify_chain(conn, self.club_id, rows)
             return ([f"book log: {broken}"] if broken else []) \
+                + store.answer_problems(conn, self.club_id, rows) \
                 + clublog.check(conn, self.club_id)
 
     def debts(self, *, as_of: str | None = None) -> dict[str, Any]:

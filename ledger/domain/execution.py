@@ -87,8 +87,9 @@ def deal_view(state: SessionState) -> dict[str, Any] | None:
     return view
 
 
-def session_view(state: SessionState) -> dict[str, Any]:
-    """What the table sees: whose turn, the legal choices, the pools, every balance."""
+def session_view(state: SessionState, *, choices: bool = True) -> dict[str, Any]:
+    """What the table sees: whose turn, the legal choices (`expected`; left out without
+    `choices`), the pools, every balance."""
     players = list(state.seats)
     view = {
         "session_id": state.session_id,
@@ -110,13 +111,15 @@ def session_view(state: SessionState) -> dict[str, Any]:
         "next_pool_units": state.next_pool_units(),
         "loos_owed": list(state.loos_owed),
         "balances": {p: state.balances[p] for p in players},
-        "expected": expected(state),
+        "expected": expected(state) if choices else None,
         "deal": None if state.deal is None else {
             "deal_no": state.deal.deal_no, "phase": state.deal.phase,
             "dealer": state.deal.dealer, "kind": state.deal.kind,
             "trump_card": state.deal.trump_card,
         },
     }
+    if not choices:
+        del view["expected"]
     warnings = table_warnings(state.rules, hands_dealt(state.rules, len(state.active)))
     if warnings:  # written only when there is one (docs/rules.md §11.42)
         view["warnings"] = warnings

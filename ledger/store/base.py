@@ -12,7 +12,9 @@ to an Idempotency-Key (`keep_reply`), and a rebuild's projections (`replace_proj
 What differs between the databases is how two writers of one stream meet (on PostgreSQL
 in the write itself, conditional on the version it was decided on; on SQLite at the
 database's one write lock, taken before the head is read) and how many round trips the
-write takes; the rest is shared here. Reads need no transaction: `store.reading()`.
+write takes; the rest is shared here. A read of one statement needs no transaction:
+`store.reading()`; a read of several that must agree (a log and its stored head, a check,
+the books) is one snapshot: `store.consistent()`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clublog
 from .chain import utc_iso
+from .db import clock, one_snapshot
 from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
 
 
@@ -74,6 +77,7 @@ class Head:
     club_id: str | None = None
     reply: StoredReply | None = None  # the stored answer to the write's key, if any
     shape: int = 0  # the form its projections were written in (ledger/projections.py)
+    now: datetime | None = None  # the database's clock, read with the head (`Tx.now`)
 
 
 @dataclass
@@ -126,6 +130,11 @@ class Tx(ABC):
         self.conn = conn
         self.after_commit: list[Callable[[], None]] = []  # run once it has committed
 
+    def now(self) -> datetime:
+        """The database's clock (db.clock): the time the write's entries are stamped with,
+        read once its log is held (or with its head, `Head.now`), before they are chained."""
+        return clock(self.conn)
+
     @abstractmethod
     def session_head(self, session_id: str, *, club_id: str | None,
                      reply_to: tuple[str, str] | None) -> Head | None:
@@ -159,12 +168,13 @@ class Tx(ABC):
             response=body, created_at=now))
 
     def book_head(self, club_id: str, *, reply_to: tuple[str, str] | None) -> Head | None:
-        """The club's book log, held for this transaction (None: no such club)."""
+        """The club's book log, held for this transaction (None: no such club), and the
+        database's clock read after it was held."""
         if not self._lock_club(club_id):
             return None
         seq, head = clublog.held_head(self.conn, clublog.books_stream(club_id))
         reply = self.stored_reply(*reply_to) if reply_to is not None else None
-        return Head(seq, head, club_id=club_id, reply=reply)
+        return Head(seq, head, club_id=club_id, reply=reply, now=self.now())
 
     def append_book_entry(self, row: dict[str, Any]) -> int:
         """Insert a chained book entry (its `seq` the optimistic lock) and move the book
@@ -241,10 +251,18 @@ class Store(ABC):
 
     @contextmanager
     def consistent(self) -> Iterator[Connection]:
-        """A read-only transaction that sees the log and the projections as of one moment."""
-        with self.engine.connect() as conn, conn.begin() as tx:
+        """A read-only transaction that sees the whole database as of one moment: a log and
+        its stored head, the projections, the books. Every check of a chain reads through
+        it (`clublog.head_problems` refuses any other connection): two statements of
+        `reading()` each see a moment of their own, and an append committed between the
+        read of a log and the read of its head would make the log look cut short.
+
+        SQLite: one read transaction is one snapshot (WAL: taken at its first read, held to
+        its end, beside the writer). PostgreSQL: REPEATABLE READ READ ONLY (`PostgresStore`);
+        the same round trips as a READ COMMITTED transaction, and it never waits for a
+        writer."""
+        with self.engine.connect() as conn, one_snapshot(conn):
             yield conn
-            tx.rollback()
 
 
 PAGE = 10_000  # rows per fetch when reading the log in bulk

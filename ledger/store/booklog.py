@@ -80,6 +80,48 @@ def verify_chain(conn: Connection, club_id: str, rows: Sequence[Row[Any]], *,
     return head, found[0] if found else None
 
 
+def answer_problems(conn: Connection, club_id: str, rows: Sequence[Row[Any]]) -> list[str]:
+    """The stored answers to the club's book entries made with an Idempotency-Key, against
+    the entries (`rows`, the whole log): each must be the entry it recorded, field for field
+    (its hash is the chain's), written with its key; an answer of several entries (`{entries,
+    version}`) each of them, and its version the last one's. Kept under
+    "books:<club>:<member>" (ledger/treasury.py), the member the entries name."""
+    keyed = [r for r in rows if r.idempotency_key is not None]
+    by_seq = {int(r.seq): r for r in rows}
+    out = []
+    for scope, key, body in clublog.stored_answers(
+            conn, {f"books:{club_id}:{r.member_id or ''}"[:80] for r in keyed}):
+        where = f"idempotency_keys.{scope}/{key}"
+        several = isinstance(body, dict) and isinstance(body.get("entries"), list)
+        answered = body["entries"] if several else [body]
+        for n, sent in enumerate(answered):
+            out += _entry_answer(f"{where}.entries.{n}" if several else where, key, sent,
+                                 by_seq)
+        if several and answered and isinstance(answered[-1], dict) \
+                and body.get("version") != answered[-1].get("seq"):
+            out.append(f"{where}.version: answered {body.get('version')!r}, its last entry "
+                       f"is {answered[-1].get('seq')!r}")
+    return out
+
+
+def _entry_answer(where: str, key: str, sent: Any, by_seq: Mapping[int, Row[Any]]
+                  ) -> list[str]:
+    seq: Any = sent.get("seq") if isinstance(sent, dict) else None
+    row = by_seq.get(seq)
+    if row is None:
+        return [f"{where}: the stored answer names entry {seq!r}, which the book log does "
+                "not hold"]
+    entry = entry_dict(dict(row._mapping))
+    out = [f"{where}.{name}: answered {sent.get(name)!r}, the book log's {value!r}"
+           for name, value in entry.items() if sent.get(name) != value]
+    if set(sent) - set(entry):
+        out.append(f"{where}: answered {sorted(set(sent) - set(entry))}, which no entry has")
+    if row.idempotency_key != key:
+        out.append(f"{where}: entry {row.seq} was written with key {row.idempotency_key!r}, "
+                   "not this one")
+    return out
+
+
 # -- session results --------------------------------------------------------------------------
 
 

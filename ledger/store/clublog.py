@@ -18,14 +18,15 @@ whole log with its head is caught by a signed checkpoint kept outside the databa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, Row, insert, select, update
 
 from .chain import GENESIS, first_broken_link, link, utc_iso
-from .tables import club_log, clubs, log_heads, members, tokens
+from .db import NotOneSnapshot, clock, in_snapshot
+from .tables import club_log, clubs, idempotency_keys, log_heads, members, tokens
 
 CLUB_CREATED = "ClubCreated"
 LOG_STARTED = "ClubLogStarted"  # an existing club's log, started by the upgrade
@@ -90,7 +91,12 @@ def advance(conn: Connection, stream_id: str, old_seq: int, seq: int, hash_: str
 
 def head_problems(conn: Connection, stream_id: str, what: str, last_seq: int,
                   head: str) -> list[str]:
-    """The log (its last seq, its head recomputed) against its stored head."""
+    """The log (its last seq, its head recomputed) against its stored head, read in the
+    snapshot the log was read in (`Store.consistent`): else an append committed between the
+    two reads would be reported as entries deleted."""
+    if not in_snapshot(conn):
+        raise NotOneSnapshot("a log and its stored head are compared in one snapshot "
+                             "(Store.consistent)")
     row = conn.execute(select(log_heads.c.seq, log_heads.c.hash)
                        .where(log_heads.c.stream_id == stream_id)).first()
     if row is None:
@@ -116,13 +122,14 @@ def hashed_row(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def record(conn: Connection, club_id: str, type_: str, payload: dict[str, Any], *,
-           by: Acting | None, now: datetime) -> None:
+           by: Acting | None) -> None:
     """Append an entry to the club's log, in the caller's transaction (the log's head is
-    held until it ends: appends to one club's log are serialised)."""
+    held until it ends: appends to one club's log are serialised), stamped by the
+    database's clock once the head is held."""
     seq, prev = held_head(conn, stream(club_id))
     row: dict[str, Any] = {
         "club_id": club_id, "seq": seq + 1, "type": type_, "schema_version": 1,
-        "payload": payload, "recorded_at": now,
+        "payload": payload, "recorded_at": clock(conn),
         "actor": by.name if by is not None else "operator",
         "member_id": by.member_id if by is not None else None,
         "token_id": by.token_id if by is not None else None, "idempotency_key": None}
@@ -216,7 +223,55 @@ def check(conn: Connection, club_id: str) -> list[str]:
                      for r in conn.execute(select(tokens).where(tokens.c.club_id == club_id))}
     problems += _compare("members", stored_members, known.members)
     problems += _compare("tokens", stored_tokens, known.tokens)
-    return problems
+    return problems + _token_answers(conn, club_id, rows, known)
+
+
+def _same(answered: Any, logged: Any) -> bool:
+    """Equal, times as the instants they name (an answer wrote them in the server's zone)."""
+    if isinstance(answered, str) and isinstance(logged, str) and answered != logged:
+        try:
+            return datetime.fromisoformat(answered) == datetime.fromisoformat(logged)
+        except ValueError:
+            return False
+    return bool(answered == logged)
+
+
+def stored_answers(conn: Connection, scopes: Iterable[str]) -> list[tuple[str, str, Any]]:
+    """The stored answers to Idempotency-Keys (scope, key, response) kept under `scopes`."""
+    wanted = sorted(set(scopes))
+    k = idempotency_keys.c
+    return [(str(scope), str(key), body) for at in range(0, len(wanted), 500)
+            for scope, key, body in conn.execute(select(k.scope, k.key, k.response)
+                                                 .where(k.scope.in_(wanted[at:at + 500])))]
+
+
+ISSUED = ("token_id", "member_id", "role", "label", "created_at", "expires_at")
+
+
+def _token_answers(conn: Connection, club_id: str, rows: Sequence[Row[Any]], known: Known
+                   ) -> list[str]:
+    """The stored answers to tokens issued with an Idempotency-Key (ledger/issuing.py, kept
+    under "tokens:<club>:<issuer>", without the secret) against the club log: each is the
+    token its TokenIssued entry issued, active and unrevoked, held by the member named."""
+    scopes = {f"tokens:{club_id}:{r.member_id or ''}"[:80] for r in rows
+              if r.type == TOKEN_ISSUED}
+    out = []
+    for scope, key, body in stored_answers(conn, scopes):
+        where = f"idempotency_keys.{scope}/{key}"
+        token_id: Any = body.get("token_id") if isinstance(body, dict) else None
+        issued = known.tokens.get(token_id)
+        if issued is None:
+            out.append(f"{where}: the stored answer names a token the club log never issued")
+            continue
+        holder = known.members.get(issued["member_id"], {}).get("name")
+        wanted = {**{f: issued[f] for f in ISSUED}, "member": holder, "revoked_at": None,
+                  "status": "active"}
+        out += [f"{where}.{name}: answered {body.get(name)!r}, the club log's {value!r}"
+                for name, value in wanted.items() if not _same(body.get(name), value)]
+        if set(body) - set(wanted):
+            out.append(f"{where}: answered {sorted(set(body) - set(wanted))}, which no "
+                       "token has")
+    return out
 
 
 def _compare(table: str, stored: Mapping[str, Mapping[str, Any]],

@@ -25,7 +25,7 @@ def insert_club(conn: Connection, *, club_id: str, name: str, name_key: str,
                                       created_at=now))
     clublog.start_heads(conn, club_id)
     clublog.record(conn, club_id, clublog.CLUB_CREATED, {"club_id": club_id, "name": name},
-                   by=by, now=now)
+                   by=by)
 
 
 def find_club(conn: Connection, id_or_name_key: str) -> Any:
@@ -40,7 +40,7 @@ def insert_member(conn: Connection, *, member_id: str, club_id: str, name: str, 
     conn.execute(insert(members).values(id=member_id, club_id=club_id, name=name,
                                         name_key=name_key, guest=guest, created_at=now))
     clublog.record(conn, club_id, clublog.MEMBER_ADDED,
-                   clublog.member_payload(member_id, name, guest), by=by, now=now)
+                   clublog.member_payload(member_id, name, guest), by=by)
 
 
 def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
@@ -73,7 +73,7 @@ def insert_token(conn: Connection, *, token_id: str, club_id: str, member_id: st
         issued_with=by.token_id if by is not None else None))
     clublog.record(conn, club_id, clublog.TOKEN_ISSUED, clublog.token_payload(
         token_id=token_id, member_id=member_id, role=role, label=label,
-        secret_hash=secret_hash, created_at=now, expires_at=expires_at), by=by, now=now)
+        secret_hash=secret_hash, created_at=now, expires_at=expires_at), by=by)
 
 
 def issued_tokens(conn: Connection, club_id: str) -> list[Row[Any]]:
@@ -137,4 +137,4 @@ def revoke_token(conn: Connection, token_id: str, *, now: datetime,
     if club_id is not None:
         clublog.record(conn, club_id, clublog.TOKEN_REVOKED,
                        {"token_id": token_id, "revoked_at": clublog.utc_iso(now)},
-                       by=by, now=now)
+                       by=by)

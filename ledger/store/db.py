@@ -19,11 +19,12 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError
 
@@ -32,6 +33,8 @@ log = logging.getLogger("lanterloo.db")
 
 # Execution option read by the SQLite "begin" hook; harmless elsewhere.
 _BEGIN = "lanterloo_begin"
+# Execution option of a connection in one snapshot (`one_snapshot`).
+_SNAPSHOT = "lanterloo_snapshot"
 
 
 def _env_int(name: str, default: int) -> int:
@@ -469,6 +472,40 @@ def derived(engine: Engine, name: str, make: Callable[[], T]) -> T:
     if made is None:
         made = engine.__dict__[name] = make()
     return made
+
+
+def clock(conn: Connection) -> datetime:
+    """The database's time now, in UTC: what stamps every entry of a log (events, book
+    entries, club log entries), so that an entry's time is never an app host's and a read as
+    of a time never changes after the fact, whatever the hosts' clocks say. PostgreSQL:
+    clock_timestamp(), the moment it is read (not its transaction's start: a writer stamps
+    after it holds its log, so times run in the log's order). SQLite: the database lives on
+    this one host, whose clock is its clock."""
+    if conn.dialect.name == "postgresql":
+        moment: datetime = conn.execute(text("SELECT clock_timestamp()")).scalar_one()
+        return moment.astimezone(UTC)
+    return datetime.now(UTC)
+
+
+@contextmanager
+def one_snapshot(conn: Connection) -> Iterator[Connection]:
+    """`conn` in one transaction, rolled back after: every statement in it sees the
+    database as of one moment (the caller has set the isolation level that makes it so:
+    ledger/store/base.py `Store.consistent`), and says so (`in_snapshot`)."""
+    conn.execution_options(**{_SNAPSHOT: True})
+    with conn.begin() as tx:
+        yield conn
+        tx.rollback()
+
+
+class NotOneSnapshot(AssertionError):
+    """A check that compares two reads was given a connection whose statements may each
+    see another moment: a bug of the ledger's."""
+
+
+def in_snapshot(conn: Connection) -> bool:
+    """Whether `conn` reads in one snapshot (`one_snapshot`)."""
+    return bool(conn.get_execution_options().get(_SNAPSHOT)) and conn.in_transaction()
 
 
 @contextmanager

@@ -25,6 +25,7 @@ import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -45,12 +46,14 @@ from .base import (
     club_exists,
 )
 from .chain import GENESIS
-from .db import bounded, connect_timeout_s, deadline_on, derived
+from .db import bounded, connect_timeout_s, deadline_on, derived, one_snapshot
 
-_HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
-                 "WHERE id = %s")
-_HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape FROM sessions "
-             "WHERE id = %s AND club_id = %s")
+# The database's clock comes with the head (db.clock): it stamps the write's events.
+_HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
+                 "FROM sessions WHERE id = %s")
+_HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
+             "FROM sessions WHERE id = %s AND club_id = %s")
+_CLOCK_SQL = "SELECT clock_timestamp()"
 _REPLY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
               "WHERE scope = %s AND key = %s")
 
@@ -125,7 +128,15 @@ class PostgresTx(Tx):
         found = reply.fetchone() if reply is not None else None
         stored = None if found is None else StoredReply(found[0], int(found[1]),
                                                         orjson.loads(found[2]))
-        return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]))
+        return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]),
+                    row[5].astimezone(UTC))
+
+    def now(self) -> datetime:
+        # On its own when the transaction has not begun (an opening without a key): one
+        # round trip, and the write that follows may still commit as it runs.
+        with self._driver(_CLOCK_SQL) as pg, _alone(pg):
+            moment: datetime = pg.execute(_CLOCK_SQL).fetchone()[0]
+        return moment.astimezone(UTC)
 
     @contextmanager
     def _driver(self, statement: str) -> Iterator[Any]:
@@ -261,11 +272,13 @@ class PostgresStore(Store):
 
     @contextmanager
     def consistent(self) -> Iterator[Connection]:
+        # Under READ COMMITTED every statement sees a snapshot of its own; REPEATABLE READ
+        # takes one at the first statement and keeps it to the end. READ ONLY: nothing here
+        # writes, and the server then takes no lock a writer could wait for.
         with self.engine.connect() as conn:
-            conn = conn.execution_options(isolation_level="REPEATABLE READ")
-            with conn.begin() as tx:
+            conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            with one_snapshot(conn):
                 yield conn
-                tx.rollback()
 
     def violated_table(self, error: IntegrityError) -> str | None:
         original: Any = error.orig

@@ -19,7 +19,7 @@ from ledger.clubs import Actor, Clubs, hash_secret
 from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
 from ledger.service import Ledger
-from ledger.store import booklog, clublog
+from ledger.store import booklog, clublog, open_store
 from ledger.store.chain import link
 from ledger.store.tables import book_entries, club_log, members, sessions, tokens
 from ledger.treasury import Books
@@ -108,7 +108,7 @@ def test_a_forged_book_entry_with_a_correct_hash_is_caught_by_its_stored_head(en
         conn.execute(insert(book_entries).values(**forged))
 
     as_dba(engine, forge)
-    with engine.connect() as conn:  # the chain itself is whole: only the head tells
+    with open_store(engine).consistent() as conn:  # the chain is whole: only the head tells
         rows = booklog.entries(conn, club_id)
         assert len(rows) == 2
         assert clublog.head_problems(conn, clublog.books_stream(club_id), "head", 2,

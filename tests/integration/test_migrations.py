@@ -122,7 +122,10 @@ def test_a_session_written_before_0004_reads_as_of_any_version_without_snapshots
         assert (dealt["pool"]["current_pool_units"], dealt["pool"]["next_pool_units"]) == (3, 0)
         assert {**ledger.statement(sid, as_of=3), "as_of": None} == \
             {**ledger.statement(sid), "as_of": None}
-        assert ledger.verify(sid) == []
+        # verify names what is gone; `lanterloo migrate` rebuilds such a session's
+        # projections (its form is older), the snapshots with them
+        found = ledger.verify(sid)
+        assert found and all(p.startswith("snapshots: none at version ") for p in found)
     finally:
         engine.dispose()
 
