@@ -17,7 +17,7 @@ in an open period; an entry that would carry a date of its own (an opening balan
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection
@@ -30,6 +30,7 @@ from ledger.domain.currencies import UNITS, check_kept
 from ledger.domain.periods import check_period, end_of, period_of
 from ledger.store import booklog as store
 from ledger.store.chain import as_utc, utc_iso
+from ledger.store.db import clock
 from ledger.treasury import Books
 from ledger.writes import AppendResult, WriteRequest
 
@@ -66,7 +67,7 @@ class Periods:
         def build(conn: Connection) -> be.BookEntry:
             check_period(period)
             end = end_of(period)
-            if datetime.now(UTC) - CLOSE_GRACE <= end:
+            if clock(conn) - CLOSE_GRACE <= end:
                 raise OutOfTurn(f"{period} has not ended: a period is closed after its last "
                                 f"day (and {CLOSE_GRACE.seconds // 60} minutes, so that no "
                                 "write begun inside it is still on its way)",
@@ -131,7 +132,7 @@ class Periods:
         def build(conn: Connection) -> list[be.BookEntry]:
             kept = reads.currencies(conn, self.club_id, reads.NOW).kept
             shut = reads.closed(conn, self.club_id, reads.NOW)
-            today = datetime.now(UTC).date().isoformat()
+            today = clock(conn).date().isoformat()
             problems = list(parsed.problems)
             entries: list[be.BookEntry] = []
             seen: dict[tuple[str, str], int] = {}

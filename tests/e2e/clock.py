@@ -3,6 +3,7 @@ second after the one before (tests of closing a period and of the Beancount expo
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
@@ -11,6 +12,9 @@ from typing import Any
 import pytest
 
 import ledger.service
+import ledger.store.base
+import ledger.store.clublog
+import ledger.store.postgres
 import ledger.treasury
 
 
@@ -33,7 +37,21 @@ def played_in(monkeypatch: pytest.MonkeyPatch, month: str, day: int = 10) -> Ite
             at[0] += timedelta(seconds=1)
             return at[0] if tz is None or tz is UTC else at[0].astimezone(tz)
 
+    def tick(*_: Any) -> datetime:
+        return Then.now(UTC)
+
+    session_head = ledger.store.postgres.PostgresTx.session_head
+
+    def head_then(self: Any, *args: Any, **kwargs: Any) -> Any:
+        head = session_head(self, *args, **kwargs)  # its clock read with the head: then's
+        return head if head is None else dataclasses.replace(head, now=tick())
+
     with monkeypatch.context() as patch:
         for module in (ledger.service, ledger.treasury):
             patch.setattr(module, "datetime", Then)
+        # the database's clock, which stamps every entry (ledger/store/db.py `clock`)
+        patch.setattr(ledger.store.base.Tx, "now", tick)
+        patch.setattr(ledger.store.postgres.PostgresTx, "now", tick)
+        patch.setattr(ledger.store.postgres.PostgresTx, "session_head", head_then)
+        patch.setattr(ledger.store.clublog, "clock", tick)
         yield at
