@@ -17,12 +17,12 @@ from flask import Flask
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
-from ledger.service import Ledger
+from api.http import auth, extension, openapi, request_guard, security
+from api.http.errors import PROBLEM_MIMETYPE, register_error_handlers
+from ledger.sessions.service import Ledger
 from ledger.store.db import instance_folder, make_engine
 
-from . import auth, extension, openapi, request_guard, security
 from .config import from_env
-from .errors import PROBLEM_MIMETYPE, register_error_handlers
 from .schemas import ProblemSchema
 
 __all__ = ["create_app"]
@@ -39,7 +39,7 @@ class LanterlooApi(Api):
         super().register_blueprint(blp, **options)
 
     def _register_error_handlers(self) -> None:
-        """api/errors.py renders every error; flask-smorest's own JSON handler is not used."""
+        """api/http/errors.py renders every error; flask-smorest's own JSON handler is not used."""
 
     def _register_responses(self) -> None:
         for status in HTTPStatus:
@@ -59,15 +59,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     `config` may hold DATABASE_URL, or ENGINE (an SQLAlchemy engine to share), AUTO_MIGRATE,
     MAX_BATCH_EVENTS and the rest of api/config.py.
     """
-    # Imported here, not with the package: gunicorn's master imports api.serving (and so this
+    # Imported here, not with the package: gunicorn's master imports api.http.serving (and so this
     # package) before PROMETHEUS_MULTIPROC_DIR is ready, and must create no metric itself.
-    from . import metrics, observability
+    from api.http import metrics, observability
 
     # No app-wide /static route: the docs' and the tablet's files are served by their own
-    # blueprints (api/swagger.py, api/web.py).
+    # blueprints (api/pages/swagger.py, api/pages/tablet.py).
     # The instance folder is the ledger's (ledger/store/db.py): the SQLite default and the
     # checkpoint key and log live there, wherever the process was started.
-    app = Flask(__name__, static_folder=None, instance_path=str(instance_folder()))
+    app = Flask(__name__, static_folder=None, template_folder="pages/templates",
+                instance_path=str(instance_folder()))
     app.config.update(from_env(config))
     request_guard.install_converters(app.url_map)  # before any rule: `<int:>` is ASCII
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -83,7 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     engine = app.config.get("ENGINE") or make_engine(app.config["DATABASE_URL"])
     if app.config["AUTO_MIGRATE"]:
-        from ledger.bulk import migrate
+        from ledger.operations.bulk import migrate
 
         migrate(engine)
     # SNAPSHOT_EVERY: how often an append keeps the state for reads as of a version (tests)
@@ -93,7 +94,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     openapi.install(api)
     auth.document_security(api)
-    from . import (
+    from api.routes import (
         attach,
         audit,
         books,
@@ -121,11 +122,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(verify.export_blp)
     request_guard.install(app, api.spec.to_dict)
     if app.config.get("STRICT_RESPONSES"):
-        from . import contract
+        from api.http import contract
 
         contract.install(app, api.spec.to_dict)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
-    from . import swagger, web
+    from api.pages import swagger
+    from api.pages import tablet as web
 
     app.register_blueprint(swagger.blp)
     app.register_blueprint(web.blp)
@@ -133,7 +135,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _configure_logging(app: Flask) -> None:
-    from . import observability
+    from api.http import observability
 
     observability.configure_logging(str(app.config.get("LOG_LEVEL", "INFO")),
                                     str(app.config.get("LOG_FORMAT", "json")))

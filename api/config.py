@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.clubs import TOKEN_RECHECK_S
+from ledger.clubs.service import TOKEN_RECHECK_S
 from ledger.store.db import env_or_file
 
 
@@ -54,19 +54,21 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "MAX_PAGE_EVENTS": _int("LOO_MAX_PAGE_EVENTS", 1000),
         # Request bodies above this many bytes get 413 before any parsing.
         "MAX_CONTENT_LENGTH": _int("LOO_MAX_BODY_BYTES", 1024 * 1024),
-        # Failed pairing codes (POST /pairing) one address may send in a minute (api/tablets.py).
+        # Failed pairing codes (POST /pairing) one address may send in a minute
+        # (api/routes/tablets.py).
         "PAIRING_FAILURES_PER_MINUTE": _int("LOO_PAIRING_FAILURES_PER_MINUTE", 10),
         # The club whose administrator may attach sessions from before clubs over the API
-        # (api/attach.py), by id or name; unset: allowed only where the database holds one club.
+        # (api/routes/attach.py), by id or name; unset: allowed only where the database holds one
+        # club.
         "ATTACH_CLUB": os.environ.get("LOO_ATTACH_CLUB", ""),
         # How long a process trusts a token it has looked up before it looks again, seconds
-        # (ledger/clubs.py, authenticate): the bound on a token revoked or expired directly
+        # (ledger/clubs/service.py, authenticate): the bound on a token revoked or expired directly
         # in the database. 0: every request looks its token up.
         "TOKEN_RECHECK_S": _seconds("LOO_TOKEN_RECHECK_S", TOKEN_RECHECK_S),
         "LOG_LEVEL": os.environ.get("LOO_LOG_LEVEL", "INFO"),
         # JSON lines (one object per line), or "text" for a terminal.
         "LOG_FORMAT": os.environ.get("LOO_LOG_FORMAT", "json"),
-        # Check every answer against the OpenAPI document (api/contract.py): the tests run
+        # Check every answer against the OpenAPI document (api/http/contract.py): the tests run
         # with it on; it costs a walk of every answer.
         "STRICT_RESPONSES": _flag("LOO_STRICT_RESPONSES"),
         # flask-smorest / OpenAPI
@@ -77,7 +79,7 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "OPENAPI_JSON_PATH": "openapi.json",
         "OPENAPI_SWAGGER_UI_PATH": "/docs",
         # Swagger UI's files: served by the app itself from the flask-swagger-ui package
-        # (api/swagger.py), so /docs loads with no connection to the internet.
+        # (api/pages/swagger.py), so /docs loads with no connection to the internet.
         "OPENAPI_SWAGGER_UI_URL": os.environ.get("LOO_SWAGGER_UI_URL", "/docs/assets/"),
         # No validator badge: it would load an image from the internet.
         "OPENAPI_SWAGGER_UI_CONFIG": {"validatorUrl": None},

@@ -56,15 +56,15 @@ if str(ROOT) not in sys.path:  # tests.support, run as a file; after --code's DI
     sys.path.insert(0, str(ROOT))
 
 import ledger  # noqa: E402
-from ledger.clubs import Actor, Clubs  # noqa: E402
+from ledger.books.service import Books  # noqa: E402
+from ledger.clubs.service import Actor, Clubs  # noqa: E402
 from ledger.domain.accounts import SessionResult  # noqa: E402
 from ledger.domain.commands import EndSession  # noqa: E402
 from ledger.projections import result_rows  # noqa: E402
-from ledger.service import Ledger  # noqa: E402
+from ledger.sessions.service import Ledger  # noqa: E402
 from ledger.store.db import make_engine  # noqa: E402
 from ledger.store.migrate import upgrade  # noqa: E402
 from ledger.store.tables import session_results, sessions  # noqa: E402
-from ledger.treasury import Books  # noqa: E402
 from ledger.writes import WriteRequest  # noqa: E402
 
 # the generator's seats first, so that the long session is played by members

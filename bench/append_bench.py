@@ -33,7 +33,7 @@ from sqlalchemy.pool import NullPool
 
 from ledger.domain import OpenSession
 from ledger.domain.commands import Command, Declare, RecordTrick, StartDeal
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from ledger.store.tables import events, sessions

@@ -28,9 +28,9 @@ from append_bench import DEFAULT_POSTGRES, Table, median_ms, postgresql_url
 from sqlalchemy import Text, func, select
 
 from ledger.domain.asof import snapshot_due
-from ledger.history import versioned
 from ledger.projections import SNAPSHOT_EVERY, snapshot_states
-from ledger.service import Ledger
+from ledger.sessions.history import versioned
+from ledger.sessions.service import Ledger
 from ledger.store import queries as store
 from ledger.store.base import json_text
 from ledger.store.chain import utc_iso

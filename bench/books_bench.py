@@ -12,7 +12,7 @@ declarations, breaches, penalties) copied under new ids and new seats until the 
 `--events` events, spread over a season; one member ("Hero") is seated in 1,000 of them (in
 most of them on a smaller run), and one session has 1,000 deals. Every session is played to
 its end; every copy is chained anew and its rows go in with COPY. Then `rebuild_all`
-(ledger/bulk.py) writes every projection the live append would have: the state and deal
+(ledger/operations/bulk.py) writes every projection the live append would have: the state and deal
 views, each ended session's results per seat (`session_results`) and the as-of snapshots
 every SNAPSHOT_EVERY versions; and a treasurer records a payment or two and a write-off for
 the hero through `Books`, so that his account has a line of every kind. Start from an empty
@@ -154,8 +154,8 @@ class _Copier:
 
 
 def generate(url: str, events: int) -> dict[str, Any]:
-    from ledger.bulk import rebuild_all
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
+    from ledger.operations.bulk import rebuild_all
     from ledger.store.chain import link, session_genesis, utc_iso
     from ledger.store.db import make_engine
     from ledger.store.migrate import upgrade
@@ -222,8 +222,8 @@ def generate(url: str, events: int) -> dict[str, Any]:
 def _hero_payments(engine: Any, club_id: str, member_ids: dict[str, str]) -> int:
     """A few of the hero's book entries, through the books as a treasurer records them: a
     payment each way and a write-off, so his account has a line of every kind."""
-    from ledger.clubs import Actor, Clubs
-    from ledger.treasury import Books
+    from ledger.books.service import Books
+    from ledger.clubs.service import Actor, Clubs
 
     treasurer = Clubs(engine).create_token(club_id, "M00", "treasurer", "bench treasurer")
     actor = Actor("M00", member_ids["M00"], treasurer["token_id"])
@@ -318,7 +318,7 @@ def measure(url: str, *, repeat: int, explain: bool, only: str | None = None
     from sqlalchemy import event
 
     from api import create_app
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
     from ledger.store.db import make_engine
 
     found = facts(url)

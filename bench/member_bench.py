@@ -17,10 +17,10 @@ import logging
 import secrets
 
 from api import create_app
-from ledger.clubs import Actor, Clubs
+from ledger.clubs.service import Actor, Clubs
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from ledger.writes import WriteRequest

@@ -33,11 +33,11 @@ STEPS = [
     ("hold the row (+ its key)", "ledger.store.postgres", "PostgresTx", "session_head"),
     ("SQLite: the row (+ its key)", "ledger.store.sqlite", "SqliteTx", "session_head"),
     ("the state decoded", "ledger.domain.state", "SessionState", "from_dict"),
-    ("the domain (decide, evolve)", "ledger.service", None, "execute"),
+    ("the domain (decide, evolve)", "ledger.sessions.service", None, "execute"),
     ("the deal views as JSON", "ledger.projections", None, "deal_view_json"),
-    ("chain the events (SHA-256)", "ledger.service", None, "chain_rows"),
-    ("session view", "ledger.service", None, "session_view"),
-    ("the state as JSON", "ledger.service", None, "to_json"),
+    ("chain the events (SHA-256)", "ledger.sessions.service", None, "chain_rows"),
+    ("session view", "ledger.sessions.service", None, "session_view"),
+    ("the state as JSON", "ledger.sessions.service", None, "to_json"),
     ("write the events and projections", "ledger.store.postgres", "PostgresTx",
      "write_session"),
     ("SQLite: write the events and projections", "ledger.store.sqlite", "SqliteTx",
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from contextlib import contextmanager
 
     from ledger.domain import OpenSession
-    from ledger.service import Ledger
+    from ledger.sessions.service import Ledger
     from ledger.store.db import make_engine
     from ledger.store.migrate import upgrade
 

@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any
 
 LAYERS = [
-    ("bearer token", "ledger.clubs", "Clubs", "authenticate"),
+    ("bearer token", "ledger.clubs.service", "Clubs", "authenticate"),
     ("body -> commands", "api.schemas", None, "load_events"),
-    ("ledger append", "ledger.service", "Ledger", "append"),
+    ("ledger append", "ledger.sessions.service", "Ledger", "append"),
     ("response: marshmallow dump", "marshmallow.schema", "Schema", "dump"),
-    ("response: ready JSON", "api.writing", None, "json_response"),
+    ("response: ready JSON", "api.http.writing", None, "json_response"),
 ]
 
 

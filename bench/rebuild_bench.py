@@ -14,11 +14,11 @@ as a live append would have left them. Rows go in with COPY.
 
 - `fold`: the baseline, a plain fold of every event (psycopg rows, `event_from_record`,
   `evolve`, one process), with no views, no hashes and nothing compared;
-- `verify`: `ledger.bulk.verify_all` (one pass, a process per CPU) when the code under test
-  has it, else `Ledger.verify` for each session in turn (what the command line did before);
+- `verify`: `ledger.operations.bulk.verify_all` (one pass, a process per CPU) when the code under
+  test has it, else `Ledger.verify` for each session in turn (what the command line did before);
   with the bulk pass, `Ledger.verify` is also timed on a few sessions and scaled up to the
   whole log, for a before/after in the same run;
-- `rebuild`: `ledger.bulk.rebuild_all` (every projection written anew), then `verify_all`
+- `rebuild`: `ledger.operations.bulk.rebuild_all` (every projection written anew), then `verify_all`
   again.
 
 It is run as a separate process by bench/run.py so that the code under test can be another
@@ -175,7 +175,7 @@ def fold_baseline(url: str) -> tuple[int, float]:
 
 
 def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
-    from ledger.service import Ledger
+    from ledger.sessions.service import Ledger
     from ledger.store.db import make_engine
 
     out: dict[str, Any] = {}
@@ -190,7 +190,7 @@ def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
         ids = [r[0] for r in conn.execute("SELECT id FROM sessions ORDER BY id")]
     out["sessions"] = len(ids)
     try:
-        from ledger import bulk
+        from ledger.operations import bulk
     except ImportError:  # older code: verify session by session, as the command line did
         bulk = None  # type: ignore[assignment]
     if bulk is None:
@@ -218,7 +218,7 @@ def measure(url: str, *, skip_fold: bool = False) -> dict[str, Any]:
     problems = bulk.verify_all(engine)
     out["verify_s"] = time.perf_counter() - started
     out["verify_cpu_s"] = _cpu() - cpu
-    out["verify_how"] = f"ledger/bulk.py verify_all, {out['workers']} processes"
+    out["verify_how"] = f"ledger/operations/bulk.py verify_all, {out['workers']} processes"
     out["verify_problems"] = sum(1 for p in problems.values() if p)
     started, cpu = time.perf_counter(), _cpu()
     rebuilt = bulk.rebuild_all(engine)

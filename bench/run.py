@@ -27,7 +27,7 @@ file in a temporary folder:
   the database's commits and the server's WAL flushes per second (`Probe`); the table goes
   between its own markers in docs/performance.md;
 - then bench/rebuild_bench.py: a database of --rebuild-events events, a plain fold of it
-  (the baseline), `Ledger.verify` on a sample, ledger/bulk.py's `verify_all` and
+  (the baseline), `Ledger.verify` on a sample, ledger/operations/bulk.py's `verify_all` and
   `rebuild_all`; then single appends to that database beside one of --small-events events
   (--latency-rounds rounds).
 
@@ -196,7 +196,7 @@ print(json.dumps(_prepare({url!r}, {sessions}, {tuple(statement_deals)!r})))
 def _prepare(url: str, sessions: int, statement_deals: tuple[int, ...] = ()
              ) -> dict[str, Any]:
     from api import create_app
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
     from ledger.store.migrate import upgrade
 
     upgrade(url)

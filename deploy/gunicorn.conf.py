@@ -2,7 +2,7 @@
 
     gunicorn -c deploy/gunicorn.conf.py 'api:create_app()'
 
-Worker model: gthread (api.serving.ProblemThreadWorker), LOO_WORKERS processes (default: the
+Worker model: gthread (api.http.serving.ProblemThreadWorker), LOO_WORKERS processes (default: the
 CPU count + 1) of LOO_THREADS threads each (default 8). A sync worker serves one connection at
 a time, so four clients sending their headers slowly stalled all of them; gthread parks idle
 and not-yet-readable connections on a poller and only gives a thread to a request whose
@@ -13,7 +13,7 @@ reads whole requests before passing them on: run both.
 Each worker's connection pool is sized to its threads (LOO_DB_POOL_SIZE), so a thread never
 waits for a connection another thread of its process holds. Once a worker has loaded the app,
 what it loaded is set aside from the garbage collector's full passes
-(api.serving.freeze_loaded_app).
+(api.http.serving.freeze_loaded_app).
 
 LOO_BIND (127.0.0.1:8000), LOO_WORKERS, LOO_THREADS, LOO_TIMEOUT (30 s), LOO_GRACEFUL_TIMEOUT
 (20 s), LOO_KEEPALIVE (5 s), LOO_MAX_REQUESTS (2000), LOO_ACCESS_LOG ("-": stdout; "" turns
@@ -35,7 +35,7 @@ import tempfile
 
 bind = os.environ.get("LOO_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("LOO_WORKERS") or multiprocessing.cpu_count() + 1)
-worker_class = "api.serving.ProblemThreadWorker"
+worker_class = "api.http.serving.ProblemThreadWorker"
 threads = int(os.environ.get("LOO_THREADS") or 8)
 # One connection per thread, and a few spare for the pool's overflow.
 os.environ.setdefault("LOO_DB_POOL_SIZE", str(threads))
@@ -65,7 +65,7 @@ capture_output = errorlog != "-"
 pidfile = os.environ.get("LOO_PID_FILE") or None
 loglevel = os.environ.get("LOO_LOG_LEVEL", "info").lower()
 # JSON lines with the request id; never a request header that carries a credential.
-logger_class = "api.serving.JsonAccessLogger"
+logger_class = "api.http.serving.JsonAccessLogger"
 # Behind a reverse proxy on the same host; widen only to the proxy's address.
 forwarded_allow_ips = os.environ.get("LOO_FORWARDED_ALLOW_IPS", "127.0.0.1")
 proc_name = "lanterloo"
@@ -91,25 +91,25 @@ os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir()
 
 
 def on_starting(server):
-    from api.serving import clear_multiproc_dir
+    from api.http.serving import clear_multiproc_dir
 
     clear_multiproc_dir()
 
 
 def on_exit(server):
-    from api.serving import clear_multiproc_dir
+    from api.http.serving import clear_multiproc_dir
 
     clear_multiproc_dir(release=True)
 
 
 def post_worker_init(worker):
-    from api.serving import freeze_loaded_app
+    from api.http.serving import freeze_loaded_app
 
     worker.log.info("%d objects of the loaded app set aside from the garbage collector",
                     freeze_loaded_app())
 
 
 def child_exit(server, worker):
-    from api.serving import mark_worker_dead
+    from api.http.serving import mark_worker_dead
 
     mark_worker_dead(worker.pid)

@@ -2,7 +2,7 @@
 
 - **Snapshots** (`missing_snapshots`): an append that crosses a multiple m of the interval
   keeps the state at its last version, a rebuild keeps the state at m itself
-  (ledger/service.py, ledger/projections.py); so for every multiple m the log reaches, one
+  (ledger/sessions/service.py, ledger/projections.py); so for every multiple m the log reaches, one
   of those must be stored. Their content is compared by `projections.differences`; a
   deleted one is found here. (A missing snapshot never changes an answer, only its cost:
   a read as of a version folds from the one before it.)

@@ -15,7 +15,7 @@ says what they are:
 - `verify(store, first, last)` and `rebuild(store, first, last)`: every session whose id is
   in [first, last] folded from its log, compared with (or written over) what is stored. One
   session is the range [id, id]; `lanterloo verify --all` and `rebuild --all` run the same
-  code over chunks of sessions in parallel (ledger/bulk.py), and `copy` rebuilds with it.
+  code over chunks of sessions in parallel (ledger/operations/bulk.py), and `copy` rebuilds with it.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ SNAPSHOT_EVERY = 100
 # The form the projections are written in, stored with each session (`sessions.shape`).
 # Raise it with any change to what a projection holds: sessions of an older form are then
 # rebuilt from their logs by `lanterloo migrate` (`rebuild_stale`), or before they are next
-# read or written (ledger/service.py). 0: written before forms were recorded.
+# read or written (ledger/sessions/service.py). 0: written before forms were recorded.
 SHAPE = 2  # 2: a session's results as lines posted over time (migration 0012)
 
 
@@ -397,7 +397,7 @@ def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
 def _answer_scopes(conn: Connection, found: dict[str, Stored], first: str, last: str
                    ) -> set[str]:
     """The scopes the answers to the keyed writes of these sessions are kept under, as the
-    writes name them (ledger/service.py): "<id>" or "<id>:<member>" for an append,
+    writes name them (ledger/sessions/service.py): "<id>" or "<id>:<member>" for an append,
     "attach:<id>", and "open[:<club>][:<member>]" for the opening (that scope holds every
     session the member opened: the answer names its session)."""
     out: set[str] = set()

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
 
-from ledger.clubs import Actor
+from ledger.clubs.service import Actor
 from ledger.domain import ConcurrencyConflict, LedgerError
 from ledger.store.base import Store, StoredReply, Tx, VersionMoved, stored_reply
 

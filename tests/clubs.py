@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Engine
 
-from ledger.clubs import ROLES, Clubs
+from ledger.clubs.service import ROLES, Clubs
 
 
 @dataclass

@@ -47,7 +47,7 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import Engine
 
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from tests.support.databases import (
     BACKENDS,
@@ -57,7 +57,7 @@ from tests.support.databases import (
     quick_commits,
 )
 
-# Every app the tests make checks each answer against the OpenAPI document (api/contract.py):
+# Every app the tests make checks each answer against the OpenAPI document (api/http/contract.py):
 # a member sent but not declared fails the test that met it.
 os.environ.setdefault("LOO_STRICT_RESPONSES", "1")
 # An instance folder of the tests' own, never the checkout's: a checkpoint key `make run`

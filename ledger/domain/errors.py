@@ -1,7 +1,7 @@
 """Domain errors: one base class, each refusal names the rule it enforces.
 
 An error carries a `code` (what kind of refusal) and a `rule` (which rule or check refused),
-never an HTTP status: the web layer maps codes to statuses (api/errors.py, STATUS_OF_CODE).
+never an HTTP status: the web layer maps codes to statuses (api/http/errors.py, STATUS_OF_CODE).
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def join(s: SessionState, c: cmd.JoinPlayer) -> list[ev.Event]:
 
 def attach(s: SessionState, c: cmd.AttachToClub) -> list[ev.Event]:
     """A session from before clubs into a club, once: every seat a member (docs/rules.md §14;
-    the service finds the members, ledger/service.py `attach`)."""
+    the service finds the members, ledger/sessions/service.py `attach`)."""
     if s.members:
         raise OutOfTurn("the session is a club's already: it is attached once, to one club",
                         rule="attached-once", field="session_id")
@@ -112,7 +112,7 @@ def attach(s: SessionState, c: cmd.AttachToClub) -> list[ev.Event]:
 
 def attach_latecomers(s: SessionState, c: cmd.AttachLatecomers) -> list[ev.Event]:
     """The seats of aftercomers that name no member attached to members, once each (the
-    upgrade finds them, ledger/upgrades.py). A seat a correction took away since is left
+    upgrade finds them, ledger/operations/upgrades.py). A seat a correction took away since is left
     out; nothing left, nothing is recorded."""
     taken = set(s.members.values())
     members = {seat: member for seat, member in c.members.items()

@@ -230,7 +230,7 @@ def statement_tables(state: SessionState, log: dict[str, Any] | None = None
     if log:
         summary.append(["log", "version", log["version"], "chain_head", log["chain_head"]])
         signed = log.get("checkpoint")
-        if signed:  # the head signed with the service's key (ledger/checkpoints.py)
+        if signed:  # the head signed with the service's key (ledger/audit/checkpoints.py)
             summary.append(["checkpoint", "signed_at", signed["signed_at"], "key", signed["key"],
                             "signature", signed["signature"]])
     transfers: list[list[object]] = [["from", "to", "amount_units", "amount_money_minor"]]

@@ -88,7 +88,7 @@ class SessionWrite:
     `version`; with `keep_views_to` set (a correction), views of later deals are dropped.
     `results` None leaves the session's results as they are; a list replaces them.
     `club_id` is the session's club after the write: its own, or the club a session from
-    before clubs is attached to (ledger/service.py `attach`).
+    before clubs is attached to (ledger/sessions/service.py `attach`).
     With `last`, the store may send the COMMIT with the write (no answer is kept after it).
     """
 

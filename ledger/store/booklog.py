@@ -85,7 +85,7 @@ def answer_problems(conn: Connection, club_id: str, rows: Sequence[Row[Any]]) ->
     the entries (`rows`, the whole log): each must be the entry it recorded, field for field
     (its hash is the chain's), written with its key; an answer of several entries (`{entries,
     version}`) each of them, and its version the last one's. Kept under
-    "books:<club>:<member>" (ledger/treasury.py), the member the entries name."""
+    "books:<club>:<member>" (ledger/books/service.py), the member the entries name."""
     keyed = [r for r in rows if r.idempotency_key is not None]
     by_seq = {int(r.seq): r for r in rows}
     out = []

@@ -19,7 +19,7 @@ Any change to a stored event (its payload, who appended it, when), a deletion, a
 or an insertion breaks the chain at that event, and `verify` names the first broken link.
 A rewrite of every later hash is caught against a chain head printed earlier: the statement
 carries the head, so a printed statement pins the log as it was, and a signed checkpoint
-kept outside the database pins it for an auditor (ledger/checkpoints.py, docs/operations.md).
+kept outside the database pins it for an auditor (ledger/audit/checkpoints.py, docs/operations.md).
 
 Binding. A session's chain starts from a genesis that binds it to its owner: the `prev` of
 its first event is `genesis(session id, {"club_id": club})`, the SHA-256 of the canonical

@@ -13,7 +13,7 @@ ledger's back (a forged admin token, a swapped secret hash, a role edited) no lo
 every append (`advance`): deleting the last entries of a log, or adding one with a correctly
 computed hash, leaves the log and its stored head apart (`head_problems`). A rewrite of the
 whole log with its head is caught by a signed checkpoint kept outside the database
-(ledger/checkpoints.py).
+(ledger/audit/checkpoints.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ LATECOMERS_ATTACHED = "LatecomersAttached"  # an upgrade's: aftercomers' seats t
 
 
 class Acting(Protocol):
-    """Who makes a change (ledger.clubs.Actor)."""
+    """Who makes a change (ledger.clubs.service.Actor)."""
 
     @property
     def name(self) -> str: ...
@@ -250,7 +250,7 @@ ISSUED = ("token_id", "member_id", "role", "label", "created_at", "expires_at")
 
 def _token_answers(conn: Connection, club_id: str, rows: Sequence[Row[Any]], known: Known
                    ) -> list[str]:
-    """The stored answers to tokens issued with an Idempotency-Key (ledger/issuing.py, kept
+    """The stored answers to tokens issued with an Idempotency-Key (ledger/clubs/tokens.py, kept
     under "tokens:<club>:<issuer>", without the secret) against the club log: each is the
     token its TokenIssued entry issued, active and unrevoked, held by the member named."""
     scopes = {f"tokens:{club_id}:{r.member_id or ''}"[:80] for r in rows

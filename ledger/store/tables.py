@@ -168,7 +168,7 @@ idempotency_keys = Table(
     PrimaryKeyConstraint("scope", "key"),
 )
 
-# -- the audit queries' indexes (migration 0006; ledger/audit.py, docs/audit.md) -------------
+# -- the audit queries' indexes (migration 0006; ledger/audit/queries.py, docs/audit.md) -----------
 #
 # Each serves a query read in the log's order (by position) under one filter, so that the
 # first page is an index range scan that stops at the page's end. The register's own index

@@ -1,4 +1,4 @@
-"""The queries of ledger/tablets.py: pairing codes, a club's recent sessions, the last entries
+"""The queries of ledger/clubs/tablets.py: pairing codes, a club's recent sessions, the last entries
 of a session with the device that logged each."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Indexes for the audit queries across a club's sessions (ledger/audit.py, docs/audit.md).
+"""Indexes for the audit queries across a club's sessions (ledger/audit/queries.py, docs/audit.md).
 
 The register's partial index, the log by type, member, actor, device and time, in the order
 of the log; on PostgreSQL also the payload's offence, breach and player for the register.

@@ -1,4 +1,5 @@
-"""Browser tests of the dealer's tablet (api/web.py) in real Chromium, driven by Playwright.
+"""Browser tests of the dealer's tablet (api/pages/tablet.py) in real Chromium, driven by
+Playwright.
 
     LOO_TEST_TIER=all .venv/bin/python -m pytest tests/browser
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from ledger.clubs import Actor
+from ledger.clubs.service import Actor
 from ledger.domain import OpenSession
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.writes import WriteRequest
 from tests.clubs import Club
 

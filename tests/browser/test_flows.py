@@ -12,8 +12,8 @@ import time
 
 from playwright.sync_api import expect
 
-from ledger.clubs import Actor, Clubs
-from ledger.service import Ledger
+from ledger.clubs.service import Actor, Clubs
+from ledger.sessions.service import Ledger
 from ledger.writes import WriteRequest
 
 from .tablet import (
@@ -395,7 +395,7 @@ def test_the_live_view_pairs_a_tablet_and_follows_the_table(new_device, server):
 
 def test_a_qr_link_signs_in_and_a_dealer_picks_a_session_and_sign_out_asks_first(
         new_device, server):
-    from ledger.tablets import Tablets
+    from ledger.clubs.tablets import Tablets
 
     club = server.club()
     from .tablet import open_session

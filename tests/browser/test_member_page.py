@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from ledger.clubs import Actor
+from ledger.clubs.service import Actor
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
 from ledger.writes import WriteRequest

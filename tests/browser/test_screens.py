@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from ledger.clubs import Clubs
-from ledger.tablets import Tablets
+from ledger.clubs.service import Clubs
+from ledger.clubs.tablets import Tablets
 
 from .tablet import (
     SINGLE,

@@ -20,8 +20,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from api.pages import render_club_page
-from ledger.clubs import Actor
+from api.pages.printable import render_club_page
+from ledger.clubs.service import Actor
 from ledger.writes import WriteRequest
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
@@ -189,8 +189,8 @@ def test_the_shell_asks_again_for_a_token_the_statement_refuses(new_device, serv
 
 
 def test_the_club_page_reads_and_prints_in_chromium(new_device, axe_source, shots):
-    """The club's books (api/pages.py render_club_page) from the shapes of GET /standings and
-    GET /debts, here hand-made: readable, accessible and one printed page."""
+    """The club's books (api/pages/printable.py render_club_page) from the shapes of GET /standings
+    and GET /debts, here hand-made: readable, accessible and one printed page."""
     standings = {"members": [
         {"member_id": f"m{i}", "name": name, "guest": name == "Hal", "sessions": s,
          "deals_dealt": d, "net_units": n, "net_minor": {"GBP": n * 5}, "loos": lo,
@@ -236,7 +236,7 @@ def test_the_club_page_shows_the_books_standings_and_open_debts(new_device, serv
                                                                axe_source, shots):
     """/table/club fetches GET /standings?format=html with the device's token: the standings
     and the open debts of two real sessions and a payment, as the JSON reads have them."""
-    from ledger.treasury import Books
+    from ledger.books.service import Books
 
     club, _ = played_session(server)
     played_session(server, club, seed=SEED + 1)

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-import ledger.service
+import ledger.books.service
+import ledger.sessions.service
 import ledger.store.base
 import ledger.store.clublog
 import ledger.store.postgres
-import ledger.treasury
 
 
 def past_month(months: int = 2) -> str:
@@ -47,7 +47,7 @@ def played_in(monkeypatch: pytest.MonkeyPatch, month: str, day: int = 10) -> Ite
         return head if head is None else dataclasses.replace(head, now=tick())
 
     with monkeypatch.context() as patch:
-        for module in (ledger.service, ledger.treasury):
+        for module in (ledger.sessions.service, ledger.books.service):
             patch.setattr(module, "datetime", Then)
         # the database's clock, which stamps every entry (ledger/store/db.py `clock`)
         patch.setattr(ledger.store.base.Tx, "now", tick)

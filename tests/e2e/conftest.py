@@ -52,7 +52,7 @@ def app(request: pytest.FixtureRequest, engine: Engine, backend: str,
 @pytest.fixture
 def club(engine: Engine) -> Any:
     """A club of the books' tests (docs/books.md): members Ann, Bob and Cal."""
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
     from tests.clubs import make_club
 
     club = make_club(engine, "Thursday Loo")

@@ -20,14 +20,14 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
-from ledger.closing import Periods
-from ledger.clubs import Actor, Clubs
+from ledger.books.closing import Periods
+from ledger.books.service import Books
+from ledger.clubs.service import Actor, Clubs
+from ledger.clubs.tablets import Tablets
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.tables import events, sessions, tokens
-from ledger.tablets import Tablets
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 from tests.clubs import Club, make_club
 
@@ -107,22 +107,22 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/books/export.beancount"): allowed("admin", "treasurer", "auditor"),
     ("get", "/club/currencies"): allowed("admin", "treasurer", "auditor"),
     ("put", "/club/currencies"): allowed("treasurer", ok=201),
-    # an evening's tin (api/evenings.py): each club's own evenings
+    # an evening's tin (api/routes/evenings.py): each club's own evenings
     ("post", "/evenings/{evening}/sessions"): allowed("treasurer", ok=201),
     ("post", "/evenings/{evening}/float"): allowed("treasurer", ok=201),
     ("post", "/evenings/{evening}/cash"): allowed("treasurer", ok=201),
     ("post", "/evenings/{evening}/cash-differences"): allowed("treasurer", ok=201),
     ("get", "/evenings/{evening}"): allowed("admin", "treasurer", "auditor"),
-    # the tablet's (api/tablets.py): a code is shown by a treasurer or an admin, and exchanged
-    # with no token at all (the code is the credential)
+    # the tablet's (api/routes/tablets.py): a code is shown by a treasurer or an admin, and
+    # exchanged with no token at all (the code is the credential)
     ("post", "/sessions/{session_id}/pairing-codes"): allowed("admin", "treasurer", ok=201),
     ("post", "/pairing"): None,
     ("get", "/club/sessions"): allowed(*ALL),
     ("get", "/sessions/{session_id}/entries"): allowed(*ALL),
-    # sessions from before clubs (api/attach.py): the administrator's
+    # sessions from before clubs (api/routes/attach.py): the administrator's
     ("get", "/club/sessions-before-clubs"): allowed("admin"),
     ("post", "/sessions/{session_id}/attach"): allowed("admin", ok=409),
-    # the text forms, each a route of its own (api/exports.py)
+    # the text forms, each a route of its own (api/routes/exports.py)
     ("get", "/sessions/{session_id}/statement.csv"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/statement.html"): allowed("admin", "treasurer", "auditor"),
     ("get", "/sessions/{session_id}/explain.csv"): allowed("admin", "treasurer", "auditor"),
@@ -187,7 +187,7 @@ class World:
 def world(app, engine, monkeypatch) -> World:
     ours, theirs = make_club(engine, "Our club"), make_club(engine, "Their club")
     # the module's database holds many clubs: name ours as the one that attaches sessions
-    # from before clubs (api/attach.py); every session here is a club's already (409)
+    # from before clubs (api/routes/attach.py); every session here is a club's already (409)
     monkeypatch.setitem(app.config, "ATTACH_CLUB", ours.name)
     clubs = Clubs(engine)
     revoked = clubs.create_token(ours.club_id, "treasurer", "treasurer", "old phone")

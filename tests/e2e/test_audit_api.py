@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ledger.audit import CORRECTION_COLUMNS, EVENT_COLUMNS, REGISTER_COLUMNS
+from ledger.audit.queries import CORRECTION_COLUMNS, EVENT_COLUMNS, REGISTER_COLUMNS
 from tests.clubs import club_client, make_club
 
 from .conftest import PROBLEM

@@ -15,7 +15,7 @@ from typing import Any
 from beancount import loader
 from beancount.core import data
 
-from api.cli import main
+from api.cli.main import main
 from ledger.domain.periods import end_of
 
 from .clock import past_month, played_in

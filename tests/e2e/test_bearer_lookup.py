@@ -14,7 +14,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.pool import NullPool
 
 from api import create_app
-from ledger.clubs import Clubs
+from ledger.clubs.service import Clubs
 from ledger.store import clubstore, db
 from ledger.store.tables import tokens
 from tests.clubs import make_club
@@ -137,7 +137,7 @@ def test_a_known_token_is_still_refused_with_a_wrong_secret_or_once_expired(engi
     token_id = issued["token_id"]
     wrong = f"loo_{token_id}_{'x' * 43}"
     assert clubs.authenticate(wrong) is None
-    from ledger import clubs as clubs_module
+    from ledger.clubs import service as clubs_module
 
     later = datetime.now(UTC) + timedelta(days=2)
     monkeypatch.setattr(clubs_module, "_now", lambda: later)
@@ -192,7 +192,7 @@ def test_a_cached_token_is_refused_by_its_own_expiry_without_a_lookup(engine, mo
     issued = clubs.create_token(club.club_id, club.members["dealer"], "dealer", "phone",
                                 expires_in_days=1)
     assert clubs.authenticate(issued["token"]) is not None
-    from ledger import clubs as clubs_module
+    from ledger.clubs import service as clubs_module
 
     lookups = _count(monkeypatch, clubstore, "token_for_authentication")
     later = datetime.now(UTC) + timedelta(days=2)
@@ -217,7 +217,7 @@ def test_an_unknown_token_id_costs_what_a_wrong_secret_costs(engine, monkeypatch
     """Whether the id exists or not, authenticate hashes the secret, compares once in
     constant time and looks the id up once; a second try of either is answered from what
     the process found, without a query."""
-    from ledger import clubs as clubs_module
+    from ledger.clubs import service as clubs_module
 
     club = make_club(engine)
     clubs = Clubs(engine, recheck_s=3600)

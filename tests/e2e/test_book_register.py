@@ -136,7 +136,7 @@ def test_the_register_lists_filters_and_pages_the_book_log(tess, club):
 
 
 def test_the_register_exports_csv_with_a_byte_order_mark_when_asked(tess, club):
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
 
     zoe = Clubs(tess.application.config["ENGINE"]).add_member(club.club_id, "Zoë")
     pay(tess, zoe["member_id"], "club", 5, method="transfer", note="=SUM(A1)")

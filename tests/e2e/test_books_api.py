@@ -112,7 +112,7 @@ def test_the_formula_guard_quotes_every_start_a_spreadsheet_runs_and_nothing_els
 
 
 def test_a_members_account_is_written_as_its_schema_dumps_it(tess, club):
-    from api.books_schemas import AccountSchema
+    from api.schemas.books import AccountSchema
 
     a_night(tess)
     assert post(tess, "/payments", {"payer": "Ann", "payee": "club", "amount_minor": 5,

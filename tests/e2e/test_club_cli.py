@@ -8,10 +8,10 @@ import re
 import pytest
 
 from api import create_app
-from api.cli import main
-from api.demo import DEMO_STAFF, demo_tokens, load_demo
-from ledger.clubs import Clubs
-from ledger.service import Ledger
+from api.cli.demo import DEMO_STAFF, demo_tokens, load_demo
+from api.cli.main import main
+from ledger.clubs.service import Clubs
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 
 TOKEN = re.compile(r"^\s+(loo_[0-9a-f]{16}_\S+)$", re.M)
@@ -20,7 +20,7 @@ TOKEN = re.compile(r"^\s+(loo_[0-9a-f]{16}_\S+)$", re.M)
 @pytest.fixture(autouse=True)
 def own_instance_folder(tmp_path, monkeypatch):
     """`club create` makes a checkpoint key in the instance folder: each test its own."""
-    from ledger import checkpoint_log, checkpoints
+    from ledger.audit import checkpoint_log, checkpoints
 
     monkeypatch.setenv("LOO_INSTANCE_DIR", str(tmp_path / "instance"))
     monkeypatch.delenv("LOO_CHECKPOINT_LOG", raising=False)
@@ -65,7 +65,7 @@ def test_club_create_prints_the_first_admin_and_a_working_token(database_url, ht
 
 def test_club_create_makes_a_checkpoint_key_in_the_instance_folder_once_mode_600(
         database_url, http, capsys, own_instance_folder, tmp_path, monkeypatch):
-    from ledger.checkpoints import Signer
+    from ledger.audit.checkpoints import Signer
 
     status, out, _ = run(capsys, "club", "create", "Thursday Loo", "--database-url",
                          database_url)
@@ -85,7 +85,7 @@ def test_club_create_makes_a_checkpoint_key_in_the_instance_folder_once_mode_600
     (tmp_path / "elsewhere.key").write_text(seed)
     monkeypatch.setenv("LOO_CHECKPOINT_KEY_FILE", str(tmp_path / "elsewhere.key"))
     key_file.unlink()
-    from ledger import checkpoints
+    from ledger.audit import checkpoints
 
     checkpoints.forget_configuration()
     status, out, _ = run(capsys, "club", "create", "Saturday Loo", "--database-url",

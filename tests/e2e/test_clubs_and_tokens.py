@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import MetaData, select, update
 
-import ledger.clubs
-from ledger.clubs import Clubs, hash_secret
+import ledger.clubs.service
+from ledger.clubs.service import Clubs, hash_secret
 from ledger.store.tables import tokens
 from tests.clubs import make_club
 
@@ -81,13 +81,13 @@ def test_a_new_token_is_shown_once_and_only_its_hash_is_stored(engine, http, clu
 
 def test_the_secret_is_compared_in_constant_time(engine, club, monkeypatch):
     calls = []
-    real = ledger.clubs.hmac.compare_digest
+    real = ledger.clubs.service.hmac.compare_digest
 
     def spy(a, b):
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(ledger.clubs.hmac, "compare_digest", spy)
+    monkeypatch.setattr(ledger.clubs.service.hmac, "compare_digest", spy)
     clubs = Clubs(engine)
     assert clubs.authenticate(club.tokens["dealer"]).role == "dealer"
     assert len(calls) == 1
@@ -262,13 +262,13 @@ def test_no_token_reaches_the_logs(app, http, club, caplog):
 def test_the_access_log_records_no_credentials(capsys):
     namespace: dict = {}
     exec(compile(GUNICORN_CONF.read_text(), str(GUNICORN_CONF), "exec"), namespace)
-    assert namespace["logger_class"] == "api.serving.JsonAccessLogger"
+    assert namespace["logger_class"] == "api.http.serving.JsonAccessLogger"
     from datetime import timedelta
     from types import SimpleNamespace
 
     from gunicorn.config import Config
 
-    from api.serving import JsonAccessLogger
+    from api.http.serving import JsonAccessLogger
 
     config = Config()
     config.set("accesslog", "-")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 
 from .conftest import EXAMPLE_1, Table, assert_problem, open_table
 

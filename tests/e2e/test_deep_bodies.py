@@ -1,4 +1,4 @@
-"""A body nested deeper than the API reads (api/inputs.py MAX_JSON_DEPTH) is a 400 problem on
+"""A body nested deeper than the API reads (api/http/inputs.py MAX_JSON_DEPTH) is a 400 problem on
 every route that takes one, whoever sends it, and nothing is written: never a 500."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from api.inputs import MAX_JSON_DEPTH
+from api.http.inputs import MAX_JSON_DEPTH
 from tests.clubs import make_club
 
 from .conftest import PLAYERS, assert_problem

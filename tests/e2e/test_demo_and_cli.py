@@ -12,10 +12,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from api.cli import main
-from api.demo import DEALS, demo_tokens, load_demo, statement_table
-from ledger.clubs import Clubs
-from ledger.service import Ledger
+from api.cli.demo import DEALS, demo_tokens, load_demo, statement_table
+from api.cli.main import main
+from ledger.clubs.service import Clubs
+from ledger.sessions.service import Ledger
 
 from .conftest import assert_problem
 
@@ -99,7 +99,7 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
     for name in ("LOO_CHECKPOINT_KEY", "LOO_CHECKPOINT_KEY_FILE", "LOO_CHECKPOINT_LOG"):
         env.pop(name, None)
     process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from api.cli import main; sys.exit(main())",
+        [sys.executable, "-c", "import sys; from api.cli.main import main; sys.exit(main())",
          "serve", "--demo", "--port", str(port), "--workers", "1"],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
@@ -143,8 +143,8 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
     assert key_file.stat().st_mode & 0o777 == 0o600
     public = re.search(r"^checkpoint public key: ([0-9a-f]{64}) ", text, re.M)
     assert public, text
-    from ledger import checkpoint_log, checkpoints
-    from ledger.export import check_export, export_session
+    from ledger.audit import checkpoint_log, checkpoints
+    from ledger.audit.export import check_export, export_session
     from ledger.store.db import make_engine
 
     os.environ["LOO_INSTANCE_DIR"] = str(tmp_path / "instance")

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask_smorest import Blueprint as ApiBlueprint
 
-from api.contract import openapi_path
+from api.http.contract import openapi_path
 
 pytestmark = pytest.mark.backends("sqlite")  # the document: no database's
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.export import verify_export
+from ledger.audit.export import verify_export
 from tests.clubs import make_club
 
 pytestmark = pytest.mark.backends("sqlite")

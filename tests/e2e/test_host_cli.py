@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from ledger.__version__ import __version__
 
 LANTERLOO = str(Path(sys.executable).parent / "lanterloo")

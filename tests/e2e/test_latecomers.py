@@ -93,7 +93,7 @@ def test_a_latecomer_who_is_a_new_guest_is_made_a_member_and_the_club_pays_him(t
 
 
 def test_a_latecomer_who_is_a_member_joins_by_his_id_under_his_name(tess, club, engine):
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
 
     dan = Clubs(engine).add_member(club.club_id, "Dan")["member_id"]
     sid = open_night(tess)
@@ -141,7 +141,7 @@ def test_a_guest_refused_by_the_table_is_not_made_a_member(tess, club):
 
 def test_a_join_put_in_place_by_a_correction_seats_a_member_like_any_join(tess, club,
                                                                             engine):
-    from ledger.clubs import Clubs
+    from ledger.clubs.service import Clubs
 
     eve = Clubs(engine).add_member(club.club_id, "Eve")["member_id"]
     sid = open_night(tess)

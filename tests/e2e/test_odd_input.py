@@ -1,5 +1,5 @@
-"""Input is what it looks like (api/request_guard.py, api/inputs.py): only ASCII digits are
-numbers, in a path, a query or a body; a number beyond the column's range is a 422, not an
+"""Input is what it looks like (api/http/request_guard.py, api/http/inputs.py): only ASCII digits
+are numbers, in a path, a query or a body; a number beyond the column's range is a 422, not an
 overflow; a NUL byte is a 422; an operation refuses a query parameter it does not declare.
 Each refusal is problem+json naming the field, and nothing is appended.
 

@@ -36,8 +36,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from api import create_app
-from api.extension import install
-from ledger.service import Ledger
+from api.http.extension import install
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from tests.clubs import make_club
@@ -219,10 +219,10 @@ def test_stateful_runs_through_the_links_conform_to_the_document(api_schema, app
     _playable(api_schema)
     # The sessions' own routes: the club's books and audit reads (which the runs above
     # cover) would spread the steps so thin that a run seldom reaches a deal; so would the
-    # tablet's pairing codes and entries (api/tablets.py, covered above too), the cash
+    # tablet's pairing codes and entries (api/routes/tablets.py, covered above too), the cash
     # counted, the float and the tin's differences (book entries), attaching a session from
-    # before clubs (api/attach.py), and the text forms of the statement and the trail
-    # (api/exports.py).
+    # before clubs (api/routes/attach.py), and the text forms of the statement and the trail
+    # (api/routes/exports.py).
     machine = api_schema.include(path_regex=r"^/sessions").exclude(
         path_regex=r"(/(pairing-codes|entries|cash|float|cash-differences|attach|export)"
                    r"|\.(csv|html))$").as_state_machine()

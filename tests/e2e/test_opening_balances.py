@@ -8,8 +8,8 @@ import argparse
 import io
 from typing import Any
 
-from api import cli_books
-from api.cli import main
+from api.cli import books as cli_books
+from api.cli.main import main
 
 from .clock import past_month
 from .conftest import assert_problem

@@ -1,6 +1,6 @@
-"""Signing a tablet in mid-game (api/tablets.py, ledger/tablets.py): the treasurer's screen
-shows a code and its QR code; the tablet exchanges the code once, within minutes, for a dealer
-token that lasts the evening; a dealer lists the club's open sessions; the entries since a
+"""Signing a tablet in mid-game (api/routes/tablets.py, ledger/clubs/tablets.py): the treasurer's
+screen shows a code and its QR code; the tablet exchanges the code once, within minutes, for a
+dealer token that lasts the evening; a dealer lists the club's open sessions; the entries since a
 version name the device that logged them."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import MetaData, select, update
 
-from ledger.clubs import Actor
+from ledger.clubs.service import Actor
+from ledger.clubs.tablets import MAX_FAILED
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.tables import pairing_codes, tokens
-from ledger.tablets import MAX_FAILED
 from ledger.writes import WriteRequest
 from tests.clubs import Club, make_club
 

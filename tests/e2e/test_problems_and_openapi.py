@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from api import create_app
-from api.contract import Contract
+from api.http.contract import Contract
 from api.schemas import EVENT_SCHEMAS, unmatched_client_types
 from ledger.domain import CLIENT_TYPES
 
@@ -94,15 +94,15 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/sessions/{session_id}/cash-differences", "/evenings/{evening}",
         "/evenings/{evening}/sessions", "/evenings/{evening}/float", "/evenings/{evening}/cash",
         "/evenings/{evening}/cash-differences",
-        # a member's own view (api/members.py)
+        # a member's own view (api/routes/members.py)
         "/members/{member_id}/statements", "/members/{member_id}/statements/{session_id}",
-        # the text forms (api/exports.py)
+        # the text forms (api/routes/exports.py)
         "/sessions/{session_id}/statement.csv", "/sessions/{session_id}/statement.html",
         "/sessions/{session_id}/explain.csv", "/audit/events.csv", "/audit/penalties.csv",
         "/audit/corrections.csv", "/members/{member_id}/account.csv", "/debts.csv",
         "/members/{member_id}/account.html", "/standings.html", "/payables.csv",
         "/settle-up.csv", "/book-entries.csv",
-        # closing a month, opening balances, Beancount (api/periods.py)
+        # closing a month, opening balances, Beancount (api/routes/periods.py)
         "/periods", "/periods/{period}/closing", "/periods/{period}/reopening",
         "/opening-balances", "/books/export.beancount"}
     assert set(spec["paths"]["/sessions/{session_id}/events"]) >= {"get", "post"}
@@ -223,7 +223,7 @@ def test_a_paired_surrogate_escape_is_an_ordinary_character(declaring):
 
 
 def test_a_problem_that_echoes_a_lone_surrogate_still_renders_as_utf8(app):
-    from api.errors import problem
+    from api.http.errors import problem
 
     with app.test_request_context("/x"):
         response = problem(422, "validation-failed", "bad \ud800 name", field="\udc00")
@@ -320,15 +320,15 @@ def test_the_document_lists_428_and_prefer_on_appends(client):
 
 
 def _undeclared(value, schema, spec):
-    """What of `value` does not fit `schema` (resolved in `spec`): api/contract.py's check,
+    """What of `value` does not fit `schema` (resolved in `spec`): api/http/contract.py's check,
     which the test apps also run on every answer."""
     return list(Contract(spec).misfits(value, schema, "$"))
 
 
 def test_every_member_the_responses_return_is_declared(engine, client):
-    from api.demo import DEMO_STAFF, demo_club, load_demo
-    from ledger.clubs import Clubs
-    from ledger.service import Ledger
+    from api.cli.demo import DEMO_STAFF, demo_club, load_demo
+    from ledger.clubs.service import Clubs
+    from ledger.sessions.service import Ledger
 
     spec = _spec(client)
     sid = load_demo(Ledger(engine))

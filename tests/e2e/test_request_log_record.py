@@ -1,4 +1,4 @@
-"""The request's log line is the record logging.Logger.log would make (api/observability.py):
+"""The request's log line is the record logging.Logger.log would make (api/http/observability.py):
 the same message, fields and level, naming the line that logs it as its caller, and the JSON
 formatter writes what json.dumps writes."""
 
@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from api import observability
+from api.http import observability
 
 # the request's log line, whatever the database
 pytestmark = pytest.mark.backends("sqlite")

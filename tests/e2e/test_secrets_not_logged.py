@@ -1,6 +1,6 @@
 """No secret reaches a log line: a token a client puts in the path, the query or the
 X-Request-Id, or a bearer value anywhere, is written redacted by the request's line, by the
-service's formatters and by the access log (api/redaction.py)."""
+service's formatters and by the access log (api/http/redaction.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 from gunicorn.config import Config
 
-from api import observability
-from api.redaction import redact
-from api.serving import JsonAccessLogger
+from api.http import observability
+from api.http.redaction import redact
+from api.http.serving import JsonAccessLogger
 
 pytestmark = pytest.mark.backends("sqlite")
 

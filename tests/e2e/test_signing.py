@@ -1,4 +1,4 @@
-"""When heads are signed (ledger/checkpoint_log.py), over HTTP on SQLite and PostgreSQL: when
+"""When heads are signed (ledger/audit/checkpoint_log.py), over HTTP on SQLite and PostgreSQL: when
 a session ends, in the write that ends it, never on a read; never over a head signed before
 that the chain now contradicts; and a checkpoint log that cannot be written (a full disk)
 fails no request, is reported by /readyz and `lanterloo checkpoint`, and is written later."""
@@ -11,8 +11,8 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, select, update
 
-from api.cli import main
-from ledger import checkpoint_log
+from api.cli.main import main
+from ledger.audit import checkpoint_log
 from ledger.store.chain import link, session_genesis
 from ledger.store.tables import events, sessions
 from tests.integration.test_chains import as_dba, with_key
@@ -57,7 +57,7 @@ def test_a_session_is_signed_when_it_ends_and_a_read_writes_nothing(client, tmp_
     kept = lines(log)
     assert [(c["stream"], c["version"], c["key"]) for c in kept[:1]] == \
         [(sid, 4, signer.public_hex)]
-    # and the end added to the club's log of ends (ledger/receipts.py)
+    # and the end added to the club's log of ends (ledger/audit/receipts.py)
     assert kept[1]["stream"].startswith("tree:") and kept[1]["version"] == 1
     assert kept[1]["appended"] == {"stream": sid, "version": 4, "head": kept[0]["head"]}
     statement = client.get(f"/sessions/{sid}/statement").get_json()

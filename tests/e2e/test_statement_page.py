@@ -9,11 +9,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from api.demo import demo_tokens, load_demo
-from api.pages import DOCUMENT_CSP, STYLE_HASH
-from ledger.clubs import Actor, Clubs
+from api.cli.demo import demo_tokens, load_demo
+from api.pages.printable import DOCUMENT_CSP, STYLE_HASH
+from ledger.clubs.service import Actor, Clubs
 from ledger.domain import OpenSession
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.writes import WriteRequest
 from tests.clubs import make_club
 from tests.support.sessions import RandomChooser, SessionShape, play_session

@@ -4,7 +4,7 @@ listed; a token issued at the command line, or an auditor's token for someone el
 
 from __future__ import annotations
 
-from ledger.clubs import Clubs
+from ledger.clubs.service import Clubs
 from tests.clubs import make_club
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import MetaData, select
 
-from ledger.clubs import Clubs
+from ledger.clubs.service import Clubs
 from tests.clubs import make_club
 
 from .conftest import assert_problem

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.tables import events
 from tests.support.sessions import RandomChooser, SessionShape, play_session, to_wire
 

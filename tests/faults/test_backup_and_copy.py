@@ -9,8 +9,8 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from api.cli import main
-from ledger.service import Ledger
+from api.cli.main import main
+from ledger.sessions.service import Ledger
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
 from tests.support.projected import all_sessions

@@ -365,7 +365,7 @@ def test_a_full_sqlite_database_is_a_503_full_and_nothing_is_half_written(tmp_pa
     assert 503 in statuses, statuses
     assert client.get(f"/sessions/{session}").status_code == 200
     assert client.get("/healthz").status_code == 200
-    from ledger.service import Ledger
+    from ledger.sessions.service import Ledger
 
     assert Ledger(engine).verify(session) == []
     engine.dispose()

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from sqlalchemy import exc
 
-from api.errors import database_reason
+from api.http.errors import database_reason
 
 
 class PgError(Exception):

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from api.cli import exposure_warning
+from api.cli.main import exposure_warning
 from tests.support.databases import Databases
 from tests.support.nginx import SITE, Proxy, nginx_or_skip, self_signed
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import build_parser
+from api.cli.main import build_parser
 from tests.support import nginx
 
 ROOT = Path(__file__).resolve().parents[2]

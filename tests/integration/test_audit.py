@@ -1,4 +1,4 @@
-"""The audit queries across a club's sessions (ledger/audit.py), on SQLite and PostgreSQL.
+"""The audit queries across a club's sessions (ledger/audit/queries.py), on SQLite and PostgreSQL.
 
 Random sessions of the generator (tests/support/sessions.py) are logged into a club by two
 devices, with undos now and then; a plain model read from the whole log says which events
@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, select
 
-from ledger.audit import LATER, REGISTER_TYPES, Audit, Filters
-from ledger.clubs import Actor, Clubs
+from ledger.audit.queries import LATER, REGISTER_TYPES, Audit, Filters
+from ledger.clubs.service import Actor, Clubs
 from ledger.domain import InvalidInput, LedgerError, event_from_record
 from ledger.domain.corrections import live_events
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.tables import events, sessions
 from ledger.writes import WriteRequest
 from tests.clubs import Club, make_club

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import event, text
 
-from ledger.audit import Audit, Filters
-from ledger.clubs import Clubs
+from ledger.audit.queries import Audit, Filters
+from ledger.clubs.service import Clubs
 from ledger.store.db import make_engine
 
 EVENTS = 100_000

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
-from api.cli_audit import NEWER_THAN_BACKUP
-from ledger.backups import NAME, prune, taken_at
-from ledger.checkpoints import Signer, forget_configuration, keep, read_log
-from ledger.service import Ledger
+from api.cli.audit import NEWER_THAN_BACKUP
+from api.cli.main import main
+from ledger.audit.checkpoints import Signer, forget_configuration, keep, read_log
+from ledger.operations.backups import NAME, prune, taken_at
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.writes import WriteRequest
 from tests.support.databases import Databases

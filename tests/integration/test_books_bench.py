@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import text
 
 from bench import books_bench
-from ledger.bulk import verify_all
-from ledger.service import SNAPSHOT_EVERY
-from ledger.treasury import Books
+from ledger.books.service import Books
+from ledger.operations.bulk import verify_all
+from ledger.sessions.service import SNAPSHOT_EVERY
 
 
 def test_a_small_benchmark_club_has_the_projections_an_append_leaves_and_a_full_account(

@@ -16,16 +16,16 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from ledger.clubs import Actor, Clubs
+from ledger.books.service import Books
+from ledger.clubs.service import Actor, Clubs
 from ledger.domain import LedgerError, OpenSession
 from ledger.domain.accounts import SessionResult
 from ledger.domain.commands import EndSession, StartDeal
 from ledger.domain.events import DealSettled, PenaltyImposed
 from ledger.projections import result_rows
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store import booklog as store
 from ledger.store.tables import book_entries, session_results, sessions
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
@@ -180,7 +180,7 @@ def test_the_book_log_is_append_only_in_the_database_and_chained(engine):
 
 def test_a_book_entry_changed_behind_the_ledgers_back_breaks_the_chain_and_verify_says_so(
         engine, database_url, capsys):
-    from api.cli import main
+    from api.cli.main import main
 
     club, actor, _ = new_club(engine, "Ann")
     books = Books(engine, club)

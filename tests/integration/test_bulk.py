@@ -1,6 +1,6 @@
-"""Verify and rebuild of every session in one pass (ledger/bulk.py), on SQLite and PostgreSQL:
-it finds exactly what `Ledger.verify` finds session by session (a tampered state, a deleted
-event, a broken hash, a stale deal view, a projection ahead of its log), in one process and
+"""Verify and rebuild of every session in one pass (ledger/operations/bulk.py), on SQLite and
+PostgreSQL: it finds exactly what `Ledger.verify` finds session by session (a tampered state, a
+deleted event, a broken hash, a stale deal view, a projection ahead of its log), in one process and
 in several, and what it rebuilds is what `Ledger.rebuild` rebuilds."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, Engine, select, text, update
 
-from api.cli import main
-from api.demo import load_demo
-from ledger import bulk
+from api.cli.demo import load_demo
+from api.cli.main import main
 from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
-from ledger.service import Ledger
+from ledger.operations import bulk
+from ledger.sessions.service import Ledger
 from ledger.store.chain import GENESIS, link
 from ledger.store.tables import deal_views, events, sessions
 from ledger.writes import WriteRequest
@@ -321,8 +321,8 @@ def test_bulk_rebuild_writes_the_snapshots_and_results_the_session_by_session_re
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_pass_leaves_the_garbage_collector_as_it_found_it(engine, enabled, monkeypatch):
-    """A chunk is folded with the cyclic collector paused (ledger/bulk.py): after the pass,
-    and after a pass that failed, the collector is on or off as it was before."""
+    """A chunk is folded with the cyclic collector paused (ledger/operations/bulk.py): after the
+    pass, and after a pass that failed, the collector is on or off as it was before."""
     import gc
 
     from ledger import projections

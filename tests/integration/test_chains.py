@@ -14,15 +14,15 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, text, update
 
-from api.cli import main
-from ledger.clubs import Actor, Clubs, hash_secret
+from api.cli.main import main
+from ledger.books.service import Books
+from ledger.clubs.service import Actor, Clubs, hash_secret
 from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store import booklog, clublog, open_store
 from ledger.store.chain import link
 from ledger.store.tables import book_entries, club_log, members, sessions, tokens
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 
 TABLES = ("events", "book_entries", "club_log")
@@ -264,7 +264,7 @@ def test_a_club_log_entry_forged_with_its_hash_is_caught_by_the_stored_head(engi
 
 def with_key(monkeypatch: Any, tmp_path: Any) -> Any:
     """The service's checkpoint key and log, in files outside the database."""
-    from ledger import checkpoint_log, checkpoints
+    from ledger.audit import checkpoint_log, checkpoints
 
     signer, seed = checkpoints.Signer.generate()
     (tmp_path / "key").write_text(seed + "\n")
@@ -335,7 +335,7 @@ def test_a_full_rewrite_passes_the_databases_own_checks_but_not_a_kept_signed_he
 
 def test_a_checkpoint_by_another_key_or_altered_is_refused(engine, capsys, tmp_path,
                                                            monkeypatch):
-    from ledger import checkpoint_log, checkpoints
+    from ledger.audit import checkpoint_log, checkpoints
 
     with_key(monkeypatch, tmp_path)
     club_id, actor, _ = new_club(engine)

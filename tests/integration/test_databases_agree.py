@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from tests.conftest import unreachable
 from tests.support.databases import Databases, PostgresUnreachable, quick_commits

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete, func, select, update
 
-from ledger import history
 from ledger.domain import InvalidInput, session_view, statement
 from ledger.domain.corrections import live_events
-from ledger.service import DealNotFound, Ledger
+from ledger.sessions import history
+from ledger.sessions.service import DealNotFound, Ledger
 from ledger.store.chain import utc_iso
 from ledger.store.queries import load_snapshots
 from ledger.store.tables import snapshots

@@ -1,9 +1,9 @@
-"""Forged exports, each refused by `lanterloo verify-export` (ledger/export.py), and the
+"""Forged exports, each refused by `lanterloo verify-export` (ledger/audit/export.py), and the
 untouched export accepted, on SQLite and PostgreSQL: the forger holds the export, the code
 that computes hashes and statements, a key of his own and, for some, a head the club really
 signed earlier; he lacks only the club's private key.
 
-The session is signed when it ends, in the write path (ledger/checkpoint_log.py), and its
+The session is signed when it ends, in the write path (ledger/audit/checkpoint_log.py), and its
 export drawn as GET /sessions/<id>/export draws it (no signing on a read)."""
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from typing import Any
 import orjson
 import pytest
 
-from api.cli import main
-from ledger import checkpoint_log
-from ledger.checkpoints import Signer, key_id
+from api.cli.main import main
+from ledger.audit import checkpoint_log
+from ledger.audit.checkpoints import Signer, key_id
+from ledger.audit.export import check_export, export_session
 from ledger.domain import OpenSession, statement
 from ledger.domain import commands as cmd
-from ledger.export import check_export, export_session
 from ledger.projections import fold_log
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.base import EventRow
 from ledger.store.chain import CHAIN_FORMAT, link, session_genesis
 from ledger.writes import WriteRequest

@@ -8,7 +8,7 @@ import pytest
 from api import create_app
 from ledger.domain import statement
 from ledger.domain.events import event_to_record
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from tests.clubs import club_client
 from tests.support.sessions import RandomChooser, SessionShape, play_session, to_wire
 

@@ -17,16 +17,16 @@ import pytest
 from sqlalchemy import select
 
 from api import create_app
-from api.cli import main
-from ledger import service
-from ledger.bulk import verify_all
-from ledger.clubs import Actor, Clubs
+from api.cli.main import main
+from ledger.books.service import Books
+from ledger.clubs.service import Actor, Clubs
 from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
 from ledger.domain import events as ev
-from ledger.service import Ledger
+from ledger.operations.bulk import verify_all
+from ledger.sessions import service
+from ledger.sessions.service import Ledger
 from ledger.store.tables import club_log, events
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 from tests.clubs import club_client, make_club
 

@@ -106,7 +106,7 @@ def test_a_session_written_before_0004_reads_as_of_any_version_without_snapshots
         blank_database_url):
     """docs/explain.md: a session from before the snapshots (its rows of `snapshots` none,
     as 0004 leaves them) is folded from its start; tests/upgrades holds real ones."""
-    from ledger.service import Ledger
+    from ledger.sessions.service import Ledger
     from ledger.store.tables import snapshots
     from tests.integration.helpers import open_command, turn_up_single
 
@@ -135,8 +135,8 @@ def test_0007_compresses_the_wide_projections_with_lz4_on_postgresql(blank_datab
     where the server has LZ4; downgrading to 0006 gives them the server's default again."""
     if not blank_database_url.startswith("postgresql"):
         pytest.skip("a PostgreSQL column setting; SQLite compresses nothing")
-    from api.demo import load_demo
-    from ledger.service import Ledger
+    from api.cli.demo import load_demo
+    from ledger.sessions.service import Ledger
 
     upgrade(blank_database_url)
     engine = make_engine(blank_database_url)

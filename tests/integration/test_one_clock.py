@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select, text
 
-from ledger.bookreads import Filters
+from ledger.books.reads import Filters
+from ledger.books.service import Books
+from ledger.clubs.tablets import Tablets
 from ledger.domain import InvalidInput, OpenSession
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.tables import book_entries, club_log, events
-from ledger.tablets import Tablets
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 from tests.integration.helpers import open_command, turn_up_single
 from tests.integration.test_chains import new_club

@@ -15,13 +15,13 @@ from uuid import uuid4
 import pytest
 from sqlalchemy import Engine, select
 
-from api.cli import main
-from ledger.bulk import verify_all
-from ledger.service import Ledger
+from api.cli.main import main
+from ledger.books.service import Books
+from ledger.operations.bulk import verify_all
+from ledger.sessions.service import Ledger
 from ledger.store import booklog, clublog, open_store
 from ledger.store.db import NotOneSnapshot
 from ledger.store.tables import book_entries, events
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 from tests.integration.test_chains import new_club

@@ -1,4 +1,4 @@
-"""Receipts (ledger/receipts.py) on SQLite and PostgreSQL: each session's end a leaf of its
+"""Receipts (ledger/audit/receipts.py) on SQLite and PostgreSQL: each session's end a leaf of its
 club's Merkle log, signed as it grows; the receipt a member's statement carries holds
 against the club's key, today's database and a later head of the club's log, and is refused
 when it was altered, signed by another key, when the session was rewritten since, or when
@@ -10,10 +10,10 @@ from typing import Any
 
 import orjson
 
-from api.cli import main
-from ledger import merkle, receipts
-from ledger.checkpoints import Signer
-from ledger.service import Ledger
+from api.cli.main import main
+from ledger.audit import merkle, receipts
+from ledger.audit.checkpoints import Signer
+from ledger.sessions.service import Ledger
 from tests.integration.test_chains import new_club, rewrite_whole_chain, with_key
 from tests.integration.test_export_forgeries import ended_session
 
@@ -120,7 +120,7 @@ def test_verify_all_names_a_forked_club_log(engine, tmp_path, monkeypatch, capsy
 
 def test_checkpoint_adds_an_end_that_never_reached_the_clubs_log(engine, tmp_path,
                                                                  monkeypatch, capsys):
-    from ledger import checkpoint_log
+    from ledger.audit import checkpoint_log
 
     with_key(monkeypatch, tmp_path)
     club_id, actor, _ = new_club(engine)

@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import Engine, func, insert, select, text, update
 from sqlalchemy.exc import DatabaseError
 
-from ledger.clubs import Clubs
+from ledger.clubs.service import Clubs
 from ledger.domain import ConcurrencyConflict, InvalidInput, LedgerError, SessionNotFound
 from ledger.domain.commands import Declare, EndSession, StartDeal
-from ledger.service import DealNotFound, Ledger
+from ledger.sessions.service import DealNotFound, Ledger
 from ledger.store.tables import deal_views, events, idempotency_keys, sessions
 from ledger.writes import AppendResult, IdempotencyKeyReused, WriteRequest
 from tests.support.projected import rebuilt

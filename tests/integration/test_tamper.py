@@ -11,7 +11,7 @@ from sqlalchemy import Connection, select, text, update
 
 from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store.chain import link
 from ledger.store.tables import events, sessions
 from ledger.writes import WriteRequest

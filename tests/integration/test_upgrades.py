@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, make_url, select, update
 
-from api.cli import main
-from ledger.bulk import verify_all
+from api.cli.main import main
 from ledger.domain.commands import EndSession
-from ledger.service import Ledger
+from ledger.operations.bulk import verify_all
+from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.tables import sessions
 from ledger.writes import WriteRequest
@@ -241,7 +241,7 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
         assert "events" in trail, trail
         assert {e["session_id"] for e in trail["events"]} & strays
         with app.app_context():  # its pool and its LISTEN connection
-            from api.extension import services
+            from api.http.extension import services
 
             services().engine.dispose()
     finally:
@@ -338,8 +338,8 @@ def test_an_old_club_sessions_latecomer_is_on_a_members_account_after_the_upgrad
     """Hal joined a session of The Bell after it opened, when a join named no member: his
     result was on nobody's account. `lanterloo migrate` attaches his seat to a new guest
     member Hal (no member had his name), and the club's books square."""
+    from ledger.books.service import Books
     from ledger.store.tables import members, session_results
-    from ledger.treasury import Books
 
     kind, url, release = restored
     said = json.loads((release / "statements.json").read_text())[kind]

@@ -10,11 +10,11 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, select, update
 
-from ledger.clubs import Clubs
-from ledger.issuing import issue_token
-from ledger.service import Ledger
+from ledger.books.service import Books
+from ledger.clubs.service import Clubs
+from ledger.clubs.tokens import issue_token
+from ledger.sessions.service import Ledger
 from ledger.store.tables import idempotency_keys, snapshots
-from ledger.treasury import Books
 from ledger.writes import WriteRequest
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 from tests.integration.test_chains import new_club, verify_all_exit

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from ledger.domain import ConcurrencyConflict, OpenSession
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store import open_store
 from ledger.store.base import SessionWrite, VersionMoved
 from ledger.store.chain import chain_rows

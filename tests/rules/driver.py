@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.errors import status_of
+from api.http.errors import status_of
 from ledger.domain import CLIENT_TYPES, LedgerError, OpenSession, execute, session_view
 from ledger.domain.events import event_to_record
 from ledger.domain.execution import deal_view

@@ -32,8 +32,8 @@ def all_sessions(engine: Engine) -> list[str]:
 
 def rebuilt(engine: Engine, session_id: str) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """(the state, every deal's view) as the session's stored log folds them, as plain JSON."""
-    from ledger import history
     from ledger.domain.corrections import live_events
+    from ledger.sessions import history
     from ledger.store import queries
 
     with engine.connect() as conn:

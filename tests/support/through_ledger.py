@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.clubs import Actor
+from ledger.clubs.service import Actor
 from ledger.domain.corrections import CorrectionRefused, client_command, live_events
 from ledger.domain.evolve import evolve
 from ledger.domain.state import SessionState
-from ledger.service import Ledger
+from ledger.sessions.service import Ledger
 from ledger.store import queries as store
 from ledger.writes import WriteRequest
 from tests.support.sessions import Chooser, PlayedSession

@@ -7,7 +7,7 @@ from pathlib import Path
 
 DOMAIN = Path(__file__).resolve().parents[2] / "ledger" / "domain"
 FORBIDDEN = ("flask", "sqlalchemy", "marshmallow", "alembic", "psycopg", "gunicorn",
-             "flask_smorest", "api", "ledger.store", "ledger.service")
+             "flask_smorest", "api", "ledger.store", "ledger.sessions.service")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -47,13 +47,13 @@ def test_no_float_appears_in_the_domain_money_code():
 
 
 def test_no_error_below_the_web_layer_knows_an_http_status():
-    """Domain and service errors carry a code and a rule; api/errors.py maps codes to statuses,
+    """Domain and service errors carry a code and a rule; api/http/errors.py maps codes to statuses,
     and every code raised anywhere has its status there."""
     import importlib
     import pkgutil
 
     import ledger
-    from api.errors import STATUS_OF_CODE
+    from api.http.errors import STATUS_OF_CODE
     from ledger.domain.errors import LedgerError
 
     for module in pkgutil.walk_packages(ledger.__path__, "ledger."):

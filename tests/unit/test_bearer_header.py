@@ -1,4 +1,5 @@
-"""The bearer token a guarded route reads is the one Flask-HTTPAuth would read (api/auth.py)."""
+"""The bearer token a guarded route reads is the one Flask-HTTPAuth would read
+(api/http/auth.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.auth import auth, bearer_token
+from api.http.auth import auth, bearer_token
 
 _APP = Flask(__name__)
 # Header values as a client may send them: a scheme, separators and a token, or any text.

@@ -1,4 +1,4 @@
-"""Signed checkpoints (ledger/checkpoints.py) as an auditor checks them: an Ed25519
+"""Signed checkpoints (ledger/audit/checkpoints.py) as an auditor checks them: an Ed25519
 signature over the sorted, spaceless JSON of six members, by a key given as 64 hex digits
 or PEM; any member altered, or another key, and it no longer holds."""
 
@@ -11,7 +11,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
-from ledger.checkpoints import KeyProblem, Signer, keep, read_log, signature_problem
+from ledger.audit.checkpoints import KeyProblem, Signer, keep, read_log, signature_problem
 
 SEED = "11" * 32
 

@@ -1,4 +1,4 @@
-"""The strict check of answers against the OpenAPI document (api/contract.py) finds what it is
+"""The strict check of answers against the OpenAPI document (api/http/contract.py) finds what it is
 there to find: a member not declared, a required one missing, a value of another type, outside
 its enum or null where it may not be, a status or media type not documented, an event whose
 `type` names no variant of its family."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.contract import Contract, openapi_path
+from api.http.contract import Contract, openapi_path
 
 SPEC: dict[str, Any] = {
     "paths": {"/sessions/{session_id}": {"get": {"responses": {

@@ -1,11 +1,11 @@
-"""`verify_export` (ledger/export.py) on files that are not what an export should be: each is
+"""`verify_export` (ledger/audit/export.py) on files that are not what an export should be: each is
 a finding, never a crash; it needs no database."""
 
 from __future__ import annotations
 
 import pytest
 
-from ledger.export import verify_export
+from ledger.audit.export import verify_export
 
 BROKEN = [
     (None, "not an export of format lanterloo-export/1"),

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from api.errors import status_of
+from api.http.errors import status_of
 from ledger.domain import deal_view, expected, session_view, statement
 from ledger.domain.events import event_from_record, event_to_record
 from ledger.domain.state import SessionState

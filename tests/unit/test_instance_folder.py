@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ledger.checkpoint_log import log_path
-from ledger.checkpoints import instance_key_path
+from ledger.audit.checkpoint_log import log_path
+from ledger.audit.checkpoints import instance_key_path
 from ledger.store.db import default_url, instance_folder
 
 CHECKOUT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The Merkle tree of ledger/merkle.py against RFC 6962: the reference roots of the
+"""The Merkle tree of ledger/audit/merkle.py against RFC 6962: the reference roots of the
 Certificate Transparency test leaves, trees small enough to check by hand, and every
 inclusion and consistency proof of trees up to 20 leaves verified, a changed one refused."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ledger import merkle
+from ledger.audit import merkle
 
 # The test leaves of RFC 6962's reference implementations and the roots of their first
 # 0..8 leaves.

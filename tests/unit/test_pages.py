@@ -1,5 +1,6 @@
-"""The printable pages (api/pages.py, api/charts.py) drawn from hand-made JSON shapes: the
-figures they show, the chart's series, the postings behind each line, and every name escaped."""
+"""The printable pages (api/pages/printable.py, api/pages/charts.py) drawn from hand-made JSON
+shapes: the figures they show, the chart's series, the postings behind each line, and every name
+escaped."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-from api.charts import balance_chart, nice_ticks
-from api.pages import money, render_club_page, render_statement, signed
+from api.pages.charts import balance_chart, nice_ticks
+from api.pages.printable import money, render_club_page, render_statement, signed
 from ledger.domain.events import NEXT_POOL, POOL
 from ledger.domain.series import balance_series
 from tests.support.projected import fold_with_views

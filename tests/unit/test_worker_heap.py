@@ -1,5 +1,5 @@
 """A gunicorn worker, once it has loaded the app, sets what it loaded aside from the garbage
-collector's full passes (deploy/gunicorn.conf.py `post_worker_init`, api.serving)."""
+collector's full passes (deploy/gunicorn.conf.py `post_worker_init`, api.http.serving)."""
 
 from __future__ import annotations
 

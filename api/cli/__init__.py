@@ -1,0 +1,1 @@
+"""The `lanterloo` command line: the operator's, the auditor's, the books', the host's."""

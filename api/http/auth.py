@@ -1,0 +1,164 @@
+"""Who is calling, and what their role allows: bearer tokens (Flask-HTTPAuth) and roles.
+
+    @blp.route("/<session_id>")
+    class Session(MethodView):
+        @requires(*READERS)
+        @blp.response(200, SessionViewSchema)
+        def get(self, session_id): ...
+
+Every route but /healthz, /openapi.json and /docs takes `Authorization: Bearer loo_...`.
+No token, or a malformed, unknown, revoked or expired one: 401 problem+json with
+`WWW-Authenticate: Bearer`; a role without the right: 403. Both are decided before the route
+looks anything up, so neither says whether a session exists. The role table is docs/api.md's
+"Roles" section; `tests/e2e/test_access.py` walks every route of the OpenAPI document with
+every role.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import g, request
+from flask_httpauth import HTTPTokenAuth
+from flask_smorest import Blueprint
+
+from api.http.errors import ApiProblem, problem
+from api.http.extension import services
+from ledger.clubs.service import Principal
+from ledger.domain import Command
+from ledger.domain.commands import EndSession
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+REALM = "lanterloo"
+SECURITY_SCHEME = "bearerAuth"
+
+ADMIN, TREASURER, DEALER, AUDITOR = "admin", "treasurer", "dealer", "auditor"
+MEMBER = "member"  # one member's own account and statements, nothing else
+STAFF = (ADMIN, TREASURER, DEALER, AUDITOR)
+EVERY_ROLE = (*STAFF, MEMBER)
+# Who may do what (docs/api.md, "Roles"):
+OPENERS = (TREASURER,)  # open a session
+APPENDERS = (TREASURER, DEALER)  # log play; a dealer may not end the session
+ENDERS = (TREASURER,)  # append SessionEnded
+STATE_READERS = STAFF  # a session's state and its deals
+RECORD_READERS = (ADMIN, TREASURER, AUDITOR)  # the event log and the statement
+MEMBER_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's members (to seat them)
+MANAGERS = (ADMIN,)  # add members; list, create and revoke tokens
+LINK_ISSUERS = (ADMIN, TREASURER)  # issue and revoke member tokens (a treasurer: only those)
+CORRECTORS = (TREASURER,)  # void or replace any entry
+UNDOERS = (TREASURER, DEALER)  # undo the last entry (a dealer: only his own)
+OWN_ONLY = (MEMBER,)  # roles that reach a member's routes for their own member only
+
+auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
+# Only its decorators are used: they document a view without registering anything.
+_DOCS = Blueprint("auth-docs", __name__)
+
+
+@auth.verify_token
+def _verify(token: str) -> Principal | None:
+    principal = services().clubs.authenticate(token)
+    if principal is not None:
+        g.principal = principal
+    return principal
+
+
+@auth.error_handler
+def _refused(status: int) -> Any:
+    if status == 403:
+        return problem(403, "forbidden", "this token's role may not do this",
+                       title="Not allowed for this role", rule="role",
+                       headers={"WWW-Authenticate": f'Bearer realm="{REALM}", '
+                                                    'error="insufficient_scope"'})
+    presented = auth.get_auth() is not None
+    header = f'Bearer realm="{REALM}"' + (', error="invalid_token"' if presented else "")
+    # One answer for a missing, malformed, unknown, revoked or expired token: the reply
+    # must not help anyone tell a real token id from a guess.
+    return problem(401, "unauthorized",
+                   "send a valid bearer token: Authorization: Bearer loo_...",
+                   title="Authentication required", rule="bearer-token",
+                   headers={"WWW-Authenticate": header})
+
+
+def requires(*roles: str, own: str | None = None) -> Callable[[F], F]:
+    """Only a valid token of one of `roles` gets through (401 / 403 otherwise); documents the
+    security requirement and those answers in the OpenAPI document.
+
+    `own` names the route's member parameter: a role of OWN_ONLY (a member's token) gets
+    through only for its own member, else 403, decided before anything is looked up."""
+
+    allowed = frozenset(roles)
+
+    def decorate(view: F) -> F:
+        if inspect.iscoroutinefunction(view):  # Flask's ensure_sync would be needed
+            raise TypeError("a guarded view must be a plain function")
+
+        @wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            # What Flask-HTTPAuth's login_required(role=...) does for a token, without its
+            # per-request generality (several schemes, async callbacks, role sets): the
+            # same token reaches _verify, and the same 401 and 403 are sent.
+            if request.method != "OPTIONS":
+                token = bearer_token(request.environ.get("HTTP_AUTHORIZATION"))
+                found = _verify(token) if token else None
+                if found is None:
+                    return auth.auth_error_callback(401)
+                if found.role not in allowed:
+                    return auth.auth_error_callback(403)
+                if found.role in OWN_ONLY and own is not None \
+                        and kwargs.get(own) != found.member_id:
+                    return problem(403, "forbidden", "a member's token reads his own account "
+                                   "and statements only", title="Not allowed for this role",
+                                   rule="role")
+            return view(*args, **kwargs)
+
+        guarded = cast(F, checked)
+        guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
+        guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
+        extra = {"x-own-member": own} if own is not None else {}
+        return cast(F, _DOCS.doc(security=[{SECURITY_SCHEME: []}],
+                                 **{"x-roles": list(roles)}, **extra)(guarded))
+
+    return decorate
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, read as Flask-HTTPAuth reads
+    it (werkzeug's Authorization.from_header, then the scheme): None for no header, another
+    scheme, or parameters (`a=b`) in place of a token."""
+    if not header:
+        return None
+    scheme, _, rest = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    rest = rest.strip(" \t")
+    if "=" in rest.rstrip("="):
+        return None
+    return rest
+
+
+def principal() -> Principal:
+    """The caller of this request; only a route behind `requires` may ask."""
+    found = g.get("principal")
+    if found is None:
+        raise RuntimeError("no authenticated principal: the route lacks @requires")
+    return found
+
+
+def check_commands(commands: Iterable[Command]) -> None:
+    """Roles that may append may not append everything: only a treasurer ends a session."""
+    if principal().role not in ENDERS and any(isinstance(c, EndSession) for c in commands):
+        raise ApiProblem(403, "forbidden",
+                         f"only a {' or '.join(ENDERS)} may end the session",
+                         title="Not allowed for this role", rule="role", field="type")
+
+
+def document_security(api: Any) -> None:
+    """The bearer scheme in the OpenAPI document."""
+    api.spec.components.security_scheme(SECURITY_SCHEME, {
+        "type": "http", "scheme": "bearer", "bearerFormat": "loo_<id>_<secret>",
+        "description": "A club token: `lanterloo club create` prints the first admin's; an "
+                       "admin makes more (POST /tokens)."})

@@ -1,0 +1,102 @@
+"""The write protocol at the edge, for every route that writes (docs/api.md, "The write
+protocol").
+
+    request = write_request(precondition=session_id)     # what the write builds on
+    return written(ledger().append(session_id, commands, request))
+
+In: `If-Match` (a session version; it must agree with a batch's `expected_version`), an
+`Idempotency-Key` and the request's fingerprint (method, path, body: what makes a retry
+"the same"). A write to a session must say what it builds on: without If-Match (or
+expected_version) and without a key it is a 428, after a 404 for a session that does not
+exist. Out: the status, the `ETag` of the version written, `Idempotent-Replayed: true` for
+a stored answer sent again, and with `Prefer: return=minimal` (where the route offers it)
+the lean form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response
+
+from api.http.actor import current_actor
+from api.http.errors import ApiProblem
+from api.http.inputs import (
+    etag,
+    fingerprint,
+    idempotency_key,
+    if_match_version,
+    precondition_required,
+    prefers_minimal,
+    sent_json,
+)
+from ledger.domain import SessionNotFound
+from ledger.writes import AppendResult, WriteRequest
+
+REPLAYED_HEADER = "Idempotent-Replayed"
+MINIMAL = "return=minimal"
+
+
+def write_request(*, body_version: int | None = None, precondition: str | None = None,
+                  default_key: str | None = None, body: Any = None) -> WriteRequest:
+    """The protocol's inputs of this request. `precondition`: the id of the session the
+    write builds on, when it must say what it builds on (428 otherwise). `default_key`: the
+    key of a request sent without one (an import's, from its file), and `body` what stands
+    for a body that is not JSON in the fingerprint (the file's digest)."""
+    header_version = if_match_version()
+    if body_version is not None and header_version is not None \
+            and body_version != header_version:
+        raise ApiProblem(400, "malformed-request",
+                         f"If-Match says version {header_version} but expected_version "
+                         f"says {body_version}", rule="expected-version",
+                         field="expected_version")
+    expected = body_version if body_version is not None else header_version
+    key = idempotency_key() or default_key
+    if precondition is not None and expected is None and key is None:
+        from api.http.context import ledger
+
+        if not ledger().session_exists(precondition):
+            raise SessionNotFound(f"no session {precondition}", rule="session-exists",
+                                  field="session_id")
+        raise precondition_required()
+    return WriteRequest(current_actor(), expected, key,
+                        fingerprint(sent_json() if body is None else body, expected)
+                        if key is not None else None)
+
+
+def written(result: AppendResult, *, status: int = 201, minimal: bool = False,
+            headers: dict[str, str] | None = None) -> Response:
+    """The answer to a write: its body (the lean form for Prefer: return=minimal where the
+    route offers it), the ETag of a session's version, and whether it is a replay."""
+    body = result.body
+    out = dict(headers or {})
+    if "version" in body and "session_id" in body:
+        out["ETag"] = etag(int(body["version"]))
+    if result.replayed:
+        out[REPLAYED_HEADER] = "true"
+    if minimal:
+        out["Vary"] = "Prefer"
+        if prefers_minimal():
+            body = lean(body)
+            out["Preference-Applied"] = MINIMAL
+    return json_response(body, status, out)
+
+
+def lean(body: dict[str, Any]) -> dict[str, Any]:
+    """The lean form of an append's answer: what a client needs to carry on (the version for
+    its next If-Match, the positions to read the log from), without the payloads and the
+    session view. Derived from the full answer, so that a replay has the same lean form."""
+    return {"session_id": body["session_id"], "version": body["version"],
+            "appended": [{"position": e["position"], "version": e["version"], "type": e["type"]}
+                         for e in body["appended"]]}
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None
+                  ) -> Response:
+    """`data` (the service's plain JSON: dicts, lists, strings, integers within the ledger's
+    limits, booleans, null) as an application/json response, written by orjson. The route's
+    schema documents it (api/schemas/__init__.py; tests/e2e/test_openapi_contract.py checks every
+    answer against it)."""
+    return Response(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), status=status,
+                    headers=headers, mimetype="application/json")

@@ -1,0 +1,1 @@
+"""Pages for people: the tablet, the printable pages, /docs; templates, files."""

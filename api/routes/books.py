@@ -1,0 +1,455 @@
+"""The club's books: members' accounts across sessions, the club's accounts, the open debts,
+the season's standings; payments, write-offs and the cash counted at a session's close.
+
+Reads: admin, treasurer, auditor. Writes: the treasurer, with `Idempotency-Key` (a retry
+returns the stored first answer, `Idempotent-Replayed: true`). docs/books.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Any
+
+from flask import Response, request, url_for
+from flask.views import MethodView
+
+from api.http.auth import ADMIN, AUDITOR, MEMBER, TREASURER, principal, requires
+from api.http.context import books, check_session_id
+from api.http.inputs import Blueprint, header_params, json_object
+from api.http.writing import json_response, write_request, written
+from api.pages.printable import HTML_MIMETYPE, render_club_page
+from api.routes.members import member_page
+from api.routes.statement import CSV_MIMETYPE, wanted_format, wants_csv
+from api.schemas.base import ref
+from api.schemas.books import (
+    AccountQuery,
+    AccountSchema,
+    AccountsSchema,
+    AsOfQuery,
+    BookEntrySchema,
+    BookRegisterPageSchema,
+    CashDifferenceIn,
+    CashIn,
+    CsvQuery,
+    CurrenciesIn,
+    CurrenciesSchema,
+    DebtsSchema,
+    FloatIn,
+    PayablesSchema,
+    PaymentIn,
+    RegisterQuery,
+    ReversalIn,
+    SeasonQuery,
+    SettleUpSchema,
+    StandingsSchema,
+    WriteOffIn,
+)
+from ledger.books.reads import REGISTER_COLUMNS, Filters
+from ledger.domain.accounts import csv_text
+
+BOOK_READERS = (ADMIN, TREASURER, AUDITOR)
+ACCOUNT_READERS = (*BOOK_READERS, MEMBER)  # a member: his own account only (own="member_id")
+BOOKKEEPERS = (TREASURER,)
+
+blp = Blueprint("books", __name__, url_prefix="",
+                description="The club's books: accounts, debts, standings, payments, "
+                            "write-offs and the cash counted.")
+blp.url_value_preprocessor(check_session_id)
+
+ENTRY_HEADERS = {"Idempotent-Replayed": {
+    "description": "true when this is the stored answer to an earlier request with the same "
+                   "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
+
+
+def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
+    """One table as a CSV file; `bom` starts it with a UTF-8 byte order mark, which tells
+    a spreadsheet the file is UTF-8."""
+    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
+        "Content-Disposition": f'attachment; filename="{filename}"', "Vary": "Accept"})
+
+
+def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
+    return csv_text([header, *([row.get(k) for k in header] for row in rows)])
+
+
+WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
+
+
+def write_doc(schema: type, operation: str) -> Any:
+    # the entry written is one of the family BookEntry, typed by its `type`
+    return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
+                   requestBody={"required": True,
+                                "content": {"application/json": {"schema": schema}}},
+                   responses={201: {"content": {"application/json": {
+                       "schema": ref("BookEntry")}}}})
+
+
+def errors(*names: str) -> Any:
+    def decorate(view: Any) -> Any:
+        for name in names:
+            status = {"BAD_REQUEST": 400, "NOT_FOUND": 404, "CONFLICT": 409,
+                      "UNSUPPORTED_MEDIA_TYPE": 415, "UNPROCESSABLE_ENTITY": 422}[name]
+            view = blp.alt_response(status, response=name)(view)
+        return view
+    return decorate
+
+
+@blp.route("/payments")
+class Payments(MethodView):
+    @requires(*BOOKKEEPERS)
+    @write_doc(PaymentIn, "recordPayment")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS)
+    def post(self):
+        """Record a payment
+
+        Who paid whom (a member's id or name, or "club"), how much in minor units, in which
+        currency, how (cash, transfer, other), against which session if any. Refused (422)
+        beyond what the schema says: a payer who is the payee (`payer-is-payee`), a party
+        who is not a member of the club, a session of another club.
+        """
+        data = PaymentIn().load(json_object())
+        return written(books().record_payment(**data, request=write_request()))
+
+
+@blp.route("/write-offs")
+class WriteOffs(MethodView):
+    @requires(*BOOKKEEPERS)
+    @write_doc(WriteOffIn, "writeOffDebt")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS)
+    def post(self):
+        """Write off a debt
+
+        Give up some or all of what a member owes in one currency, with a reason; never more
+        than he owes (422 naming `owes_minor` otherwise), and only a member of the club.
+        """
+        data = WriteOffIn().load(json_object())
+        return written(books().write_off(**data, request=write_request()))
+
+
+@blp.route("/sessions/<session_id>/cash")
+class Cash(MethodView):
+    @requires(*BOOKKEEPERS)
+    @write_doc(CashIn, "countCash")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS, "CONFLICT")
+    def post(self, session_id: str):
+        """Record the cash counted on the table at the session's close
+
+        The statement's `cash` section then compares it with what the ledger expects.
+        """
+        data = CashIn().load(json_object())
+        return written(books().count_cash(session_id, **data, request=write_request()))
+
+
+@blp.route("/sessions/<session_id>/float")
+class Float(MethodView):
+    @requires(*BOOKKEEPERS)
+    @write_doc(FloatIn, "openFloat")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS)
+    def post(self, session_id: str):
+        """Record the float put in the session's tin
+
+        The club's cash the tin starts with, in the session's currency: the cash check
+        expects it back at the close (payouts from it, to a guest, counted against it).
+        """
+        data = FloatIn().load(json_object())
+        return written(books().open_float(session_id, **data, request=write_request()))
+
+
+@blp.route("/sessions/<session_id>/cash-differences")
+class CashDifferences(MethodView):
+    @requires(*BOOKKEEPERS)
+    @write_doc(CashDifferenceIn, "bookCashDifference")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS, "CONFLICT")
+    def post(self, session_id: str):
+        """Book a tin's shortage or surplus
+
+        Against the club (its cash-over-short account) or a member who answers for it, with
+        a reason; at most what the session's cash check leaves unbooked, of that sign.
+        """
+        data = CashDifferenceIn().load(json_object())
+        return written(books().book_cash_difference(session_id, **data,
+                                                    request=write_request()))
+
+
+@blp.route("/book-entries/<int:seq>/reversal")
+class Reversal(MethodView):
+    @requires(*BOOKKEEPERS)
+    @write_doc(ReversalIn, "reverseBookEntry")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS, "CONFLICT")
+    def post(self, seq: int):
+        """Reverse a book entry
+
+        Cancel a mistaken payment, write-off or cash count with a reason: a new entry
+        (`EntryReversed`) posts its postings back; the entry itself stays as it was. An
+        entry is reversed once (409 `entry-already-reversed`); a reversal is not reversed.
+        """
+        data = ReversalIn().load(json_object())
+        return written(books().reverse(seq, **data, request=write_request()))
+
+
+@blp.route("/club/currencies")
+class Currencies(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getClubCurrencies")
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
+    @blp.response(200, CurrenciesSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, as_of: str | None = None):
+        """Read the currencies the club keeps
+
+        Its own currency and the others it accepts payments in (GBP alone until set).
+        """
+        return books().currencies(as_of=as_of)
+
+    @requires(*BOOKKEEPERS)
+    @write_doc(CurrenciesIn, "setClubCurrencies")
+    @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
+    @errors(*WRITE_ERRORS)
+    def put(self):
+        """Set the currencies the club keeps
+
+        ISO 4217 codes only. Recorded in the book log (`CurrenciesSet`); balances already
+        held in a currency the club no longer keeps stay as they are.
+        """
+        data = CurrenciesIn().load(json_object())
+        return written(books().set_currencies(**data, request=write_request()))
+
+
+@blp.route("/book-entries")
+class Register(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="bookRegister")
+    @blp.arguments(RegisterQuery, location="query")
+    @blp.response(200, BookRegisterPageSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="The page as CSV (?format=csv or Accept: text/csv)")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, query: dict[str, Any]):
+        """The book log as a register
+
+        Payments, write-offs, cash counts, reversals and changes of currency, in the order
+        they were recorded, filtered by member, kind, method, session, currency and period;
+        a reversal shows what it cancelled and the cancelled entry `reversed_by`. Paged by
+        `seq`: follow `next_after` (or `next`, or the Link header) until it is null.
+        """
+        return register_answer(query, csv=wants_csv(query.get("format")))
+
+
+def register_answer(query: dict[str, Any], *, csv: bool,
+                    endpoint: str = "books.Register") -> Any:
+    """A page of the book register, as JSON or CSV (also GET /book-entries.csv, whose next
+    page is its own: `endpoint`)."""
+    names = [f.name for f in dataclasses.fields(Filters)]
+    filters = Filters(**{k: v for k, v in query.items() if k in names})
+    after, limit = query["after"], query["limit"]
+    page = books().register(filters, after=after, limit=limit, as_of=query.get("as_of"))
+    headers = {"Vary": "Accept"}
+    page["next"] = None
+    if page["next_after"] is not None:
+        args: dict[str, Any] = {k: v for k, v in request.args.items()
+                                if k not in ("after", "limit")}
+        page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
+        headers["Link"] = f'<{page["next"]}>; rel="next"'
+    if csv:
+        out = csv_file(_table(REGISTER_COLUMNS, page["entries"]),
+                   f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
+        out.headers.update(headers)
+        return out
+    return json_response(page, headers=headers)
+
+
+@blp.route("/members/<member_id>/account")
+class MemberAccount(MethodView):
+    @requires(*ACCOUNT_READERS, own="member_id")
+    @blp.doc(operationId="getMemberAccount")
+    @blp.arguments(AccountQuery, location="query", as_kwargs=True)
+    @blp.response(200, AccountSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="Every entry, as CSV, for ?format=csv or Accept: text/csv")
+    @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE,
+                      schema={"type": "string"},
+                      description="The member's own page, for ?format=html or Accept: "
+                                  "text/html")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, member_id: str, after: int, limit: int, bom: bool,
+            format: str | None = None, as_of: str | None = None):  # noqa: A002
+        """Read a member's account across sessions
+
+        Every entry in time order (session results, payments, write-offs, reversals) with a
+        running balance per currency; what he owes or is owed, from which sessions, since
+        when (payments settle the oldest debts first). Paged: follow `next`. `as_of` reads
+        it as it stood then. A member's token reads its own member's only. As a page
+        (`format=html`): his balance, what is open, his sessions and his line of each.
+        """
+        wanted = wanted_format(format)
+        if wanted == "html":
+            return member_page(member_id, as_of)
+        if wanted == "csv":
+            return account_csv(member_id, as_of=as_of, bom=bom)
+        data = books().account(member_id, after=after, limit=limit, as_of=as_of)
+        args: dict[str, Any] = {"as_of": as_of} if as_of else {}
+        data["next"] = None if data["next_after"] is None else url_for(
+            "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit,
+            **args)
+        # Written straight as JSON (the schema documents it), as the audit pages are:
+        # marshmallow's dump of a page and the open items was a fifth of the read
+        # (docs/audit.md's benchmark).
+        return json_response(data)
+
+
+@blp.route("/accounts")
+class Accounts(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getAccounts")
+    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
+    @blp.response(200, AccountsSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, as_of: str | None = None):
+        """Read the club's accounts
+
+        Every member's balance per currency, the club's cash, bank and written-off accounts,
+        and the check that every account sums to zero in each currency.
+        """
+        return books().accounts(as_of=as_of)
+
+
+OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
+                "session_name", "since", "kind", "seq", "corrected_by"]
+
+
+@blp.route("/debts")
+class Debts(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getDebts")
+    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.response(200, DebtsSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="The open debts as CSV")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
+        """Read the open debts, oldest first
+
+        Who owes the club, how much, from which session (or entry), since when.
+        """
+        if wants_csv(format):
+            return debts_csv(as_of=as_of, bom=bom)
+        # written straight as JSON (the schema documents it), as the account is
+        return json_response(books().debts(as_of=as_of))
+
+
+@blp.route("/payables")
+class Payables(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getPayables")
+    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.response(200, PayablesSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="What the club owes, as CSV")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
+        """Read what the club owes, oldest first
+
+        Whom the club owes, how much, from which session (or entry), since when.
+        """
+        if wants_csv(format):
+            return payables_csv(as_of=as_of, bom=bom)
+        return json_response(books().payables(as_of=as_of))
+
+
+SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
+
+
+@blp.route("/settle-up")
+class SettleUp(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getSettleUp")
+    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.response(200, SettleUpSchema)
+    @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
+                      description="Who pays whom, one row each, as CSV")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
+        """Settle up with the club
+
+        Per currency: who pays the club, whom the club pays, its cash and bank, what it
+        gave up, and the check that these add up. Everyone settles with the club.
+        """
+        if wants_csv(format):
+            return settle_up_csv(as_of=as_of, bom=bom)
+        return books().settle_up(as_of=as_of)
+
+
+@blp.route("/standings")
+class Standings(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getStandings")
+    @blp.arguments(SeasonQuery, location="query", as_kwargs=True)
+    @blp.response(200, StandingsSchema)
+    @blp.alt_response(200, success=True, content_type=HTML_MIMETYPE, schema={"type": "string"},
+                      description="The club's page: standings, open debts and what the club "
+                                  "owes, printable")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, since: datetime | None = None, until: datetime | None = None,
+            format: str | None = None, as_of: str | None = None):  # noqa: A002
+        """Read the season's standings
+
+        Per member, over the sessions that ended between `since` and `until`: sessions,
+        deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
+        (`format=html` or Accept: text/html), with the open debts and what the club owes.
+        """
+        if wanted_format(format) == "html":
+            return club_page(since, until, as_of=as_of)
+        return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
+
+
+def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
+    """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
+    return csv_file(books().account_csv(member_id, as_of=as_of),
+                f"lanterloo-account-{member_id}.csv", bom=bom)
+
+
+def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
+    """The open debts as CSV (also GET /debts.csv)."""
+    return csv_file(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+                "lanterloo-debts.csv", bom=bom)
+
+
+def club_page(since: datetime | None, until: datetime | None, *,
+              as_of: str | None = None) -> Response:
+    """The club's printable page: the standings, the open debts and what the club owes, and
+    the tins as last counted, all as of `as_of` if given (also GET /standings.html)."""
+    caller = principal()
+    sides = books().open_items(as_of=as_of)  # both sides, one read of the books
+    page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
+                            books().standings(since=since, until=until, as_of=as_of),
+                            {"debts": sides["debts"], "totals": sides["debts_totals"]},
+                            {"payables": sides["payables"],
+                             "totals": sides["payables_totals"]},
+                            books().cash_checks(as_of=as_of))
+    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+
+
+def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
+    """What the club owes, as CSV (also GET /payables.csv)."""
+    return csv_file(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+                "lanterloo-payables.csv", bom=bom)
+
+
+def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
+    """Who pays whom, one row each, as CSV (also GET /settle-up.csv)."""
+    data = books().settle_up(as_of=as_of)
+    rows = [{"currency": side["currency"], "side": name, **who}
+            for side in data["currencies"]
+            for name in ("pays_club", "club_pays") for who in side[name]]
+    return csv_file(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

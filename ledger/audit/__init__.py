@@ -1,0 +1,1 @@
+"""The auditor's side: queries, the export, checkpoints, the Merkle log, receipts."""

@@ -1,0 +1,1 @@
+"""Clubs, their members and tokens, and the tablets paired with them."""

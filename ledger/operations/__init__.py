@@ -1,0 +1,1 @@
+"""Every session at once (verify, rebuild, migrate), upgrades, backups, copies."""
