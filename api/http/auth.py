@@ -52,6 +52,11 @@ LINK_ISSUERS = (ADMIN, TREASURER)  # issue and revoke member tokens (a treasurer
 CORRECTORS = (TREASURER,)  # void or replace any entry
 UNDOERS = (TREASURER, DEALER)  # undo the last entry (a dealer: only his own)
 OWN_ONLY = (MEMBER,)  # roles that reach a member's routes for their own member only
+PAIRERS = (TREASURER, ADMIN)  # show a pairing code for a session of the club
+BOOK_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's books
+ACCOUNT_READERS = (*BOOK_READERS, MEMBER)  # a member: his own account only (own="member_id")
+OWN_READERS = (ADMIN, TREASURER, AUDITOR, MEMBER)  # a member's statements: his own only
+BOOKKEEPERS = (TREASURER,)  # payments, write-offs, cash counts, an evening's tin
 
 auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
 # Only its decorators are used: they document a view without registering anything.

@@ -14,7 +14,13 @@ from typing import Any
 from flask import Response, request, url_for
 from flask.views import MethodView
 
-from api.http.auth import ADMIN, AUDITOR, MEMBER, TREASURER, principal, requires
+from api.http.auth import (
+    ACCOUNT_READERS,
+    BOOK_READERS,
+    BOOKKEEPERS,
+    principal,
+    requires,
+)
 from api.http.context import books, check_session_id
 from api.http.inputs import Blueprint, header_params, json_object
 from api.http.writing import json_response, write_request, written
@@ -47,10 +53,6 @@ from api.schemas.books import (
 )
 from ledger.books.reads import REGISTER_COLUMNS, Filters
 from ledger.domain.accounts import csv_text
-
-BOOK_READERS = (ADMIN, TREASURER, AUDITOR)
-ACCOUNT_READERS = (*BOOK_READERS, MEMBER)  # a member: his own account only (own="member_id")
-BOOKKEEPERS = (TREASURER,)
 
 blp = Blueprint("books", __name__, url_prefix="",
                 description="The club's books: accounts, debts, standings, payments, "

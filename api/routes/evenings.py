@@ -17,13 +17,11 @@ from typing import Any
 
 from flask.views import MethodView
 
-from api.http.auth import requires
+from api.http.auth import BOOK_READERS, BOOKKEEPERS, requires
 from api.http.context import books
 from api.http.inputs import Blueprint, json_object
 from api.http.writing import json_response, write_request, written
 from api.routes.books import (
-    BOOK_READERS,
-    BOOKKEEPERS,
     ENTRY_HEADERS,
     WRITE_ERRORS,
     csv_file,

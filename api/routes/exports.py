@@ -15,14 +15,12 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api.http.auth import RECORD_READERS, requires
+from api.http.auth import ACCOUNT_READERS, BOOK_READERS, RECORD_READERS, requires
 from api.http.context import check_session_id
 from api.http.inputs import Blueprint
 from api.pages.printable import HTML_MIMETYPE
 from api.routes.audit import QUERY_SCHEMAS, audit_csv
 from api.routes.books import (
-    ACCOUNT_READERS,
-    BOOK_READERS,
     account_csv,
     club_page,
     debts_csv,

@@ -14,7 +14,7 @@ from flask import Response, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.http.auth import ADMIN, AUDITOR, MEMBER, TREASURER, principal, requires
+from api.http.auth import OWN_READERS, principal, requires
 from api.http.context import books, check_session_id, ledger
 from api.http.inputs import Blueprint
 from api.pages.printable import HTML_MIMETYPE, render_member_page
@@ -29,8 +29,6 @@ from api.schemas.views import (
 )
 from ledger.sessions.memberview import MemberView
 
-# the club's books readers, and a member's token for its own member
-OWN_READERS = (ADMIN, TREASURER, AUDITOR, MEMBER)
 PAGE_SESSIONS = 20  # the sessions a member's page shows his line of, newest first
 PAGE_ENTRIES = 1  # the account's last entries read, to learn how many there are
 

@@ -27,7 +27,7 @@ from flask import current_app, request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.http.auth import STATE_READERS, TREASURER, principal, requires
+from api.http.auth import PAIRERS, STATE_READERS, principal, requires
 from api.http.context import check_session_id
 from api.http.errors import ApiProblem
 from api.http.extension import services
@@ -37,7 +37,6 @@ from api.schemas.records import EntryEventSchema
 from ledger.clubs.tablets import CODE_LIFETIME, TOKEN_LIFETIME, Tablets, normalise_code
 from ledger.domain import LedgerError
 
-PAIRERS = (TREASURER, "admin")  # show a pairing code for a session of the club
 EXTENSION = "lanterloo_tablets"
 WINDOW_SECONDS = 60.0
 
