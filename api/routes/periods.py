@@ -15,13 +15,13 @@ from typing import Any
 from flask import Response, request
 from flask.views import MethodView
 
-from api.http.auth import ADMIN, TREASURER, principal, requires
+from api.http.auth import ADMIN, BOOK_READERS, TREASURER, principal, requires
 from api.http.context import books
 from api.http.errors import ApiProblem
 from api.http.extension import services
 from api.http.inputs import Blueprint, header_params, json_object
 from api.http.writing import json_response, write_request, written
-from api.routes.books import BOOK_READERS, ENTRY_HEADERS, errors, write_doc
+from api.routes.books import ENTRY_HEADERS, errors, write_doc
 from api.schemas.books import AsOfQuery, BookEntrySchema
 from api.schemas.periods import (
     CloseIn,
