@@ -14,8 +14,8 @@ from flask.views import MethodView
 from api.http.auth import RECORD_READERS, principal, requires
 from api.http.context import ledger
 from api.http.extension import services
+from api.http.formats import CSV_MIMETYPE, wants_csv
 from api.http.inputs import Blueprint
-from api.routes.statement import CSV_MIMETYPE, wants_csv
 from api.schemas.audit import (
     AuditEventsPage,
     AuditQuery,

@@ -22,11 +22,11 @@ from api.http.auth import (
     requires,
 )
 from api.http.context import books, check_session_id
+from api.http.formats import CSV_MIMETYPE, csv_file, csv_table, wanted_format, wants_csv
 from api.http.inputs import Blueprint, header_params, json_object
 from api.http.writing import json_response, write_request, written
 from api.pages.printable import HTML_MIMETYPE, render_club_page
 from api.routes.members import member_page
-from api.routes.statement import CSV_MIMETYPE, wanted_format, wants_csv
 from api.schemas.base import ref
 from api.schemas.books import (
     AccountQuery,
@@ -52,7 +52,6 @@ from api.schemas.books import (
     WriteOffIn,
 )
 from ledger.books.reads import REGISTER_COLUMNS, Filters
-from ledger.domain.accounts import csv_text
 
 blp = Blueprint("books", __name__, url_prefix="",
                 description="The club's books: accounts, debts, standings, payments, "
@@ -62,17 +61,6 @@ blp.url_value_preprocessor(check_session_id)
 ENTRY_HEADERS = {"Idempotent-Replayed": {
     "description": "true when this is the stored answer to an earlier request with the same "
                    "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
-
-
-def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
-    """One table as a CSV file; `bom` starts it with a UTF-8 byte order mark, which tells
-    a spreadsheet the file is UTF-8."""
-    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
-        "Content-Disposition": f'attachment; filename="{filename}"', "Vary": "Accept"})
-
-
-def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
-    return csv_text([header, *([row.get(k) for k in header] for row in rows)])
 
 
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
@@ -260,7 +248,7 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
-        out = csv_file(_table(REGISTER_COLUMNS, page["entries"]),
+        out = csv_file(csv_table(REGISTER_COLUMNS, page["entries"]),
                    f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
         out.headers.update(headers)
         return out
@@ -423,7 +411,7 @@ def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) 
 
 def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return csv_file(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+    return csv_file(csv_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
                 "lanterloo-debts.csv", bom=bom)
 
 
@@ -444,7 +432,7 @@ def club_page(since: datetime | None, until: datetime | None, *,
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    return csv_file(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+    return csv_file(csv_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
                 "lanterloo-payables.csv", bom=bom)
 
 
@@ -454,4 +442,4 @@ def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]
-    return csv_file(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+    return csv_file(csv_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

@@ -19,16 +19,15 @@ from flask.views import MethodView
 
 from api.http.auth import BOOK_READERS, BOOKKEEPERS, requires
 from api.http.context import books
+from api.http.formats import CSV_MIMETYPE, csv_file, wants_csv
 from api.http.inputs import Blueprint, json_object
 from api.http.writing import json_response, write_request, written
 from api.routes.books import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
-    csv_file,
     errors,
     write_doc,
 )
-from api.routes.statement import CSV_MIMETYPE, wants_csv
 from api.schemas.books import (
     BookEntrySchema,
     CashDifferenceIn,

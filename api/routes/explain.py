@@ -9,9 +9,9 @@ from flask.views import MethodView
 
 from api.http.auth import RECORD_READERS, requires
 from api.http.context import check_session_id, ledger
+from api.http.formats import CSV_MIMETYPE, wants_csv
 from api.http.inputs import Blueprint
 from api.http.writing import json_response
-from api.routes.statement import CSV_MIMETYPE, wants_csv
 from api.schemas.explain import ExplainQuery, ExplainSchema
 
 blp = Blueprint("explain", __name__, url_prefix="/sessions/<session_id>/explain",

@@ -17,6 +17,7 @@ from flask.views import MethodView
 
 from api.http.auth import ACCOUNT_READERS, BOOK_READERS, RECORD_READERS, requires
 from api.http.context import check_session_id
+from api.http.formats import CSV_MIMETYPE
 from api.http.inputs import Blueprint
 from api.pages.printable import HTML_MIMETYPE
 from api.routes.audit import QUERY_SCHEMAS, audit_csv
@@ -30,7 +31,7 @@ from api.routes.books import (
 )
 from api.routes.explain import explain_csv
 from api.routes.members import member_page
-from api.routes.statement import CSV_MIMETYPE, statement_csv, statement_page
+from api.routes.statement import statement_csv, statement_page
 from api.schemas.books import AsOfQuery, CsvQuery, RegisterQuery, SeasonQuery
 from api.schemas.explain import AsOfQuery as SessionAsOfQuery
 from api.schemas.explain import ExplainQuery, StatementAsOfQuery

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 
 from api.http.auth import RECORD_READERS, principal, requires
 from api.http.context import check_session_id, ledger
+from api.http.formats import CSV_MIMETYPE, wanted_format
 from api.http.inputs import Blueprint
 from api.pages.printable import HTML_MIMETYPE, render_statement
 from api.schemas import StatementSchema
@@ -24,27 +25,9 @@ blp = Blueprint("statement", __name__, url_prefix="/sessions/<session_id>/statem
                 description="The settlement statement, as JSON, CSV or a printable page.")
 blp.url_value_preprocessor(check_session_id)
 
-CSV_MIMETYPE = "text/csv"
-JSON_MIMETYPE = "application/json"
 DESCRIPTION = ("The statement: JSON by default; CSV (with a Content-Disposition filename) "
                "for ?format=csv or Accept: text/csv; a printable HTML page for ?format=html "
                "or Accept: text/html")
-
-
-def wanted_format(fmt: str | None) -> str:
-    """json, csv or html: the query's `format`, else the best match of the Accept header
-    (JSON for */*, so a client that names nothing gets what it always got)."""
-    if fmt is not None:
-        return fmt
-    best = request.accept_mimetypes.best_match([JSON_MIMETYPE, CSV_MIMETYPE, HTML_MIMETYPE])
-    return {CSV_MIMETYPE: "csv", HTML_MIMETYPE: "html"}.get(best or "", "json")
-
-
-def wants_csv(fmt: str | None) -> bool:
-    """For a route that serves JSON or CSV only: the query's `format`, else the Accept header."""
-    if fmt is not None:
-        return fmt == "csv"
-    return request.accept_mimetypes.best_match([JSON_MIMETYPE, CSV_MIMETYPE]) == CSV_MIMETYPE
 
 
 def csv_filename(session_id: str, table: str | None = None) -> str:
