@@ -23,19 +23,49 @@ from flask import Response
 from api.http.actor import current_actor
 from api.http.errors import ApiProblem
 from api.http.inputs import (
+    Blueprint,
     etag,
     fingerprint,
+    header_params,
     idempotency_key,
     if_match_version,
     precondition_required,
     prefers_minimal,
     sent_json,
 )
+from api.schemas.base import ref
 from ledger.domain import SessionNotFound
 from ledger.writes import AppendResult, WriteRequest
 
 REPLAYED_HEADER = "Idempotent-Replayed"
 MINIMAL = "return=minimal"
+
+# The book writes' documentation: the stored answer's header, the refusals, the body and answer.
+ENTRY_HEADERS = {REPLAYED_HEADER: {
+    "description": "true when this is the stored answer to an earlier request with the same "
+                   "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
+WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
+
+
+def write_doc(blp: Blueprint, schema: type, operation: str) -> Any:
+    """Document a book write on `blp`: its body `schema`, its Idempotency-Key and its answer,
+    one of the family BookEntry (typed by its `type`)."""
+    return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
+                   requestBody={"required": True,
+                                "content": {"application/json": {"schema": schema}}},
+                   responses={201: {"content": {"application/json": {
+                       "schema": ref("BookEntry")}}}})
+
+
+def errors(blp: Blueprint, *names: str) -> Any:
+    """Document the refusals `names` (BAD_REQUEST, NOT_FOUND...) of a view of `blp`."""
+    def decorate(view: Any) -> Any:
+        for name in names:
+            status = {"BAD_REQUEST": 400, "NOT_FOUND": 404, "CONFLICT": 409,
+                      "UNSUPPORTED_MEDIA_TYPE": 415, "UNPROCESSABLE_ENTITY": 422}[name]
+            view = blp.alt_response(status, response=name)(view)
+        return view
+    return decorate
 
 
 def write_request(*, body_version: int | None = None, precondition: str | None = None,

@@ -23,11 +23,18 @@ from api.http.auth import (
 )
 from api.http.context import books, check_session_id
 from api.http.formats import CSV_MIMETYPE, csv_file, csv_table, wanted_format, wants_csv
-from api.http.inputs import Blueprint, header_params, json_object
-from api.http.writing import json_response, write_request, written
+from api.http.inputs import Blueprint, json_object
+from api.http.writing import (
+    ENTRY_HEADERS,
+    WRITE_ERRORS,
+    errors,
+    json_response,
+    write_doc,
+    write_request,
+    written,
+)
 from api.pages.printable import HTML_MIMETYPE, render_club_page
 from api.routes.members import member_page
-from api.schemas.base import ref
 from api.schemas.books import (
     AccountQuery,
     AccountSchema,
@@ -58,39 +65,12 @@ blp = Blueprint("books", __name__, url_prefix="",
                             "write-offs and the cash counted.")
 blp.url_value_preprocessor(check_session_id)
 
-ENTRY_HEADERS = {"Idempotent-Replayed": {
-    "description": "true when this is the stored answer to an earlier request with the same "
-                   "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
-
-
-WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
-
-
-def write_doc(schema: type, operation: str) -> Any:
-    # the entry written is one of the family BookEntry, typed by its `type`
-    return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
-                   requestBody={"required": True,
-                                "content": {"application/json": {"schema": schema}}},
-                   responses={201: {"content": {"application/json": {
-                       "schema": ref("BookEntry")}}}})
-
-
-def errors(*names: str) -> Any:
-    def decorate(view: Any) -> Any:
-        for name in names:
-            status = {"BAD_REQUEST": 400, "NOT_FOUND": 404, "CONFLICT": 409,
-                      "UNSUPPORTED_MEDIA_TYPE": 415, "UNPROCESSABLE_ENTITY": 422}[name]
-            view = blp.alt_response(status, response=name)(view)
-        return view
-    return decorate
-
-
 @blp.route("/payments")
 class Payments(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(PaymentIn, "recordPayment")
+    @write_doc(blp, PaymentIn, "recordPayment")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def post(self):
         """Record a payment
 
@@ -106,9 +86,9 @@ class Payments(MethodView):
 @blp.route("/write-offs")
 class WriteOffs(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(WriteOffIn, "writeOffDebt")
+    @write_doc(blp, WriteOffIn, "writeOffDebt")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def post(self):
         """Write off a debt
 
@@ -122,9 +102,9 @@ class WriteOffs(MethodView):
 @blp.route("/sessions/<session_id>/cash")
 class Cash(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(CashIn, "countCash")
+    @write_doc(blp, CashIn, "countCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, session_id: str):
         """Record the cash counted on the table at the session's close
 
@@ -137,9 +117,9 @@ class Cash(MethodView):
 @blp.route("/sessions/<session_id>/float")
 class Float(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(FloatIn, "openFloat")
+    @write_doc(blp, FloatIn, "openFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def post(self, session_id: str):
         """Record the float put in the session's tin
 
@@ -153,9 +133,9 @@ class Float(MethodView):
 @blp.route("/sessions/<session_id>/cash-differences")
 class CashDifferences(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(CashDifferenceIn, "bookCashDifference")
+    @write_doc(blp, CashDifferenceIn, "bookCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, session_id: str):
         """Book a tin's shortage or surplus
 
@@ -170,9 +150,9 @@ class CashDifferences(MethodView):
 @blp.route("/book-entries/<int:seq>/reversal")
 class Reversal(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(ReversalIn, "reverseBookEntry")
+    @write_doc(blp, ReversalIn, "reverseBookEntry")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, seq: int):
         """Reverse a book entry
 
@@ -199,9 +179,9 @@ class Currencies(MethodView):
         return books().currencies(as_of=as_of)
 
     @requires(*BOOKKEEPERS)
-    @write_doc(CurrenciesIn, "setClubCurrencies")
+    @write_doc(blp, CurrenciesIn, "setClubCurrencies")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def put(self):
         """Set the currencies the club keeps
 

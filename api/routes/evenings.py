@@ -21,12 +21,14 @@ from api.http.auth import BOOK_READERS, BOOKKEEPERS, requires
 from api.http.context import books
 from api.http.formats import CSV_MIMETYPE, csv_file, wants_csv
 from api.http.inputs import Blueprint, json_object
-from api.http.writing import json_response, write_request, written
-from api.routes.books import (
+from api.http.writing import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
     errors,
+    json_response,
     write_doc,
+    write_request,
+    written,
 )
 from api.schemas.books import (
     BookEntrySchema,
@@ -46,9 +48,9 @@ blp = Blueprint("evenings", __name__, url_prefix="",
 @blp.route("/evenings/<evening>/sessions")
 class EveningSessions(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(EveningSessionIn, "joinEvening")
+    @write_doc(blp, EveningSessionIn, "joinEvening")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, evening: str):
         """Put a session's cash in the evening's tin
 
@@ -64,9 +66,9 @@ class EveningSessions(MethodView):
 @blp.route("/evenings/<evening>/float")
 class EveningFloat(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(FloatIn, "openEveningFloat")
+    @write_doc(blp, FloatIn, "openEveningFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, evening: str):
         """Record the float put in the evening's tin
 
@@ -80,9 +82,9 @@ class EveningFloat(MethodView):
 @blp.route("/evenings/<evening>/cash")
 class EveningCash(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(CashIn, "countEveningCash")
+    @write_doc(blp, CashIn, "countEveningCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, evening: str):
         """Record the cash counted in the evening's tin at the close
 
@@ -96,9 +98,9 @@ class EveningCash(MethodView):
 @blp.route("/evenings/<evening>/cash-differences")
 class EveningCashDifferences(MethodView):
     @requires(*BOOKKEEPERS)
-    @write_doc(CashDifferenceIn, "bookEveningCashDifference")
+    @write_doc(blp, CashDifferenceIn, "bookEveningCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS, "CONFLICT")
+    @errors(blp, *WRITE_ERRORS, "CONFLICT")
     def post(self, evening: str):
         """Book the evening's tin's shortage or surplus
 
