@@ -20,8 +20,14 @@ from api.http.context import books
 from api.http.errors import ApiProblem
 from api.http.extension import services
 from api.http.inputs import Blueprint, header_params, json_object
-from api.http.writing import json_response, write_request, written
-from api.routes.books import ENTRY_HEADERS, errors, write_doc
+from api.http.writing import (
+    ENTRY_HEADERS,
+    errors,
+    json_response,
+    write_doc,
+    write_request,
+    written,
+)
 from api.schemas.books import AsOfQuery, BookEntrySchema
 from api.schemas.periods import (
     CloseIn,
@@ -65,9 +71,9 @@ class PeriodList(MethodView):
 @blp.route("/periods/<period>/closing")
 class Closing(MethodView):
     @requires(TREASURER)
-    @write_doc(CloseIn, "closePeriod")
+    @write_doc(blp, CloseIn, "closePeriod")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def post(self, period: str):
         """Close a month
 
@@ -85,9 +91,9 @@ class Closing(MethodView):
 @blp.route("/periods/<period>/reopening")
 class Reopening(MethodView):
     @requires(ADMIN)
-    @write_doc(ReopenIn, "reopenPeriod")
+    @write_doc(blp, ReopenIn, "reopenPeriod")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def post(self, period: str):
         """Reopen a closed month (an admin's)
 
@@ -112,7 +118,7 @@ class OpeningBalances(MethodView):
     @blp.doc(operationId="importOpeningBalances", requestBody=IMPORT_BODY,
              parameters=header_params("Idempotency-Key"))
     @blp.response(201, OpeningImportSchema, headers=ENTRY_HEADERS)
-    @errors(*WRITE_ERRORS)
+    @errors(blp, *WRITE_ERRORS)
     def post(self):
         """Import the club's opening balances from a CSV file
 
