@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import marshmallow as ma
-import orjson
-from flask import Response, url_for
 from flask.views import MethodView
 
 from api.http.auth import RECORD_READERS, principal, requires
-from api.http.context import ledger
 from api.http.extension import services
-from api.http.formats import CSV_MIMETYPE, wants_csv
+from api.http.formats import CSV_MIMETYPE
+from api.http.forms import run_query
 from api.http.inputs import Blueprint
 from api.schemas.audit import (
     AuditEventsPage,
@@ -25,14 +22,6 @@ from api.schemas.audit import (
     RegisterQuery,
     TokenRegisterSchema,
 )
-from ledger.audit.queries import (
-    CORRECTION_COLUMNS,
-    EVENT_COLUMNS,
-    REGISTER_COLUMNS,
-    Audit,
-    Filters,
-    to_csv,
-)
 
 blp = Blueprint("audit", __name__, url_prefix="/audit",
                 description="Search the club's events; the penalty and breach register; the "
@@ -40,32 +29,7 @@ blp = Blueprint("audit", __name__, url_prefix="/audit",
 
 CSV_DOC = {"description": "The same rows as CSV (?format=csv or Accept: text/csv)",
            "schema": {"type": "string"}}
-FILTER_NAMES = ("session_id", "member_id", "type", "offence", "breach", "actor", "token_id",
-                "since", "until")
 
-
-def answer(endpoint: str, key: str, columns: list[str], query: dict[str, Any],
-           run: Any) -> Any:
-    filters = Filters(**{k: v for k, v in query.items() if k in FILTER_NAMES})
-    after, limit, fmt = query["after"], query["limit"], query.get("format")
-    page = dict(run(Audit.of(ledger()), filters, after=after, limit=limit))
-    headers = {"Vary": "Accept"}
-    page["next"] = None
-    if page["next_after"] is not None:
-        args = {k: (v.isoformat() if hasattr(v, "isoformat") else v)
-                for k, v in query.items() if k in FILTER_NAMES or k == "format"
-                or (k == "bom" and v)}
-        page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
-        headers["Link"] = f'<{page["next"]}>; rel="next"'
-    if wants_csv(fmt):
-        bom = "\ufeff" if query.get("bom") else ""
-        return Response(bom + to_csv(page[key], columns), mimetype=CSV_MIMETYPE, headers={
-            **headers, "Content-Disposition": f'attachment; filename="lanterloo-audit-{key}'
-                                              f'-after-{after}.csv"'})
-    # Written straight as JSON (the schema documents it): marshmallow's dump of a page of
-    # five hundred events costs more than the query behind it.
-    return Response(orjson.dumps(page), status=200, mimetype="application/json",
-                    headers=headers)
 
 
 @blp.route("/events")
@@ -139,27 +103,3 @@ class TokenRegister(MethodView):
         token, when, the role, whether it is revoked, and why it is listed.
         """
         return {"tokens": services().clubs.token_register(principal().club_id)}
-
-
-# The query schema of each.
-QUERY_SCHEMAS: dict[str, type[ma.Schema]] = {
-    "events": AuditQuery, "penalties": RegisterQuery, "corrections": CorrectionsQuery}
-# Each query: its endpoint, the page's list, the CSV's columns and how to run it.
-QUERIES: dict[str, tuple[str, str, list[str], Any]] = {
-    "events": ("audit.Events", "events", EVENT_COLUMNS,
-               lambda audit, f, **page: audit.events(f, **page)),
-    "penalties": ("audit.Penalties", "entries", REGISTER_COLUMNS,
-                  lambda audit, f, **page: audit.penalties(f, **page)),
-    "corrections": ("audit.Corrections", "corrections", CORRECTION_COLUMNS,
-                    lambda audit, f, **page: audit.corrections(f, **page)),
-}
-
-
-def run_query(name: str, query: dict[str, Any]) -> Any:
-    endpoint, key, columns, run = QUERIES[name]
-    return answer(endpoint, key, columns, query, run)
-
-
-def audit_csv(name: str, query: dict[str, Any]) -> Any:
-    """One of the audit queries as CSV (also GET /audit/<name>.csv, api/routes/exports.py)."""
-    return run_query(name, {**query, "format": "csv"})

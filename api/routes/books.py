@@ -7,22 +7,29 @@ returns the stored first answer, `Idempotent-Replayed: true`). docs/books.md.
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from typing import Any
 
-from flask import Response, request, url_for
+from flask import url_for
 from flask.views import MethodView
 
 from api.http.auth import (
     ACCOUNT_READERS,
     BOOK_READERS,
     BOOKKEEPERS,
-    principal,
     requires,
 )
 from api.http.context import books, check_session_id
-from api.http.formats import CSV_MIMETYPE, csv_file, csv_table, wanted_format, wants_csv
+from api.http.formats import CSV_MIMETYPE, wanted_format, wants_csv
+from api.http.forms import (
+    account_csv,
+    club_page,
+    debts_csv,
+    member_page,
+    payables_csv,
+    register_answer,
+    settle_up_csv,
+)
 from api.http.inputs import Blueprint, json_object
 from api.http.writing import (
     ENTRY_HEADERS,
@@ -33,8 +40,7 @@ from api.http.writing import (
     write_request,
     written,
 )
-from api.pages.printable import HTML_MIMETYPE, render_club_page
-from api.routes.members import member_page
+from api.pages.printable import HTML_MIMETYPE
 from api.schemas.books import (
     AccountQuery,
     AccountSchema,
@@ -58,7 +64,6 @@ from api.schemas.books import (
     StandingsSchema,
     WriteOffIn,
 )
-from ledger.books.reads import REGISTER_COLUMNS, Filters
 
 blp = Blueprint("books", __name__, url_prefix="",
                 description="The club's books: accounts, debts, standings, payments, "
@@ -212,29 +217,6 @@ class Register(MethodView):
         return register_answer(query, csv=wants_csv(query.get("format")))
 
 
-def register_answer(query: dict[str, Any], *, csv: bool,
-                    endpoint: str = "books.Register") -> Any:
-    """A page of the book register, as JSON or CSV (also GET /book-entries.csv, whose next
-    page is its own: `endpoint`)."""
-    names = [f.name for f in dataclasses.fields(Filters)]
-    filters = Filters(**{k: v for k, v in query.items() if k in names})
-    after, limit = query["after"], query["limit"]
-    page = books().register(filters, after=after, limit=limit, as_of=query.get("as_of"))
-    headers = {"Vary": "Accept"}
-    page["next"] = None
-    if page["next_after"] is not None:
-        args: dict[str, Any] = {k: v for k, v in request.args.items()
-                                if k not in ("after", "limit")}
-        page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
-        headers["Link"] = f'<{page["next"]}>; rel="next"'
-    if csv:
-        out = csv_file(csv_table(REGISTER_COLUMNS, page["entries"]),
-                   f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
-        out.headers.update(headers)
-        return out
-    return json_response(page, headers=headers)
-
-
 @blp.route("/members/<member_id>/account")
 class MemberAccount(MethodView):
     @requires(*ACCOUNT_READERS, own="member_id")
@@ -291,9 +273,6 @@ class Accounts(MethodView):
         return books().accounts(as_of=as_of)
 
 
-OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
-                "session_name", "since", "kind", "seq", "corrected_by"]
-
 
 @blp.route("/debts")
 class Debts(MethodView):
@@ -335,8 +314,6 @@ class Payables(MethodView):
             return payables_csv(as_of=as_of, bom=bom)
         return json_response(books().payables(as_of=as_of))
 
-
-SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
 
 
 @blp.route("/settle-up")
@@ -381,45 +358,3 @@ class Standings(MethodView):
         if wanted_format(format) == "html":
             return club_page(since, until, as_of=as_of)
         return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
-
-
-def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
-    """Every entry of a member's account as CSV (also GET /members/<id>/account.csv)."""
-    return csv_file(books().account_csv(member_id, as_of=as_of),
-                f"lanterloo-account-{member_id}.csv", bom=bom)
-
-
-def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
-    """The open debts as CSV (also GET /debts.csv)."""
-    return csv_file(csv_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
-                "lanterloo-debts.csv", bom=bom)
-
-
-def club_page(since: datetime | None, until: datetime | None, *,
-              as_of: str | None = None) -> Response:
-    """The club's printable page: the standings, the open debts and what the club owes, and
-    the tins as last counted, all as of `as_of` if given (also GET /standings.html)."""
-    caller = principal()
-    sides = books().open_items(as_of=as_of)  # both sides, one read of the books
-    page = render_club_page({"club_id": caller.club_id, "club": caller.club_name},
-                            books().standings(since=since, until=until, as_of=as_of),
-                            {"debts": sides["debts"], "totals": sides["debts_totals"]},
-                            {"payables": sides["payables"],
-                             "totals": sides["payables_totals"]},
-                            books().cash_checks(as_of=as_of))
-    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
-
-
-def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
-    """What the club owes, as CSV (also GET /payables.csv)."""
-    return csv_file(csv_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
-                "lanterloo-payables.csv", bom=bom)
-
-
-def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
-    """Who pays whom, one row each, as CSV (also GET /settle-up.csv)."""
-    data = books().settle_up(as_of=as_of)
-    rows = [{"currency": side["currency"], "side": name, **who}
-            for side in data["currencies"]
-            for name in ("pays_club", "club_pays") for who in side[name]]
-    return csv_file(csv_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

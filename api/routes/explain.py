@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
-from flask import Response
 from flask.views import MethodView
 
 from api.http.auth import RECORD_READERS, requires
 from api.http.context import check_session_id, ledger
 from api.http.formats import CSV_MIMETYPE, wants_csv
+from api.http.forms import explain_csv
 from api.http.inputs import Blueprint
 from api.http.writing import json_response
 from api.schemas.explain import ExplainQuery, ExplainSchema
@@ -51,14 +49,3 @@ class Explain(MethodView):
         # session's trail, thousands of postings, cost five times the trail itself.
         return json_response(ledger().explain(session_id, player=player, as_of=as_of),
                              headers={"Vary": "Accept"})
-
-
-def explain_csv(session_id: str, player: str | None, as_of: str | None, *,
-                table: str | None = None, bom: bool = False) -> Response:
-    """The trail as CSV, a row per posting, or one of its tables (also
-    GET /sessions/<id>/explain.csv); `bom` starts it with a UTF-8 byte order mark."""
-    text = ledger().explain_csv(session_id, player=player, as_of=as_of, table=table)
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:80] or "session"
-    name = f"lanterloo-{safe}-explain{'-' + table if table else ''}.csv"
-    return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
-        "Content-Disposition": f'attachment; filename="{name}"', "Vary": "Accept"})

@@ -3,8 +3,9 @@
 Each is also served by its JSON route (`?format=` or the Accept header), where a browser and
 the tablet ask for it; here each is an operation whose one answer is text (`text/csv` or
 `text/html`), so that a client generated from the OpenAPI document asks for text and gets a
-string, never JSON to parse. The work is the JSON route's module's own (one path per thing),
-and each is tagged as its JSON route is, so a generated client has the two side by side.
+string, never JSON to parse. The work is done once, in api/http/forms.py, for both routes (one
+path per thing), and each is tagged as its JSON route is, so a generated client has the two
+side by side.
 """
 
 from __future__ import annotations
@@ -18,20 +19,22 @@ from flask.views import MethodView
 from api.http.auth import ACCOUNT_READERS, BOOK_READERS, RECORD_READERS, requires
 from api.http.context import check_session_id
 from api.http.formats import CSV_MIMETYPE
-from api.http.inputs import Blueprint
-from api.pages.printable import HTML_MIMETYPE
-from api.routes.audit import QUERY_SCHEMAS, audit_csv
-from api.routes.books import (
+from api.http.forms import (
     account_csv,
+    audit_csv,
     club_page,
     debts_csv,
+    explain_csv,
+    member_page,
     payables_csv,
     register_answer,
     settle_up_csv,
+    statement_csv,
+    statement_page,
 )
-from api.routes.explain import explain_csv
-from api.routes.members import member_page
-from api.routes.statement import statement_csv, statement_page
+from api.http.inputs import Blueprint
+from api.pages.printable import HTML_MIMETYPE
+from api.schemas.audit import QUERY_SCHEMAS
 from api.schemas.books import AsOfQuery, CsvQuery, RegisterQuery, SeasonQuery
 from api.schemas.explain import AsOfQuery as SessionAsOfQuery
 from api.schemas.explain import ExplainQuery, StatementAsOfQuery

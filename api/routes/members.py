@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, url_for
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.http.auth import OWN_READERS, principal, requires
-from api.http.context import books, check_session_id, ledger
+from api.http.auth import OWN_READERS, requires
+from api.http.context import check_session_id
+from api.http.forms import member_view
 from api.http.inputs import Blueprint
-from api.pages.printable import HTML_MIMETYPE, render_member_page
 from api.schemas import KnownQuery, Open
 from api.schemas.books import AS_OF, AsOfQuery
 from api.schemas.explain import AS_OF as SESSION_AS_OF
@@ -27,10 +27,6 @@ from api.schemas.views import (
     StatementPlayerSchema,
     as_of_member,
 )
-from ledger.sessions.memberview import MemberView
-
-PAGE_SESSIONS = 20  # the sessions a member's page shows his line of, newest first
-PAGE_ENTRIES = 1  # the account's last entries read, to learn how many there are
 
 blp = Blueprint("members", __name__, url_prefix="/members/<member_id>",
                 description="A member's own view: the sessions he played and his line of "
@@ -109,10 +105,6 @@ class SessionAsOfQuery(KnownQuery):
     as_of = SESSION_AS_OF
 
 
-def _view(member_id: str) -> MemberView:
-    return MemberView(ledger(), member_id)
-
-
 @blp.route("/statements", tags=["books"])
 class Statements(MethodView):
     @requires(*OWN_READERS, own="member_id")
@@ -127,7 +119,7 @@ class Statements(MethodView):
         Each ended session he held a seat in, with his net and the URL of his line of its
         statement. `as_of` (a book position or a time) reads it as it stood then.
         """
-        data = _view(member_id).statements(as_of=as_of)
+        data = member_view(member_id).statements(as_of=as_of)
         for played in data["sessions"]:
             played["statement"] = url_for("members.MemberStatement", member_id=member_id,
                                           session_id=played["session_id"])
@@ -150,22 +142,4 @@ class MemberStatement(MethodView):
         the session's totals, its pools and zero-sum check: no other player's line. A session
         he held no seat in is answered as one that does not exist.
         """
-        return _view(member_id).statement(session_id, as_of=as_of)
-
-
-def member_page(member_id: str, as_of: str | None = None) -> Response:
-    """A member's own page (also GET /members/<id>/account.html): his balance, what is open,
-    his last PAGE_SESSIONS sessions and his line of each, as one printable document; as
-    they stood at `as_of` (a book position or a time), each session's line from its log as
-    it was then."""
-    view = _view(member_id)
-    listed = view.statements(as_of=as_of)
-    account = books().account(member_id, after=0, limit=PAGE_ENTRIES, as_of=as_of)
-    played = listed["sessions"]
-    point = listed.get("as_of")
-    parts = view.lines([p["session_id"] for p in played[:PAGE_SESSIONS]],
-                       at=point["at"] if point else None)
-    page = render_member_page({"club_id": principal().club_id, "club": principal().club_name},
-                              account, played[:PAGE_SESSIONS], parts,
-                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point)
-    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+        return member_view(member_id).statement(session_id, as_of=as_of)

@@ -182,3 +182,8 @@ class IssuedTokenSchema(Open):
 
 class TokenRegisterSchema(Open):
     tokens = fields.List(fields.Nested(IssuedTokenSchema), required=True)
+
+
+# The query schema of each audit query (its JSON route and its CSV route).
+QUERY_SCHEMAS: dict[str, type[ma.Schema]] = {
+    "events": AuditQuery, "penalties": RegisterQuery, "corrections": CorrectionsQuery}
