@@ -8,8 +8,8 @@ from api.http.auth import principal
 from api.http.extension import services
 from ledger.books.service import Books
 from ledger.domain import SessionNotFound
+from ledger.domain.limits import STREAM_ID_LENGTH
 from ledger.sessions.service import Ledger
-from ledger.store.tables import STREAM_ID_LENGTH
 
 
 def ledger() -> Ledger:

@@ -12,7 +12,7 @@ from api.schemas.base import KnownQuery, Open, Timestamp, Variants
 from api.schemas.records import RecordedEventSchema, VoidedEntrySchema, family
 from ledger.audit.queries import BREACHES, MAX_AUDIT_LIMIT, OFFENCES
 from ledger.domain.events import EVENT_TYPES
-from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
+from ledger.domain.limits import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
 
 
 class AuditQuery(KnownQuery):

@@ -22,7 +22,7 @@ from ledger.domain.bookentries import (
     MAX_TEXT,
     PaymentMethod,
 )
-from ledger.store.tables import ID_LENGTH, STREAM_ID_LENGTH
+from ledger.domain.limits import ID_LENGTH, STREAM_ID_LENGTH
 
 
 class BooksAsOfSchema(Open):

@@ -40,5 +40,11 @@ CARDS_PER_HAND = 3
 TRICKS_PER_HAND = 3
 FIVE_CARDS = 5  # five-card loo: five cards each, five tricks (docs/rules.md §9.3)
 
+# Ids: a session's (its stream's), a club's or a member's, a token's public part. The store
+# sizes its columns from these; the API refuses a longer id before it asks.
+STREAM_ID_LENGTH = 64
+ID_LENGTH = 64  # clubs and members
+TOKEN_ID_LENGTH = 32
+
 # The events one request may append together (the API's default for LOO_MAX_BATCH_EVENTS).
 MAX_BATCH_EVENTS = 500

@@ -31,6 +31,8 @@ from sqlalchemy import (
     text,
 )
 
+from ledger.domain.limits import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
+
 # sqlalchemy/alembic docs/build/naming.rst: every constraint gets a predictable name, so a
 # migration can refer to it and a unique violation can be told apart from another.
 metadata = MetaData(
@@ -52,9 +54,6 @@ Json = JSON()
 Position = BigInteger().with_variant(Integer(), "sqlite")
 Timestamp = DateTime(timezone=True)
 
-STREAM_ID_LENGTH = 64
-ID_LENGTH = 64  # clubs and members
-TOKEN_ID_LENGTH = 32
 NAME_LENGTH = 64
 # A `member` token reads its own member's account and statements only (migration 0013).
 ROLES = ("admin", "treasurer", "dealer", "auditor", "member")
