@@ -19,8 +19,8 @@ from flask_smorest.utils import prepare_response
 
 from api.http import auth, extension, openapi, request_guard, security
 from api.http.errors import PROBLEM_MIMETYPE, register_error_handlers
+from ledger.operations.database import instance_folder, make_engine
 from ledger.sessions.service import Ledger
-from ledger.store.db import instance_folder, make_engine
 
 from .config import from_env
 from .schemas import ProblemSchema

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.clubs.service import TOKEN_RECHECK_S
-from ledger.store.db import env_or_file
+from ledger.operations.database import env_or_file
 
 
 def _int(name: str, default: int) -> int:

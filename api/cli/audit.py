@@ -80,15 +80,11 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
     """Sign the head of every session, book log and club log that verifies, unless it
     contradicts a head signed before; keep them."""
-    from sqlalchemy import select
-
     from ledger.audit.checkpoint_log import log_path, sign_heads
-    from ledger.audit.checkpoints import configured_signer
+    from ledger.audit.checkpoints import configured_signer, stored_heads
     from ledger.audit.receipts import append_end
     from ledger.books.service import Books
     from ledger.operations.bulk import verify_all
-    from ledger.store import clublog
-    from ledger.store.tables import log_heads, sessions
 
     signer = configured_signer()
     if signer is None:
@@ -98,26 +94,22 @@ def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
     found = verify_all(engine)
     wanted: list[tuple[str, int]] = []
     refused = 0
-    with engine.connect() as conn:
-        heads = {sid: (int(v), h) for sid, v, h in conn.execute(
-            select(sessions.c.id, sessions.c.version, sessions.c.head_hash))}
-        club_ids = clublog.club_ids(conn)
-        logs = {s: int(q) for s, q in conn.execute(
-            select(log_heads.c.stream_id, log_heads.c.seq))}
+    stored = stored_heads(engine)
     for sid, problems in found.items():
-        if problems or heads[sid][1] is None:
+        version, head = stored.sessions[sid]
+        if problems or head is None:
             print(f"session {sid}: not signed: it does not verify", file=sys.stderr)
             refused += 1
         else:
-            wanted.append((sid, heads[sid][0]))
-    for club_id in club_ids:
+            wanted.append((sid, version))
+    for club_id, streams in stored.clubs.items():
         if Books(engine, club_id).verify():
             print(f"club {club_id}: not signed: its logs do not verify", file=sys.stderr)
             refused += 1
             continue
-        for stream in (clublog.books_stream(club_id), clublog.stream(club_id)):
-            if logs[stream] >= 1:  # an empty log has no entry a head could pin
-                wanted.append((stream, logs[stream]))
+        for stream in streams:
+            if stored.logs[stream] >= 1:  # an empty log has no entry a head could pin
+                wanted.append((stream, stored.logs[stream]))
     path = Path(args.log).resolve() if args.log else log_path()
     with engine.connect() as conn:
         done = sign_heads(conn, wanted, path)
@@ -130,12 +122,9 @@ def cmd_checkpoint(args: argparse.Namespace, engine: Any) -> int:
         return 1
     signed = {c["stream"]: c for c in done.signed}
     try:  # every ended session's end in its club's log (one that waited in a stopped process)
-        with engine.connect() as conn:
-            for sid, club_id, state in conn.execute(
-                    select(sessions.c.id, sessions.c.club_id, sessions.c.state)
-                    .where(sessions.c.club_id.is_not(None))):
-                if sid in signed and (state or {}).get("status") == "ended":
-                    append_end(club_id, signed[sid], path)
+        for sid, club_id in stored.ended.items():
+            if sid in signed:
+                append_end(club_id, signed[sid], path)
     except OSError as error:
         print(f"error: cannot append to the checkpoint log {path}: "
               f"{error.strerror or error}: the ends of sessions were not all added to their "

@@ -37,7 +37,7 @@ from ledger.domain import LedgerError
 
 
 def _database_url(args: argparse.Namespace) -> str | None:
-    from ledger.store.db import env_or_file
+    from ledger.operations.database import env_or_file
 
     return args.database_url or env_or_file("LOO_DATABASE_URL")
 
@@ -45,7 +45,7 @@ def _database_url(args: argparse.Namespace) -> str | None:
 def _engine(args: argparse.Namespace) -> Any:
     """The operator's engine: no statement or lock timeout (a migration, a copy or a rebuild
     may run long), the connect timeout of the environment."""
-    from ledger.store.db import make_engine
+    from ledger.operations.database import make_engine
 
     return make_engine(_database_url(args), operator=True)
 
@@ -57,8 +57,8 @@ def _describe(engine: Any) -> str:
 
 def _migrate(engine: Any) -> str | None:
     from ledger.operations.bulk import migrate
+    from ledger.operations.database import current
     from ledger.operations.upgrades import attach_latecomers
-    from ledger.store.migrate import current
 
     rebuilt = migrate(engine)
     if rebuilt:
@@ -164,12 +164,10 @@ def _verify_book_logs(engine: Any) -> int:
     heads, the club log replayed against the members and tokens stored; how many clubs are
     not right."""
     from ledger.books.service import Books
-    from ledger.store import clublog
+    from ledger.clubs.service import Clubs
 
     broken = 0
-    with engine.connect() as conn:
-        club_ids = clublog.club_ids(conn)
-    for club_id in club_ids:
+    for club_id in Clubs(engine).club_ids():
         problems = Books(engine, club_id).verify()
         if problems:
             broken += 1
@@ -217,8 +215,8 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_copy(args: argparse.Namespace) -> int:
+    from ledger.operations.database import make_engine
     from ledger.operations.database_copy import CopyFailed, copy_database
-    from ledger.store.db import make_engine
 
     source = make_engine(args.source, operator=True)
     target = make_engine(args.target, operator=True)
@@ -283,7 +281,6 @@ def cmd_club_attach(args: argparse.Namespace) -> int:
     """Sessions recorded before clubs into a club, each seat its member of that name or a
     new guest member (docs/operations.md, "Upgrading"); each one an event of its log."""
     from ledger.sessions.service import Ledger
-    from ledger.store import queries
     from ledger.writes import WriteRequest
 
     if bool(args.session) == bool(args.all):
@@ -293,9 +290,8 @@ def cmd_club_attach(args: argparse.Namespace) -> int:
     def work(clubs: Any) -> int:
         club = clubs.club(args.club)
         ledger = Ledger(clubs.engine).for_club(club["club_id"])
-        with ledger.store.reading() as conn:
-            session_ids = ([row.id for row in queries.sessions_of_no_club(conn)] if args.all
-                           else args.session)
+        session_ids = ([row.id for row in ledger.sessions_before_clubs()] if args.all
+                       else args.session)
         if not session_ids:
             print("no session is outside a club: nothing to attach")
         refused = 0

@@ -44,7 +44,7 @@ from prometheus_client import (
 )
 
 from api.http.errors import problem
-from ledger.store.db import env_or_file
+from ledger.operations.database import env_or_file
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 TOKEN_ENV = "LOO_METRICS_TOKEN"

@@ -18,16 +18,14 @@ from typing import Any
 from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields
-from sqlalchemy import func, select
 
 from api.http.auth import MANAGERS, principal, requires
 from api.http.context import check_session_id, ledger
 from api.http.errors import ApiProblem
+from api.http.extension import services
 from api.http.inputs import Blueprint, header_params
 from api.http.writing import write_request, written
 from api.schemas import AppendResultSchema, Open
-from ledger.store import queries
-from ledger.store.tables import clubs
 
 blp = Blueprint("attach", __name__, url_prefix="",
                 description="Sessions recorded before clubs, brought into the caller's club.")
@@ -48,14 +46,7 @@ def _may_attach() -> None:
     """Refuse unless the caller's club is plainly the owner of sessions from before clubs."""
     club_id = principal().club_id
     named = str(current_app.config.get("ATTACH_CLUB") or "").strip()
-    ledger_ = ledger()
-    with ledger_.store.reading() as conn:
-        if named:
-            allowed = conn.scalar(select(func.count()).select_from(clubs).where(
-                clubs.c.id == club_id, (clubs.c.id == named) | (clubs.c.name == named))) == 1
-        else:
-            allowed = conn.scalar(select(func.count()).select_from(clubs)) == 1
-    if not allowed:
+    if not services().clubs.owns_sessions_before_clubs(club_id, named):
         raise ApiProblem(403, "attach-not-offered",
                          "this database holds several clubs: the operator attaches sessions "
                          "from before clubs (lanterloo club attach), or names the club that "
@@ -75,8 +66,7 @@ class SessionsBeforeClubs(MethodView):
         `POST /sessions/{session_id}/attach` brings into the club.
         """
         _may_attach()
-        with ledger().store.reading() as conn:
-            rows = queries.sessions_of_no_club(conn)
+        rows = ledger().sessions_before_clubs()
         return {"sessions": [{"session_id": row.id, "created_at": row.created_at.isoformat(),
                               "version": row.version} for row in rows]}
 

@@ -21,7 +21,6 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as ProbeTimeout
-from functools import cache
 from typing import cast
 
 from flask.views import MethodView
@@ -34,6 +33,7 @@ from api.http.extension import services
 from api.http.inputs import Blueprint
 from api.schemas import Open
 from ledger.audit.checkpoint_log import signing_status
+from ledger.operations.database import head_revision
 
 log = logging.getLogger("lanterloo.api")
 
@@ -61,16 +61,6 @@ class ReadinessSchema(Open):
         "cannot be written: the signed heads wait and are written later) and `refused: ...` "
         "(a chain contradicts a head signed before: it was rewritten). Reads and writes are "
         "served either way"})
-
-
-@cache
-def head_revision() -> str | None:
-    """The latest Alembic revision shipped with this code."""
-    from alembic.script import ScriptDirectory
-
-    from ledger.store.migrate import alembic_config
-
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 @blp.route("/healthz")

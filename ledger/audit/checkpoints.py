@@ -31,15 +31,17 @@ import hashlib
 import os
 import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Engine, select
 
+from ledger.store import clublog
 from ledger.store.db import env_or_file, instance_folder
-from ledger.store.tables import book_entries, club_log, events
+from ledger.store.tables import book_entries, club_log, events, log_heads, sessions
 
 FORMAT = "lanterloo-checkpoint/1"
 ENV_KEY = "LOO_CHECKPOINT_KEY"
@@ -287,3 +289,32 @@ def check(conn: Connection, checkpoint: Any, trusted: Iterable[str] | None) -> s
         return (f"{stream}: version {version}'s hash is {found}, a checkpoint signed at "
                 f"{when} pins {checkpoint.get('head')}: the chain was rewritten")
     return None
+
+
+@dataclass(frozen=True)
+class StoredHeads:
+    """Every chain's head as stored, read at once, for signing."""
+
+    sessions: dict[str, tuple[int, str | None]]  # each session's (version, head hash)
+    clubs: dict[str, tuple[str, str]]  # each club's two logs: its book log's, its club log's
+    logs: dict[str, int]  # each of those logs' last seq, by stream
+    ended: dict[str, str]  # each ended session held by a club: its club's id
+
+
+def stored_heads(engine: Engine) -> StoredHeads:
+    """Every session's head, every club's logs and their last seqs, and the ended sessions
+    of the clubs, read in one connection."""
+    with engine.connect() as conn:
+        heads, ended = {}, {}
+        for sid, v, h, club_id, state in conn.execute(select(
+                sessions.c.id, sessions.c.version, sessions.c.head_hash, sessions.c.club_id,
+                sessions.c.state)):
+            heads[sid] = (int(v), h)
+            if club_id is not None and (state or {}).get("status") == "ended":
+                ended[sid] = club_id
+        club_ids = clublog.club_ids(conn)
+        logs = {s: int(q) for s, q in conn.execute(
+            select(log_heads.c.stream_id, log_heads.c.seq))}
+    clubs = {club_id: (clublog.books_stream(club_id), clublog.stream(club_id))
+             for club_id in club_ids}
+    return StoredHeads(heads, clubs, logs, ended)

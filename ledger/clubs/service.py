@@ -23,12 +23,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, func, select
 
 from ledger.domain import InvalidInput, LedgerError
+from ledger.store import clublog, open_store
 from ledger.store import clubstore as store
-from ledger.store import open_store
 from ledger.store.tables import ROLES
+from ledger.store.tables import clubs as clubs_table
 
 __all__ = ["Actor", "Principal", "Clubs", "ROLES", "MEMBER_ROLE", "TOKEN_PREFIX", "NotFound",
            "name_key",
@@ -254,6 +255,24 @@ class Clubs:
         if row is None:
             raise NotFound(f"no club {id_or_name}", rule="club-exists", field="club")
         return {"club_id": row.id, "name": row.name}
+
+    def club_ids(self) -> list[str]:
+        """Every club's id, in order."""
+        with self.store.reading() as conn:
+            return list(clublog.club_ids(conn))
+
+    def owns_sessions_before_clubs(self, club_id: str, named: str = "") -> bool:
+        """Whether the club is plainly the owner of the sessions recorded before clubs: the
+        club `named` (its id or name, LOO_ATTACH_CLUB), or with none named the database's only
+        club."""
+        t = clubs_table
+        with self.store.reading() as conn:
+            if named:
+                count = conn.scalar(select(func.count()).select_from(t).where(
+                    t.c.id == club_id, (t.c.id == named) | (t.c.name == named)))
+            else:
+                count = conn.scalar(select(func.count()).select_from(t))
+        return count == 1
 
     # -- members ----------------------------------------------------------------------------
 

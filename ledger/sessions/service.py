@@ -191,6 +191,12 @@ class Ledger(SessionReads):
 
         return self._restate(session_id, scope, request, last, (), reason)
 
+    def sessions_before_clubs(self) -> list[Any]:
+        """The sessions recorded before clubs that no club holds yet, oldest first: their id,
+        when they were opened (`created_at`) and their version; what `attach` takes."""
+        with self.store.reading() as conn:
+            return list(queries.sessions_of_no_club(conn))
+
     def attach(self, session_id: str, request: WriteRequest) -> AppendResult:
         """Bring a session recorded before clubs into this club (an administrator's act,
         once per session): each seat becomes the member of that name, or a new guest
