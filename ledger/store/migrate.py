@@ -6,24 +6,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine
 from sqlalchemy.engine import URL
 
-import migrations
-
 from .db import connection_for
 
-SCRIPT_LOCATION = Path(migrations.__file__).resolve().parent
+# The migrations installed with the package, named as Alembic's package resource ("package:
+# folder") so that the store imports nothing above it: the migrations import the store's
+# tables, never the other way.
+SCRIPT_LOCATION = "migrations:."
 
 
 def alembic_config() -> Config:
     """An Alembic config pointing at the migrations installed with the package."""
     config = Config()
-    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    config.set_main_option("script_location", SCRIPT_LOCATION)
     return config
 
 
