@@ -1,11 +1,24 @@
-"""The pure core imports no framework: Flask, SQLAlchemy and marshmallow stay outside it."""
+"""The design's arrows, read from the code: the pure core imports no framework (Flask,
+SQLAlchemy and marshmallow stay outside it), and no import runs along a "never" arrow of
+docs/architecture.md:
+
+    the domain (ledger/domain)   knows no store, no application, no web
+    the store (ledger/store)     knows no application, no web
+    the application (ledger/*)   knows no web
+    the web (api/)               knows no store: it asks the application
+    a route (api/routes/*)       imports no other route
+    nothing below the migrations imports them
+
+Every import counts, a late one inside a function or one for type checking only included.
+"""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-DOMAIN = Path(__file__).resolve().parents[2] / "ledger" / "domain"
+ROOT = Path(__file__).resolve().parents[2]
+DOMAIN = ROOT / "ledger" / "domain"
 FORBIDDEN = ("flask", "sqlalchemy", "marshmallow", "alembic", "psycopg", "gunicorn",
              "flask_smorest", "api", "ledger.store", "ledger.sessions.service")
 
@@ -67,3 +80,122 @@ def test_no_error_below_the_web_layer_knows_an_http_status():
     for error in errors:
         assert "status" not in vars(error), f"{error.__name__} names an HTTP status"
         assert error.code in STATUS_OF_CODE, f"{error.__name__}: no status for {error.code!r}"
+
+
+# -------------------------------------------------------------------- the layers' arrows
+
+# What each layer must never import.
+NEVER = {
+    "domain": {"store", "application", "web", "migrations"},
+    "store": {"application", "web", "migrations"},
+    "application": {"web", "migrations"},
+    "web": {"store", "migrations"},
+}
+
+
+def layer_of(module: str) -> str | None:
+    def within(package: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    if within("ledger.domain"):
+        return "domain"
+    if within("ledger.store"):
+        return "store"
+    if within("ledger"):
+        return "application"
+    if within("api"):
+        return "web"
+    if within("migrations"):
+        return "migrations"
+    return None
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """Every module of ledger/ and api/ under `root`, by its dotted name."""
+    found = {}
+    for package in ("ledger", "api"):
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """What the module `name` at `path` imports, relative imports made absolute, each name
+    imported with its module (`from ledger import store` imports ledger.store)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            found |= {f"{base}.{alias.name}" for alias in node.names}
+    return found
+
+
+def never_arrows(root: Path) -> list[str]:
+    """Each import of a module under `root` that runs along a "never" arrow."""
+    found = []
+    for name, path in modules(root).items():
+        layer = layer_of(name)
+        for target in sorted(imports_of(name, path)):
+            if layer_of(target) in NEVER.get(layer or "", ()):
+                found.append(f"{name} ({layer}) imports {target} ({layer_of(target)})")
+    return found
+
+
+def routes_importing_routes(root: Path) -> list[str]:
+    found = []
+    for name, path in modules(root).items():
+        if not name.startswith("api.routes."):
+            continue
+        route = name.split(".")[2]
+        for target in sorted(imports_of(name, path)):
+            if target.startswith("api.routes.") and target.split(".")[2] != route:
+                found.append(f"{name} imports {target}")
+    return found
+
+
+def test_no_import_runs_along_a_never_arrow_of_the_design():
+    assert never_arrows(ROOT) == []
+
+
+def test_no_route_imports_another_route():
+    assert routes_importing_routes(ROOT) == []
+
+
+def test_the_arrow_checks_find_every_kind_of_forbidden_import(tmp_path):
+    files = {
+        "ledger/domain/rules.py": "from ledger.store.tables import events\n",
+        "ledger/domain/cards.py": "def f():\n    from ledger import projections\n",
+        "ledger/store/db.py": "from ..sessions.service import Ledger\n",
+        "ledger/store/migrate.py": "import migrations\n",
+        "ledger/store/tables.py": "from api.http import errors\n",
+        "ledger/sessions/service.py": "from api.http.errors import ApiProblem\n",
+        "api/http/context.py": "from ledger import store\n",
+        "api/routes/books.py": "from api.routes.members import member_page\n",
+        "api/routes/members.py": "from . import statement\n",
+        "api/routes/statement.py": "from api.http.formats import wants_csv\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert never_arrows(tmp_path) == [
+        "ledger.domain.cards (domain) imports ledger.projections (application)",
+        "ledger.domain.rules (domain) imports ledger.store.tables.events (store)",
+        "ledger.sessions.service (application) imports api.http.errors.ApiProblem (web)",
+        "ledger.store.db (store) imports ledger.sessions.service.Ledger (application)",
+        "ledger.store.migrate (store) imports migrations (migrations)",
+        "ledger.store.tables (store) imports api.http.errors (web)",
+        "api.http.context (web) imports ledger.store (store)",
+    ]
+    assert routes_importing_routes(tmp_path) == [
+        "api.routes.books imports api.routes.members.member_page",
+        "api.routes.members imports api.routes.statement",
+    ]
