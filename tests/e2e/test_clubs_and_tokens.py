@@ -259,8 +259,10 @@ def test_no_token_reaches_the_logs(app, http, club, caplog):
     assert token.split("_", 2)[2] not in caplog.text
 
 
-def test_the_access_log_records_no_credentials(capsys):
+def test_the_access_log_records_no_credentials(capsys, monkeypatch, tmp_path):
     namespace: dict = {}
+    # the configuration sets the metrics folder in this process's environment: this test's
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
     exec(compile(GUNICORN_CONF.read_text(), str(GUNICORN_CONF), "exec"), namespace)
     assert namespace["logger_class"] == "api.serving.JsonAccessLogger"
     from datetime import timedelta
