@@ -14,8 +14,8 @@ from typing import Any
 from flask import Response, request, url_for
 from flask.views import MethodView
 
-from ledger.bookreads import REGISTER_COLUMNS, Filters
-from ledger.domain.accounts import csv_text
+from ledger.bookreads import REGISTER_CSV_COLUMNS, Filters, register_csv_rows
+from ledger.domain.accounts import money_table
 
 from .auth import ADMIN, AUDITOR, MEMBER, TREASURER, principal, requires
 from .books_schemas import (
@@ -68,10 +68,6 @@ def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
     a spreadsheet the file is UTF-8."""
     return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Vary": "Accept"})
-
-
-def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
-    return csv_text([header, *([row.get(k) for k in header] for row in rows)])
 
 
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
@@ -259,7 +255,7 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
-        out = csv_file(_table(REGISTER_COLUMNS, page["entries"]),
+        out = csv_file(money_table(REGISTER_CSV_COLUMNS, register_csv_rows(page["entries"])),
                    f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
         out.headers.update(headers)
         return out
@@ -322,8 +318,10 @@ class Accounts(MethodView):
         return books().accounts(as_of=as_of)
 
 
-OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
-                "session_name", "since", "kind", "seq", "corrected_by"]
+# The open debts and what the club owes, as CSV (docs/books.md, "Exports"): who, from which
+# session and since when, the money in its currency with the minor units beside, the ids last.
+OPEN_COLUMNS = ["name", "session_name", "since", "kind", "currency", "amount", "amount_minor",
+                "member_id", "session_id", "seq", "corrected_by"]
 
 
 @blp.route("/debts")
@@ -367,7 +365,7 @@ class Payables(MethodView):
         return json_response(books().payables(as_of=as_of))
 
 
-SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
+SETTLE_COLUMNS = ["currency", "side", "name", "amount", "amount_minor", "member_id"]
 
 
 @blp.route("/settle-up")
@@ -422,7 +420,7 @@ def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) 
 
 def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return csv_file(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+    return csv_file(money_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
                 "lanterloo-debts.csv", bom=bom)
 
 
@@ -443,7 +441,7 @@ def club_page(since: datetime | None, until: datetime | None, *,
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    return csv_file(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+    return csv_file(money_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
                 "lanterloo-payables.csv", bom=bom)
 
 
@@ -453,4 +451,4 @@ def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]
-    return csv_file(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+    return csv_file(money_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

@@ -221,6 +221,9 @@ class AccountDetailSchema(Open):
     note = fields.String(allow_none=True)
     reason = fields.String()
     reverses = fields.Integer(metadata={"description": "A reversal: the seq it cancels"})
+    reverses_at = fields.String(allow_none=True, metadata={
+        "format": "date-time", "description": "A reversal: when the entry it cancels was "
+                                              "recorded"})
     reverses_type = fields.String(metadata={"description": "...and that entry's type"})
     undo = fields.List(fields.List(fields.Raw()), metadata={
         "description": "A reversal: the postings it puts back, [account, currency, amount]"})
@@ -268,6 +271,9 @@ class OpenItemSchema(Open):
         "description": "An adjustment: the version of the session's EntryCorrected that "
                        "changed its result (the reason is in the description)"})
     since = fields.String(required=True, metadata={"format": "date-time"})
+    description = fields.String(required=True, metadata={
+        "description": "What it is, in words: the session by name, or the entry by its "
+                       "kind (as the account's lines say it)"})
 
 
 def per_currency(**kwargs: Any) -> fields.Dict:
@@ -403,6 +409,8 @@ class BookRegisterEntrySchema(Open):
     amount_minor = fields.Integer(required=True, allow_none=True)
     method = fields.String(required=True, allow_none=True)
     session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True, metadata={
+        "description": "The session's name, once it has posted a result"})
     counted_minor = fields.Integer(required=True, allow_none=True)
     reverses = fields.Integer(required=True, allow_none=True, metadata={
         "description": "A reversal: the seq of the entry it cancels (its fields shown)"})

@@ -119,14 +119,22 @@ class Log:
               ) -> list[Line]:
         account = be.member_account(member_id) if member_id else None
         out = []
+        when: dict[int, datetime] | None = None
         for r in self.rows:
             postings = self.postings[r.seq]
             if not postings or (account and all(p.account != account for p in postings)):
                 continue
             # the stored payload is the entry's to_payload(), as it was written
-            out.append(bk.entry_line(self.entries[r.seq], seq=r.seq, at=as_utc(r.recorded_at),
+            payload = r.payload
+            entry = self.entries[r.seq]
+            if isinstance(entry, be.EntryReversed):  # named by the date of what it cancelled
+                when = when or {x.seq: as_utc(x.recorded_at) for x in self.rows}
+                cancelled = when.get(entry.reverses)
+                payload = {**payload, "reverses_at": cancelled.isoformat() if cancelled
+                           else None}
+            out.append(bk.entry_line(entry, seq=r.seq, at=as_utc(r.recorded_at),
                                      session_names=session_names, postings=postings,
-                                     payload=r.payload))
+                                     payload=payload))
         return out
 
     def lines_newest_first(self) -> Iterator[Line]:
@@ -187,7 +195,7 @@ def account(conn: Connection, club_id: str, cut: Cut, member_id: str, *, after: 
     page = [bk.item_dict(item, member_id, n)
             for n, item in enumerate(items[after:after + limit], after + 1)]
     return {"member_id": member_id, "name": member.name, "guest": bool(member.guest),
-            **bk.account_summary(items), "entries": page, "total_entries": len(items),
+            **bk.account_summary(items, member_id), "entries": page, "total_entries": len(items),
             "next_after": after + limit if after + limit < len(items) else None,
             **cut.echo()}
 
@@ -389,6 +397,24 @@ REGISTER_COLUMNS = ["seq", "recorded_at", "kind", "type", "payer", "payer_name",
                     "payee_name", "member_id", "member_name", "currency", "amount_minor",
                     "method", "session_id", "counted_minor", "reverses", "reversed_by",
                     "note", "reason", "difference", "evening", "actor"]
+# The register as CSV (docs/books.md, "Exports"): names first, money in its currency with the
+# minor units beside, the ids last; a reversal's amount negative, so that a column of one
+# payer's payments sums to what he paid.
+REGISTER_CSV_COLUMNS = [
+    "seq", "recorded_at", "kind", "payer_name", "payee_name", "member_name", "session_name",
+    "currency", "amount", "amount_minor", "method", "counted", "counted_minor", "reverses",
+    "reversed_by", "note", "reason", "difference", "evening", "actor", "type", "payer",
+    "payee", "member_id", "session_id"]
+
+
+def register_csv_rows(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The register's rows as its CSV has them: a reversal signed as what it moves (minus
+    what it cancelled)."""
+    return [{**e, "amount_minor": -e["amount_minor"]}
+            if e["kind"] == "reversal" and e["amount_minor"] is not None else e
+            for e in entries]
+
+
 KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
          "CashCounted": "cash-count", "EntryReversed": "reversal",
          "CurrenciesSet": "currencies", "FloatOpened": "float",
@@ -429,6 +455,10 @@ def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, afte
             next_after = out[-1]["seq"]
             break
         out.append(row)
+    named = {row["session_id"] for row in out if row["session_id"]}
+    names = store.session_names(conn, club_id, named) if named else {}
+    for row in out:
+        row["session_name"] = names.get(row["session_id"] or "")
     return {"entries": out, "next_after": next_after, **cut.echo()}
 
 

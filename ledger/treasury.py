@@ -345,13 +345,13 @@ class Books:
             conn, self.club_id, cut, member_id, after=after, limit=limit))
 
     def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
-        rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
-                 "currency", "amount_minor", "balance_minor", "open_minor", "corrected_by"]]
+        """Every entry of the member's account as CSV, in bk.ACCOUNT_COLUMNS."""
         with self.engine.connect() as conn:
             cut = reads.cut_at(conn, self.club_id, as_of)
             _, items = reads.member_items(conn, self.club_id, cut, member_id)
-        rows += [[line[k] for k in rows[0]] for line in (
-            bk.item_dict(item, member_id, n) for n, item in enumerate(items, 1))]
+        rows: list[list[object]] = [list(bk.ACCOUNT_COLUMNS)]
+        rows += [bk.account_row(bk.item_dict(item, member_id, n))
+                 for n, item in enumerate(items, 1)]
         return bk.csv_text(rows)
 
     def accounts(self, *, as_of: str | None = None) -> dict[str, Any]:
