@@ -153,7 +153,8 @@ class MemberStatement(MethodView):
 
 def member_page(member_id: str, as_of: str | None = None) -> Response:
     """A member's own page (also GET /members/<id>/account.html): his balance, what is open,
-    his last PAGE_SESSIONS sessions and his line of each, as one printable document; as
+    the money he paid or was paid (payments, reversals, write-offs), his last PAGE_SESSIONS
+    sessions and his line of each, as one printable document; as
     they stood at `as_of` (a book position or a time), each session's line from its log as
     it was then."""
     view = _view(member_id)
@@ -165,5 +166,6 @@ def member_page(member_id: str, as_of: str | None = None) -> Response:
                        at=point["at"] if point else None)
     page = render_member_page({"club_id": principal().club_id, "club": principal().club_name},
                               account, played[:PAGE_SESSIONS], parts,
-                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point)
+                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point,
+                              money=view.money(as_of=as_of))
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
