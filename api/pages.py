@@ -245,8 +245,9 @@ def render_member_page(club: Mapping[str, Any], account: Mapping[str, Any],
                        as_of: Mapping[str, Any] | None = None,
                        money: Sequence[Mapping[str, Any]] = ()) -> str:
     """A member's own page: his balance (`GET /members/<id>/account`), what is still open,
-    the money that moved on his account (`MemberView.money`), the sessions he played (`GET /members/<id>/statements`) and his line of each
-    (`.../statements/<session_id>`); nothing of any other member. One document, no script,
+    the money that moved on his account (`MemberView.money`), the sessions he played
+    (`GET /members/<id>/statements`) and his line of each (`.../statements/<session_id>`);
+    nothing of any other member. One document, no script,
     narrow enough for a phone."""
     return _env.get_template("member.html").render(
         club_name=club.get("club") or "the club", account=account, played=played,
