@@ -148,6 +148,33 @@ class PageQuery(CsvQuery):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+def _after(what: str) -> fields.Integer:
+    return fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31),
+                          metadata={"description": f"How many {what} were seen (the "
+                                                   "`next_after` of the page before); 0 to "
+                                                   "start"})
+
+
+def _limit(what: str) -> fields.Integer:
+    return fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000),
+                          metadata={"description": f"At most this many {what} (the CSV "
+                                                   "gives them all)"})
+
+
+class OpenItemsQuery(CsvQuery):
+    """The open items' page: `after` how many of them (oldest first) were seen."""
+
+    after = _after("items")
+    limit = _limit("items")
+
+
+class AccountsQuery(AsOfQuery):
+    """The accounts' page of members, by name."""
+
+    after = _after("members")
+    limit = _limit("members")
+
+
 class AccountQuery(PageQuery):
     format = fields.String(validate=validate.OneOf(["json", "csv", "html"]), metadata={
         "description": "csv for a spreadsheet (or send Accept: text/csv); html for the "
@@ -172,6 +199,10 @@ class RegisterQuery(PageQuery):
 
 
 class SeasonQuery(AsOfQuery):
+    after = _after("members")
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000),
+                           metadata={"description": "At most this many members (the club's "
+                                                    "page shows them all)"})
     format = fields.String(validate=validate.OneOf(["json", "html"]), metadata={
         "description": "html for the club's page: the standings, the open debts and what "
                        "the club owes, printable (or send Accept: text/html)"})
@@ -334,6 +365,10 @@ class AccountsSchema(Open):
     accounts = fields.Dict(required=True, keys=fields.String(), values=per_currency())
     check = fields.Nested(BooksCheckSchema, required=True)
     log = fields.Nested(BookLogCheckSchema, required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -357,6 +392,10 @@ class OpenDebtSchema(Open):
 class DebtsSchema(Open):
     debts = fields.List(fields.Nested(OpenDebtSchema), required=True)
     totals = per_currency(required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -378,6 +417,10 @@ class StandingsSchema(Open):
     since = fields.String(required=True, allow_none=True)
     until = fields.String(required=True, allow_none=True)
     members = fields.List(fields.Nested(MemberStandingSchema), required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -388,6 +431,10 @@ class OpenCreditSchema(OpenDebtSchema):
 class PayablesSchema(Open):
     payables = fields.List(fields.Nested(OpenCreditSchema), required=True)
     totals = per_currency(required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 

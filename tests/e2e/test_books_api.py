@@ -175,7 +175,8 @@ def test_a_member_of_another_club_is_not_found(app, engine, tess, club):
     theirs = club_client(app, engine, club=other)
     assert_problem(post(theirs, f"/sessions/{sid}/cash",
                         {"counted_minor": 0, "currency": "GBP"}), 404)
-    assert theirs.get("/debts").get_json() == {"debts": [], "totals": {}}
+    assert theirs.get("/debts").get_json() == {"debts": [], "totals": {},
+                                               "next_after": None, "next": None}
 
 
 def test_a_retried_payment_is_recorded_once_and_answered_the_same(tess, club):
@@ -229,7 +230,8 @@ def test_a_session_ended_then_corrected_no_longer_counts_in_the_books(tess, club
     undone = tess.post(f"/sessions/{sid}/undo", json={"reason": "ended too soon"},
                        headers={"Idempotency-Key": "undo-end"})
     assert undone.status_code == 201, undone.get_json()
-    assert tess.get("/debts").get_json() == {"debts": [], "totals": {}}
+    assert tess.get("/debts").get_json() == {"debts": [], "totals": {},
+                                             "next_after": None, "next": None}
     assert tess.get("/standings").get_json()["members"] == []
     ended = post(tess, f"/sessions/{sid}/events", END, key="end-again")
     assert ended.status_code == 201
