@@ -427,8 +427,8 @@ class Standings(MethodView):
 def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Response:
     """A page of a list as JSON, with `next` (the next page's URL, with the same query) and
     its `Link` header when `next_after` says more follow (docs/api.md, "Paging")."""
-    query = {k: v.isoformat() if isinstance(v, datetime) else v
-             for k, v in args.items() if v is not None}
+    query: dict[str, Any] = {k: v.isoformat() if isinstance(v, datetime) else v
+                             for k, v in args.items() if v is not None}
     headers = {"Vary": "Accept"}
     data["next"] = None
     if data["next_after"] is not None:
