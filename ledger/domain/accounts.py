@@ -507,6 +507,13 @@ def money_table(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
 CASH_COLUMNS = ["currency", "counted_minor", "expected_minor", "difference_minor",
                 "pools_minor", "cash_paid_in_minor", "cash_paid_out_minor", "counted_at",
                 "float_minor", "booked_minor", "unbooked_minor"]
+# after them, the count, what was expected and the difference in the currency's own units
+CASH_MONEY = ["counted", "expected", "difference"]
+
+
+def _cash_row(cash: dict[str, Any]) -> list[object]:
+    return [*(cash[k] for k in CASH_COLUMNS),
+            *(money_cell(cash[f"{k}_minor"], cash["currency"]) for k in CASH_MONEY)]
 
 
 def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False,
@@ -517,13 +524,13 @@ def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False,
     always had them: `cash,evening,<date>` when the cash is in an evening's tin,
     `cash,counted,none` when nothing was counted."""
     if alone:
-        rows: list[list[object]] = [[*CASH_COLUMNS, "evening"]]
+        rows: list[list[object]] = [[*CASH_COLUMNS, *CASH_MONEY, "evening"]]
         if cash is not None:
-            rows.append([*(cash[k] for k in CASH_COLUMNS), evening])
+            rows.append([*_cash_row(cash), evening])
         elif evening is not None:
-            rows.append([*(None for _ in CASH_COLUMNS), evening])
+            rows.append([*(None for _ in (*CASH_COLUMNS, *CASH_MONEY)), evening])
         return csv_text(rows)
     if cash is None:
         return csv_text([[], ["cash", "evening", evening] if evening is not None
                          else ["cash", "counted", "none"]])
-    return csv_text([[], ["cash", *CASH_COLUMNS], ["cash", *(cash[k] for k in CASH_COLUMNS)]])
+    return csv_text([[], ["cash", *CASH_COLUMNS, *CASH_MONEY], ["cash", *_cash_row(cash)]])

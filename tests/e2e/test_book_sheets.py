@@ -114,7 +114,17 @@ def test_the_statement_sheet_gives_money_beside_units_and_names_an_evenings_tin(
     cash = list(csv.DictReader(io.StringIO(tess.get(
         f"/sessions/{sid}/statement.csv?table=cash").get_data(as_text=True))))
     assert cash[0]["evening"] == "2026-11-26" and cash[0]["counted_minor"] == ""
+    # a tin counted: the count, what was expected and the difference in pounds beside
     alone = a_night(tess, "Friday")
+    assert post(tess, f"/sessions/{alone}/cash", {"counted_minor": 45, "currency": "GBP"}
+                ).status_code == 201
+    counted = list(csv.DictReader(io.StringIO(tess.get(
+        f"/sessions/{alone}/statement.csv?table=cash").get_data(as_text=True))))
+    assert [(c["counted"], c["expected"], c["difference"], c["difference_minor"])
+            for c in counted] == [("0.45", "0.00", "0.45", "45")]
+    assert tess.get(f"/sessions/{alone}/statement.csv").get_data(as_text=True).endswith(
+        ",0.45,0.00,0.45\n")
+    alone = a_night(tess, "Saturday")
     assert tess.get(f"/sessions/{alone}/statement.csv").get_data(as_text=True).endswith(
         "\ncash,counted,none\n")
 
