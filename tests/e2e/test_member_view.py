@@ -211,7 +211,8 @@ def test_a_member_token_is_revoked_like_any_other_and_listed_in_the_register(
     assert register[0]["revoked_at"] == gone.get_json()["revoked_at"]
 
 
-def test_her_page_shows_her_payments_a_mistake_and_its_reversal(app, tess, club):
+def test_her_page_shows_her_payments_a_mistake_and_its_reversal(app, tess, club,
+                                                                 monkeypatch):
     """Cal, -10p on Thursday, pays 85p; a payment of 58p typed against him is reversed. His
     page says he is square and shows the payment, the mistake and its reversal, newest first,
     in pounds; his debts are named by their session, never by a book entry's number."""
@@ -234,7 +235,12 @@ def test_her_page_shows_her_payments_a_mistake_and_its_reversal(app, tess, club)
     assert "+0.10 GBP" in money and "+0.58 GBP" in money and "\u22120.58 GBP" in money
     assert "Reversal of the payment of 20" in money and "(entry 2): not his" in money
     assert 'data-reversed-by="3"' in money and "(reversed)" in money
-    assert "minor units" not in html
+    assert "minor units" not in html and "earlier: your account lists them all" not in html
+    # a long history: the newest of them, and how many more the account lists
+    monkeypatch.setattr("api.members.PAGE_MONEY", 2)
+    short = http.get(f"/members/{cal}/account.html", headers=token).get_data(as_text=True)
+    assert short.count("data-kind=") == 2 and "And 1 earlier: your account lists them all" \
+        in short
     # a session's net in money, its units beside
     assert "\u22120.10 GBP <span class=\"count\">(\u22121 units)</span>" in html
     # a debt that came from a book entry (the club paid him too much) is named in words
