@@ -435,26 +435,50 @@ class Filters:
     until: datetime | None = None
 
 
+REGISTER_CHUNK = 500  # the book entries the register reads at a time
+
+
+def _entry(r: Any) -> be.BookEntry:
+    return be.entry_from_record(r.type, r.schema_version, r.payload)
+
+
 def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, after: int,
              limit: int) -> dict[str, Any]:
     """The book log's entries the filters keep, after entry `after`, at most `limit`. A
     reversal shows what it cancelled (payer, payee, amount...) with `reverses`; a cancelled
-    entry shows `reversed_by`."""
-    log = Log.read(conn, club_id, cut)
+    entry shows `reversed_by`.
+
+    Only what the page needs is read: the log from `after` on, REGISTER_CHUNK entries at a
+    time until the page is full and one more entry is kept (or the log ends), the reversals
+    (for `reversed_by`) and the entries the page's reversals cancelled, so that a page costs
+    the same however long the log (docs/performance.md)."""
     members = members_of(conn, club_id)
-    undone = log.reversed_by()
+    reversals = {r.seq: _entry(r) for r in store.entries(
+        conn, club_id, types=(be.EntryReversed.type,), up_to=cut.seq)}
+    undone = {e.reverses: seq for seq, e in reversals.items()
+              if isinstance(e, be.EntryReversed)}
     out: list[dict[str, Any]] = []
     next_after = None
-    for r in log.rows:
-        if r.seq <= after:
-            continue
-        row = _register_row(r, log, undone, members)
-        if not _kept(row, filters):
-            continue
-        if len(out) == limit:
-            next_after = out[-1]["seq"]
+    position = after
+    while next_after is None:
+        rows = store.entries(conn, club_id, up_to=cut.seq, after=position,
+                             limit=REGISTER_CHUNK)
+        entries = {r.seq: _entry(r) for r in rows}
+        wanted = {e.reverses for e in entries.values()
+                  if isinstance(e, be.EntryReversed) and e.reverses not in entries}
+        cancelled = {**entries, **({r.seq: _entry(r) for r in store.entries(
+            conn, club_id, seqs=wanted)} if wanted else {})}
+        for r in rows:
+            row = _register_row(r, entries[r.seq], cancelled, undone, members)
+            if not _kept(row, filters):
+                continue
+            if len(out) == limit:
+                next_after = out[-1]["seq"]
+                break
+            out.append(row)
+        if len(rows) < REGISTER_CHUNK:
             break
-        out.append(row)
+        position = rows[-1].seq
     named = {row["session_id"] for row in out if row["session_id"]}
     names = store.session_names(conn, club_id, named) if named else {}
     for row in out:
@@ -462,12 +486,11 @@ def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, afte
     return {"entries": out, "next_after": next_after, **cut.echo()}
 
 
-def _register_row(r: Any, log: Log, undone: dict[int, int], members: dict[str, Any]
-                  ) -> dict[str, Any]:
-    entry = log.entries[r.seq]
+def _register_row(r: Any, entry: be.BookEntry, cancelled: dict[int, be.BookEntry],
+                  undone: dict[int, int], members: dict[str, Any]) -> dict[str, Any]:
     data = entry.to_payload()
     if isinstance(entry, be.EntryReversed):  # a reversal: what it cancelled, and why
-        data = {**log.entries[entry.reverses].to_payload(), "reason": entry.reason}
+        data = {**cancelled[entry.reverses].to_payload(), "reason": entry.reason}
 
     # the member an entry is about: written off, or answering for a tin's shortage
     member = data.get("member_id") or (data.get("account") if data.get("account") not in (

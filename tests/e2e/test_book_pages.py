@@ -79,3 +79,26 @@ def test_a_page_out_of_bounds_is_refused_naming_the_field(tess, club):
         assert assert_problem(tess.get(f"{url}?limit=1001"), 422)["errors"].keys() == {
             "limit"}
         assert assert_problem(tess.get(f"{url}?after=-1"), 422)["errors"].keys() == {"after"}
+
+
+def test_the_register_reads_its_pages_a_chunk_at_a_time_and_gives_the_same_answer(
+        tess, club, monkeypatch):
+    """The register reads the log from the page's start a chunk at a time (a page costs
+    the same however long the log): a reversal whose entry lies in an earlier chunk still
+    shows what it cancelled, and the cancelled entry its reversal."""
+    from ledger import bookreads
+
+    from .test_book_register import month
+
+    month(tess)  # 1 Ann pays 40, 2 Cal pays 100, 3 reverses 2, 4 Cal pays 10
+    whole = tess.get("/book-entries").get_json()["entries"]
+    for chunk in (1, 2, 3):
+        monkeypatch.setattr(bookreads, "REGISTER_CHUNK", chunk)
+        for limit in (1, 2, 3, 100):
+            items, _ = walk(tess, f"/book-entries?limit={limit}", "entries")
+            assert items == whole, (chunk, limit)
+        cal = tess.get("/book-entries", query_string={
+            "member_id": club.members["Cal"], "limit": 1}).get_json()
+        assert [e["seq"] for e in cal["entries"]] == [2] and cal["next_after"] == 2
+    assert [(e["seq"], e["amount_minor"], e["reverses"], e["reversed_by"]) for e in whole] \
+        == [(1, 40, None, None), (2, 100, None, 3), (3, 100, 2, None), (4, 10, None, None)]
