@@ -448,8 +448,9 @@ def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, afte
     reversal shows what it cancelled (payer, payee, amount...) with `reverses`; a cancelled
     entry shows `reversed_by`.
 
-    Only what the page needs is read: the log from `after` on, REGISTER_CHUNK entries at a
-    time until the page is full and one more entry is kept (or the log ends), the reversals
+    Only what the page needs is read: the log from `after` on (the page and one more entry,
+    then REGISTER_CHUNK at a time) until the page is full and one more entry is kept (or the
+    log ends), the reversals
     (for `reversed_by`) and the entries the page's reversals cancelled, so that a page costs
     the same however long the log (docs/performance.md)."""
     members = members_of(conn, club_id)
@@ -460,9 +461,9 @@ def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, afte
     out: list[dict[str, Any]] = []
     next_after = None
     position = after
+    size = min(REGISTER_CHUNK, limit + 1)  # a page and the one after it, unless filtered
     while next_after is None:
-        rows = store.entries(conn, club_id, up_to=cut.seq, after=position,
-                             limit=REGISTER_CHUNK)
+        rows = store.entries(conn, club_id, up_to=cut.seq, after=position, limit=size)
         entries = {r.seq: _entry(r) for r in rows}
         wanted = {e.reverses for e in entries.values()
                   if isinstance(e, be.EntryReversed) and e.reverses not in entries}
@@ -476,9 +477,9 @@ def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, afte
                 next_after = out[-1]["seq"]
                 break
             out.append(row)
-        if len(rows) < REGISTER_CHUNK:
+        if len(rows) < size:
             break
-        position = rows[-1].seq
+        position, size = rows[-1].seq, REGISTER_CHUNK
     named = {row["session_id"] for row in out if row["session_id"]}
     names = store.session_names(conn, club_id, named) if named else {}
     for row in out:
