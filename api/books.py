@@ -14,13 +14,14 @@ from typing import Any
 from flask import Response, request, url_for
 from flask.views import MethodView
 
-from ledger.bookreads import REGISTER_COLUMNS, Filters
-from ledger.domain.accounts import csv_text
+from ledger.bookreads import REGISTER_CSV_COLUMNS, Filters, register_csv_rows
+from ledger.domain.accounts import money_table
 
 from .auth import ADMIN, AUDITOR, MEMBER, TREASURER, principal, requires
 from .books_schemas import (
     AccountQuery,
     AccountSchema,
+    AccountsQuery,
     AccountsSchema,
     AsOfQuery,
     BookEntrySchema,
@@ -32,6 +33,7 @@ from .books_schemas import (
     CurrenciesSchema,
     DebtsSchema,
     FloatIn,
+    OpenItemsQuery,
     PayablesSchema,
     PaymentIn,
     RegisterQuery,
@@ -68,10 +70,6 @@ def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
     a spreadsheet the file is UTF-8."""
     return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Vary": "Accept"})
-
-
-def _table(header: list[str], rows: list[dict[str, Any]]) -> str:
-    return csv_text([header, *([row.get(k) for k in header] for row in rows)])
 
 
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
@@ -259,7 +257,7 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
-        out = csv_file(_table(REGISTER_COLUMNS, page["entries"]),
+        out = csv_file(money_table(REGISTER_CSV_COLUMNS, register_csv_rows(page["entries"])),
                    f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
         out.headers.update(headers)
         return out
@@ -310,64 +308,72 @@ class MemberAccount(MethodView):
 class Accounts(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getAccounts")
-    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
+    @blp.arguments(AccountsQuery, location="query", as_kwargs=True)
     @blp.response(200, AccountsSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, as_of: str | None = None):
+    def get(self, after: int, limit: int, as_of: str | None = None):
         """Read the club's accounts
 
-        Every member's balance per currency, the club's cash, bank and written-off accounts,
-        and the check that every account sums to zero in each currency.
+        Every member's balance per currency (a page of members, by name: follow `next`),
+        the club's cash, bank and written-off accounts, and the check that every account
+        sums to zero in each currency (over every account, whatever the page).
         """
-        return books().accounts(as_of=as_of)
+        data = books().accounts(as_of=as_of, after=after, limit=limit)
+        return paged(data, "books.Accounts", limit, as_of=as_of)
 
 
-OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
-                "session_name", "since", "kind", "seq", "corrected_by"]
+# The open debts and what the club owes, as CSV (docs/books.md, "Exports"): who, from which
+# session and since when, the money in its currency with the minor units beside, the ids last.
+OPEN_COLUMNS = ["name", "session_name", "since", "kind", "currency", "amount", "amount_minor",
+                "member_id", "session_id", "seq", "corrected_by"]
 
 
 @blp.route("/debts")
 class Debts(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getDebts")
-    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.arguments(OpenItemsQuery, location="query", as_kwargs=True)
     @blp.response(200, DebtsSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
-                      description="The open debts as CSV")
+                      description="The open debts as CSV, all of them")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+    def get(self, bom: bool, after: int, limit: int, format: str | None = None,  # noqa: A002
             as_of: str | None = None):
         """Read the open debts, oldest first
 
-        Who owes the club, how much, from which session (or entry), since when.
+        Who owes the club, how much, from which session (or entry), since when; a page of
+        them (follow `next`), the totals over all.
         """
         if wants_csv(format):
             return debts_csv(as_of=as_of, bom=bom)
         # written straight as JSON (the schema documents it), as the account is
-        return json_response(books().debts(as_of=as_of))
+        return paged(books().debts(as_of=as_of, after=after, limit=limit), "books.Debts",
+                     limit, as_of=as_of)
 
 
 @blp.route("/payables")
 class Payables(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getPayables")
-    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.arguments(OpenItemsQuery, location="query", as_kwargs=True)
     @blp.response(200, PayablesSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
-                      description="What the club owes, as CSV")
+                      description="What the club owes, as CSV, all of it")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+    def get(self, bom: bool, after: int, limit: int, format: str | None = None,  # noqa: A002
             as_of: str | None = None):
         """Read what the club owes, oldest first
 
-        Whom the club owes, how much, from which session (or entry), since when.
+        Whom the club owes, how much, from which session (or entry), since when; a page of
+        it (follow `next`), the totals over all.
         """
         if wants_csv(format):
             return payables_csv(as_of=as_of, bom=bom)
-        return json_response(books().payables(as_of=as_of))
+        return paged(books().payables(as_of=as_of, after=after, limit=limit),
+                     "books.Payables", limit, as_of=as_of)
 
 
-SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
+SETTLE_COLUMNS = ["currency", "side", "name", "amount", "amount_minor", "member_id"]
 
 
 @blp.route("/settle-up")
@@ -401,17 +407,34 @@ class Standings(MethodView):
                       description="The club's page: standings, open debts and what the club "
                                   "owes, printable")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, since: datetime | None = None, until: datetime | None = None,
-            format: str | None = None, as_of: str | None = None):  # noqa: A002
+    def get(self, after: int, limit: int, since: datetime | None = None,
+            until: datetime | None = None, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
         """Read the season's standings
 
         Per member, over the sessions that ended between `since` and `until`: sessions,
-        deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
-        (`format=html` or Accept: text/html), with the open debts and what the club owes.
+        deals dealt, net in units and in money, loos and penalties; sorted by name, a page
+        of members (follow `next`). As a page (`format=html` or Accept: text/html), every
+        member, with the open debts and what the club owes.
         """
         if wanted_format(format) == "html":
             return club_page(since, until, as_of=as_of)
-        return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
+        data = books().standings(since=since, until=until, as_of=as_of, after=after,
+                                 limit=limit)
+        return paged(data, "books.Standings", limit, as_of=as_of, since=since, until=until)
+
+
+def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Response:
+    """A page of a list as JSON, with `next` (the next page's URL, with the same query) and
+    its `Link` header when `next_after` says more follow (docs/api.md, "Paging")."""
+    query: dict[str, Any] = {k: v.isoformat() if isinstance(v, datetime) else v
+                             for k, v in args.items() if v is not None}
+    headers = {"Vary": "Accept"}
+    data["next"] = None
+    if data["next_after"] is not None:
+        data["next"] = url_for(endpoint, **query, after=data["next_after"], limit=limit)
+        headers["Link"] = f'<{data["next"]}>; rel="next"'
+    return json_response(data, headers=headers)
 
 
 def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
@@ -422,7 +445,7 @@ def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) 
 
 def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return csv_file(_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+    return csv_file(money_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
                 "lanterloo-debts.csv", bom=bom)
 
 
@@ -443,7 +466,7 @@ def club_page(since: datetime | None, until: datetime | None, *,
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    return csv_file(_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+    return csv_file(money_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
                 "lanterloo-payables.csv", bom=bom)
 
 
@@ -453,4 +476,4 @@ def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]
-    return csv_file(_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+    return csv_file(money_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)

@@ -29,6 +29,7 @@ from .view_schemas import LogPinSchema, StatementCheckSchema, StatementPlayerSch
 OWN_READERS = (ADMIN, TREASURER, AUDITOR, MEMBER)
 PAGE_SESSIONS = 20  # the sessions a member's page shows his line of, newest first
 PAGE_ENTRIES = 1  # the account's last entries read, to learn how many there are
+PAGE_MONEY = 50  # the payments, reversals and write-offs a member's page lists, newest first
 
 blp = Blueprint("members", __name__, url_prefix="/members/<member_id>",
                 description="A member's own view: the sessions he played and his line of "
@@ -153,7 +154,8 @@ class MemberStatement(MethodView):
 
 def member_page(member_id: str, as_of: str | None = None) -> Response:
     """A member's own page (also GET /members/<id>/account.html): his balance, what is open,
-    his last PAGE_SESSIONS sessions and his line of each, as one printable document; as
+    the money he paid or was paid (the last PAGE_MONEY payments, reversals, write-offs), his
+    last PAGE_SESSIONS sessions and his line of each, as one printable document; as
     they stood at `as_of` (a book position or a time), each session's line from its log as
     it was then."""
     view = _view(member_id)
@@ -161,9 +163,12 @@ def member_page(member_id: str, as_of: str | None = None) -> Response:
     account = books().account(member_id, after=0, limit=PAGE_ENTRIES, as_of=as_of)
     played = listed["sessions"]
     point = listed.get("as_of")
+    money = view.money(as_of=as_of)
     parts = view.lines([p["session_id"] for p in played[:PAGE_SESSIONS]],
                        at=point["at"] if point else None)
     page = render_member_page({"club_id": principal().club_id, "club": principal().club_name},
                               account, played[:PAGE_SESSIONS], parts,
-                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point)
+                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point,
+                              money=money[:PAGE_MONEY],
+                              more_money=max(len(money) - PAGE_MONEY, 0))
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
