@@ -2,6 +2,11 @@
 
     python -m bench.accounts_bench URL [--sessions 400] [--payments 400] [--deals 200]
         [--repeat 10] [--only TEXT] [--club FILE] [--code DIR]        # prints one JSON line
+    python -m bench.accounts_bench --table RUN.json RUN.json ...     # medians side by side
+
+The sizes measured (docs/performance.md): 400 sessions and 400 payments, 1,000 and 1,000, and
+10,000 sessions with 10,000 book entries (`--sessions 10000 --payments 10000`: the club of the
+target "reads that stay flat", whose cost should be within 1.3 x of the 1,000-session club's).
 
 Makes a club of 10 members on the (migrated, may be shared) database at URL (PostgreSQL, or
 `sqlite:///file.db`), writes the results of `--sessions` ended sessions of five seats (random
@@ -133,7 +138,7 @@ def build(url: str, args: argparse.Namespace) -> dict[str, Any]:
     begun = time.perf_counter()
     sid = long_session(engine, club, actor, args.deals)
     played_s = time.perf_counter() - begun
-    return {"engine": engine, "sessions": args.sessions, "payments": args.payments,
+    return {"engine": engine, "club": club, "sessions": args.sessions, "payments": args.payments,
             "deals": args.deals, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
             "middle": max(args.payments // 2, 1), "payment_append_ms": round(payment_ms, 1),
             "long_session_s": round(played_s, 1)}
@@ -166,6 +171,22 @@ def reads(f: dict[str, Any]) -> dict[str, str]:
         "explain, one player": f"/sessions/{sid}/explain?player=Ada",
         "explain csv": f"/sessions/{sid}/explain?format=csv",
     }
+
+
+def side_by_side(runs: list[dict[str, Any]]) -> str:
+    """Runs' medians (and CPU medians) as one Markdown table, a column per run, and the
+    last run's median over the first's."""
+    names = [name for name in runs[0]["reads"] if all(name in r["reads"] for r in runs)]
+    head = [f"{r['sessions']} sessions, {r['payments']} payments" for r in runs]
+    lines = ["| read | " + " | ".join(head) + " | last / first |",
+             "|---|" + "---|" * (len(runs) + 1)]
+    for name in names:
+        cells = [f"{r['reads'][name]['median_ms']} ({r['reads'][name]['cpu_median_ms']})"
+                 for r in runs]
+        first, last = (runs[i]["reads"][name]["median_ms"] for i in (0, -1))
+        ratio = f"{last / first:.1f} x" if first else "-"
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} |")
+    return "\n".join(lines)
 
 
 def measure(f: dict[str, Any], *, repeat: int, only: str | None,
@@ -252,6 +273,9 @@ def club_facts(url: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--table"]:  # the medians of earlier runs, side by side
+        print(side_by_side([json.loads(Path(p).read_text()) for p in sys.argv[2:]]))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
     parser.add_argument("--sessions", type=int, default=400)

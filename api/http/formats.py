@@ -3,12 +3,9 @@ reads from the query's `format` and the Accept header, and how a table goes out 
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Response, request
 
 from api.pages.printable import HTML_MIMETYPE
-from ledger.domain.accounts import csv_text
 
 CSV_MIMETYPE = "text/csv"
 JSON_MIMETYPE = "application/json"
@@ -35,8 +32,3 @@ def csv_file(text: str, filename: str, *, bom: bool = False) -> Response:
     a spreadsheet the file is UTF-8."""
     return Response(("\ufeff" if bom else "") + text, mimetype=CSV_MIMETYPE, headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Vary": "Accept"})
-
-
-def csv_table(header: list[str], rows: list[dict[str, Any]]) -> str:
-    """Rows of dicts as CSV text, the columns `header` in its order."""
-    return csv_text([header, *([row.get(k) for k in header] for row in rows)])

@@ -17,7 +17,7 @@ from flask import Response, request, url_for
 
 from api.http.auth import principal
 from api.http.context import books, ledger
-from api.http.formats import CSV_MIMETYPE, csv_file, csv_table, wants_csv
+from api.http.formats import CSV_MIMETYPE, csv_file, wants_csv
 from api.http.writing import json_response
 from api.pages.printable import (
     HTML_MIMETYPE,
@@ -33,8 +33,10 @@ from ledger.audit.queries import (
     Filters,
     to_csv,
 )
-from ledger.books.reads import REGISTER_COLUMNS as BOOK_REGISTER_COLUMNS
+from ledger.books.reads import REGISTER_CSV_COLUMNS as BOOK_REGISTER_COLUMNS
 from ledger.books.reads import Filters as BookFilters
+from ledger.books.reads import register_csv_rows
+from ledger.domain.accounts import money_table
 from ledger.sessions.memberview import MemberView
 
 # ---------------------------------------------------------------- a session's statement and trail
@@ -88,9 +90,11 @@ def explain_csv(session_id: str, player: str | None, as_of: str | None, *,
 
 # ---------------------------------------------------------------- the club's books
 
-OPEN_COLUMNS = ["member_id", "name", "currency", "amount_minor", "session_id",
-                "session_name", "since", "kind", "seq", "corrected_by"]
-SETTLE_COLUMNS = ["currency", "side", "member_id", "name", "amount_minor"]
+# The open debts and what the club owes, as CSV (docs/books.md, "Exports"): who, from which
+# session and since when, the money in its currency with the minor units beside, the ids last.
+OPEN_COLUMNS = ["name", "session_name", "since", "kind", "currency", "amount", "amount_minor",
+                "member_id", "session_id", "seq", "corrected_by"]
+SETTLE_COLUMNS = ["currency", "side", "name", "amount", "amount_minor", "member_id"]
 
 
 def register_answer(query: dict[str, Any], *, csv: bool,
@@ -109,7 +113,7 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         page["next"] = url_for(endpoint, **args, after=page["next_after"], limit=limit)
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
-        out = csv_file(csv_table(BOOK_REGISTER_COLUMNS, page["entries"]),
+        out = csv_file(money_table(BOOK_REGISTER_COLUMNS, register_csv_rows(page["entries"])),
                        f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
         out.headers.update(headers)
         return out
@@ -124,7 +128,7 @@ def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) 
 
 def debts_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """The open debts as CSV (also GET /debts.csv)."""
-    return csv_file(csv_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
+    return csv_file(money_table(OPEN_COLUMNS, books().debts(as_of=as_of)["debts"]),
                     "lanterloo-debts.csv", bom=bom)
 
 
@@ -145,7 +149,7 @@ def club_page(since: datetime | None, until: datetime | None, *,
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     """What the club owes, as CSV (also GET /payables.csv)."""
-    return csv_file(csv_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
+    return csv_file(money_table(OPEN_COLUMNS, books().payables(as_of=as_of)["payables"]),
                     "lanterloo-payables.csv", bom=bom)
 
 
@@ -155,13 +159,14 @@ def settle_up_csv(*, as_of: str | None = None, bom: bool = False) -> Response:
     rows = [{"currency": side["currency"], "side": name, **who}
             for side in data["currencies"]
             for name in ("pays_club", "club_pays") for who in side[name]]
-    return csv_file(csv_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
+    return csv_file(money_table(SETTLE_COLUMNS, rows), "lanterloo-settle-up.csv", bom=bom)
 
 
 # ---------------------------------------------------------------- a member's own page
 
 PAGE_SESSIONS = 20  # the sessions a member's page shows his line of, newest first
 PAGE_ENTRIES = 1  # the account's last entries read, to learn how many there are
+PAGE_MONEY = 50  # the payments, reversals and write-offs a member's page lists, newest first
 
 
 def member_view(member_id: str) -> MemberView:
@@ -170,7 +175,8 @@ def member_view(member_id: str) -> MemberView:
 
 def member_page(member_id: str, as_of: str | None = None) -> Response:
     """A member's own page (also GET /members/<id>/account.html): his balance, what is open,
-    his last PAGE_SESSIONS sessions and his line of each, as one printable document; as
+    the money he paid or was paid (the last PAGE_MONEY payments, reversals, write-offs), his
+    last PAGE_SESSIONS sessions and his line of each, as one printable document; as
     they stood at `as_of` (a book position or a time), each session's line from its log as
     it was then."""
     view = member_view(member_id)
@@ -178,11 +184,14 @@ def member_page(member_id: str, as_of: str | None = None) -> Response:
     account = books().account(member_id, after=0, limit=PAGE_ENTRIES, as_of=as_of)
     played = listed["sessions"]
     point = listed.get("as_of")
+    money = view.money(as_of=as_of)
     parts = view.lines([p["session_id"] for p in played[:PAGE_SESSIONS]],
                        at=point["at"] if point else None)
     page = render_member_page({"club_id": principal().club_id, "club": principal().club_name},
                               account, played[:PAGE_SESSIONS], parts,
-                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point)
+                              more=max(len(played) - PAGE_SESSIONS, 0), as_of=point,
+                              money=money[:PAGE_MONEY],
+                              more_money=max(len(money) - PAGE_MONEY, 0))
     return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
 
 

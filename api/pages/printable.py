@@ -241,12 +241,15 @@ def render_club_page(club: Mapping[str, Any], standings: Mapping[str, Any],
 def render_member_page(club: Mapping[str, Any], account: Mapping[str, Any],
                        played: Sequence[Mapping[str, Any]],
                        parts: Sequence[Mapping[str, Any]], *, more: int = 0,
-                       as_of: Mapping[str, Any] | None = None) -> str:
+                       as_of: Mapping[str, Any] | None = None,
+                       money: Sequence[Mapping[str, Any]] = (), more_money: int = 0) -> str:
     """A member's own page: his balance (`GET /members/<id>/account`), what is still open,
-    the sessions he played (`GET /members/<id>/statements`) and his line of each
-    (`.../statements/<session_id>`); nothing of any other member. One document, no script,
+    the money that moved on his account (`MemberView.money`), the sessions he played
+    (`GET /members/<id>/statements`) and his line of each (`.../statements/<session_id>`);
+    nothing of any other member. One document, no script,
     narrow enough for a phone."""
     return _env.get_template("member.html").render(
         club_name=club.get("club") or "the club", account=account, played=played,
         parts=parts, shown={p["session_id"] for p in parts}, more=more, as_of=as_of,
+        money_lines=money, more_money=more_money,
         category_label=_category_label, stylesheet=Markup(STYLESHEET))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import url_for
+from flask import Response, url_for
 from flask.views import MethodView
 
 from api.http.auth import (
@@ -44,6 +44,7 @@ from api.pages.printable import HTML_MIMETYPE
 from api.schemas.books import (
     AccountQuery,
     AccountSchema,
+    AccountsQuery,
     AccountsSchema,
     AsOfQuery,
     BookEntrySchema,
@@ -55,6 +56,7 @@ from api.schemas.books import (
     CurrenciesSchema,
     DebtsSchema,
     FloatIn,
+    OpenItemsQuery,
     PayablesSchema,
     PaymentIn,
     RegisterQuery,
@@ -261,16 +263,18 @@ class MemberAccount(MethodView):
 class Accounts(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getAccounts")
-    @blp.arguments(AsOfQuery, location="query", as_kwargs=True)
+    @blp.arguments(AccountsQuery, location="query", as_kwargs=True)
     @blp.response(200, AccountsSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, as_of: str | None = None):
+    def get(self, after: int, limit: int, as_of: str | None = None):
         """Read the club's accounts
 
-        Every member's balance per currency, the club's cash, bank and written-off accounts,
-        and the check that every account sums to zero in each currency.
+        Every member's balance per currency (a page of members, by name: follow `next`),
+        the club's cash, bank and written-off accounts, and the check that every account
+        sums to zero in each currency (over every account, whatever the page).
         """
-        return books().accounts(as_of=as_of)
+        data = books().accounts(as_of=as_of, after=after, limit=limit)
+        return paged(data, "books.Accounts", limit, as_of=as_of)
 
 
 
@@ -278,41 +282,45 @@ class Accounts(MethodView):
 class Debts(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getDebts")
-    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.arguments(OpenItemsQuery, location="query", as_kwargs=True)
     @blp.response(200, DebtsSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
-                      description="The open debts as CSV")
+                      description="The open debts as CSV, all of them")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+    def get(self, bom: bool, after: int, limit: int, format: str | None = None,  # noqa: A002
             as_of: str | None = None):
         """Read the open debts, oldest first
 
-        Who owes the club, how much, from which session (or entry), since when.
+        Who owes the club, how much, from which session (or entry), since when; a page of
+        them (follow `next`), the totals over all.
         """
         if wants_csv(format):
             return debts_csv(as_of=as_of, bom=bom)
         # written straight as JSON (the schema documents it), as the account is
-        return json_response(books().debts(as_of=as_of))
+        return paged(books().debts(as_of=as_of, after=after, limit=limit), "books.Debts",
+                     limit, as_of=as_of)
 
 
 @blp.route("/payables")
 class Payables(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getPayables")
-    @blp.arguments(CsvQuery, location="query", as_kwargs=True)
+    @blp.arguments(OpenItemsQuery, location="query", as_kwargs=True)
     @blp.response(200, PayablesSchema)
     @blp.alt_response(200, success=True, content_type=CSV_MIMETYPE, schema={"type": "string"},
-                      description="What the club owes, as CSV")
+                      description="What the club owes, as CSV, all of it")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, bom: bool, format: str | None = None,  # noqa: A002
+    def get(self, bom: bool, after: int, limit: int, format: str | None = None,  # noqa: A002
             as_of: str | None = None):
         """Read what the club owes, oldest first
 
-        Whom the club owes, how much, from which session (or entry), since when.
+        Whom the club owes, how much, from which session (or entry), since when; a page of
+        it (follow `next`), the totals over all.
         """
         if wants_csv(format):
             return payables_csv(as_of=as_of, bom=bom)
-        return json_response(books().payables(as_of=as_of))
+        return paged(books().payables(as_of=as_of, after=after, limit=limit),
+                     "books.Payables", limit, as_of=as_of)
 
 
 
@@ -347,14 +355,31 @@ class Standings(MethodView):
                       description="The club's page: standings, open debts and what the club "
                                   "owes, printable")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, since: datetime | None = None, until: datetime | None = None,
-            format: str | None = None, as_of: str | None = None):  # noqa: A002
+    def get(self, after: int, limit: int, since: datetime | None = None,
+            until: datetime | None = None, format: str | None = None,  # noqa: A002
+            as_of: str | None = None):
         """Read the season's standings
 
         Per member, over the sessions that ended between `since` and `until`: sessions,
-        deals dealt, net in units and in money, loos and penalties; sorted by name. As a page
-        (`format=html` or Accept: text/html), with the open debts and what the club owes.
+        deals dealt, net in units and in money, loos and penalties; sorted by name, a page
+        of members (follow `next`). As a page (`format=html` or Accept: text/html), every
+        member, with the open debts and what the club owes.
         """
         if wanted_format(format) == "html":
             return club_page(since, until, as_of=as_of)
-        return books().standings(since=since, until=until, as_of=as_of), 200, {"Vary": "Accept"}
+        data = books().standings(since=since, until=until, as_of=as_of, after=after,
+                                 limit=limit)
+        return paged(data, "books.Standings", limit, as_of=as_of, since=since, until=until)
+
+
+def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Response:
+    """A page of a list as JSON, with `next` (the next page's URL, with the same query) and
+    its `Link` header when `next_after` says more follow (docs/api.md, "Paging")."""
+    query: dict[str, Any] = {k: v.isoformat() if isinstance(v, datetime) else v
+                             for k, v in args.items() if v is not None}
+    headers = {"Vary": "Accept"}
+    data["next"] = None
+    if data["next_after"] is not None:
+        data["next"] = url_for(endpoint, **query, after=data["next_after"], limit=limit)
+        headers["Link"] = f'<{data["next"]}>; rel="next"'
+    return json_response(data, headers=headers)

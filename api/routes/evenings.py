@@ -39,7 +39,7 @@ from api.schemas.books import (
     EveningSessionIn,
     FloatIn,
 )
-from ledger.domain.accounts import csv_text
+from ledger.domain.accounts import money_table
 
 blp = Blueprint("evenings", __name__, url_prefix="",
                 description="An evening's tin: the sessions of one evening share a float "
@@ -112,7 +112,7 @@ class EveningCashDifferences(MethodView):
                                                     request=write_request()))
 
 
-TIN_COLUMNS = ["line", "session_id", "session_name", "amount_minor"]
+TIN_COLUMNS = ["line", "session_name", "currency", "amount", "amount_minor", "session_id"]
 
 
 @blp.route("/evenings/<evening>")
@@ -134,23 +134,30 @@ class Evening(MethodView):
         """
         tin = books().evening(evening, as_of=as_of)
         if wants_csv(format):
-            return csv_file(csv_text(reckoning(tin)), f"lanterloo-evening-{evening}.csv",
-                            bom=bom)
+            return csv_file(money_table(TIN_COLUMNS, reckoning(tin)),
+                            f"lanterloo-evening-{evening}.csv", bom=bom)
         return json_response(tin)
 
 
-def reckoning(tin: dict[str, Any]) -> list[list[Any]]:
+def reckoning(tin: dict[str, Any]) -> list[dict[str, Any]]:
     """The tin as a till's reckoning, one table: the float, each session's pools and cash
     paid in and out (each as a positive amount), then what was expected, counted, the
     difference (counted - expected), booked and left unbooked."""
-    rows: list[list[Any]] = [TIN_COLUMNS, ["float", None, None, tin["float_minor"]]]
+    currency = tin["currency"]
+
+    def line(name: str, minor: int, session: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"line": name, "session_name": session["session_name"] if session else None,
+                "session_id": session["session_id"] if session else None,
+                "currency": currency, "amount_minor": minor}
+
+    rows = [line("float", tin["float_minor"])]
     for s in tin["sessions"]:
-        for line, key in (("pools", "pools_minor"), ("cash paid in", "cash_paid_in_minor"),
+        for name, key in (("pools", "pools_minor"), ("cash paid in", "cash_paid_in_minor"),
                           ("cash paid out", "cash_paid_out_minor")):
-            rows.append([line, s["session_id"], s["session_name"], s[key]])
+            rows.append(line(name, s[key], s))
     cash = tin["cash"]
     if cash is not None:
-        rows += [[line, None, None, cash[key]] for line, key in (
+        rows += [line(name, cash[key]) for name, key in (
             ("expected", "expected_minor"), ("counted", "counted_minor"),
             ("difference", "difference_minor"), ("booked", "booked_minor"),
             ("unbooked", "unbooked_minor"))]

@@ -181,7 +181,8 @@ class RegisterCsv(MethodView):
 class ClubPage(MethodView):
     @requires(*BOOK_READERS)
     @blp.doc(operationId="getClubPage")
-    @blp.arguments(SeasonQuery(exclude=("format",)), location="query", as_kwargs=True)
+    @blp.arguments(SeasonQuery(exclude=("format", "after", "limit")), location="query",
+                   as_kwargs=True)
     @text(HTML_MIMETYPE, "The club's page: the standings and the open debts, printable")
     def get(self, since: datetime | None = None, until: datetime | None = None,
             as_of: str | None = None) -> Response:

@@ -147,6 +147,33 @@ class PageQuery(CsvQuery):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+def _after(what: str) -> fields.Integer:
+    return fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31),
+                          metadata={"description": f"How many {what} were seen (the "
+                                                   "`next_after` of the page before); 0 to "
+                                                   "start"})
+
+
+def _limit(what: str) -> fields.Integer:
+    return fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000),
+                          metadata={"description": f"At most this many {what} (the CSV "
+                                                   "gives them all)"})
+
+
+class OpenItemsQuery(CsvQuery):
+    """The open items' page: `after` how many of them (oldest first) were seen."""
+
+    after = _after("items")
+    limit = _limit("items")
+
+
+class AccountsQuery(AsOfQuery):
+    """The accounts' page of members, by name."""
+
+    after = _after("members")
+    limit = _limit("members")
+
+
 class AccountQuery(PageQuery):
     format = fields.String(validate=validate.OneOf(["json", "csv", "html"]), metadata={
         "description": "csv for a spreadsheet (or send Accept: text/csv); html for the "
@@ -171,6 +198,10 @@ class RegisterQuery(PageQuery):
 
 
 class SeasonQuery(AsOfQuery):
+    after = _after("members")
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000),
+                           metadata={"description": "At most this many members (the club's "
+                                                    "page shows them all)"})
     format = fields.String(validate=validate.OneOf(["json", "html"]), metadata={
         "description": "html for the club's page: the standings, the open debts and what "
                        "the club owes, printable (or send Accept: text/html)"})
@@ -220,6 +251,9 @@ class AccountDetailSchema(Open):
     note = fields.String(allow_none=True)
     reason = fields.String()
     reverses = fields.Integer(metadata={"description": "A reversal: the seq it cancels"})
+    reverses_at = fields.String(allow_none=True, metadata={
+        "format": "date-time", "description": "A reversal: when the entry it cancels was "
+                                              "recorded"})
     reverses_type = fields.String(metadata={"description": "...and that entry's type"})
     undo = fields.List(fields.List(fields.Raw()), metadata={
         "description": "A reversal: the postings it puts back, [account, currency, amount]"})
@@ -275,6 +309,9 @@ class OpenItemSchema(Open):
         "description": "An adjustment: the version of the session's EntryCorrected that "
                        "changed its result (the reason is in the description)"})
     since = fields.String(required=True, metadata={"format": "date-time"})
+    description = fields.String(required=True, metadata={
+        "description": "What it is, in words: the session by name, or the entry by its "
+                       "kind (as the account's lines say it)"})
 
 
 def per_currency(**kwargs: Any) -> fields.Dict:
@@ -335,6 +372,10 @@ class AccountsSchema(Open):
     accounts = fields.Dict(required=True, keys=fields.String(), values=per_currency())
     check = fields.Nested(BooksCheckSchema, required=True)
     log = fields.Nested(BookLogCheckSchema, required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -358,6 +399,10 @@ class OpenDebtSchema(Open):
 class DebtsSchema(Open):
     debts = fields.List(fields.Nested(OpenDebtSchema), required=True)
     totals = per_currency(required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -379,6 +424,10 @@ class StandingsSchema(Open):
     since = fields.String(required=True, allow_none=True)
     until = fields.String(required=True, allow_none=True)
     members = fields.List(fields.Nested(MemberStandingSchema), required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -389,6 +438,10 @@ class OpenCreditSchema(OpenDebtSchema):
 class PayablesSchema(Open):
     payables = fields.List(fields.Nested(OpenCreditSchema), required=True)
     totals = per_currency(required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Where the next page starts (its `after`), or null on the last"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
     as_of = AS_OF
 
 
@@ -410,6 +463,8 @@ class BookRegisterEntrySchema(Open):
     amount_minor = fields.Integer(required=True, allow_none=True)
     method = fields.String(required=True, allow_none=True)
     session_id = fields.String(required=True, allow_none=True)
+    session_name = fields.String(required=True, allow_none=True, metadata={
+        "description": "The session's name, once it has posted a result"})
     counted_minor = fields.Integer(required=True, allow_none=True)
     reverses = fields.Integer(required=True, allow_none=True, metadata={
         "description": "A reversal: the seq of the entry it cancels (its fields shown)"})

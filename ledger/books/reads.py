@@ -124,14 +124,22 @@ class Log:
               ) -> list[Line]:
         account = be.member_account(member_id) if member_id else None
         out = []
+        when: dict[int, datetime] | None = None
         for r in self.rows:
             postings = self.postings[r.seq]
             if not postings or (account and all(p.account != account for p in postings)):
                 continue
             # the stored payload is the entry's to_payload(), as it was written
-            out.append(bk.entry_line(self.entries[r.seq], seq=r.seq, at=as_utc(r.recorded_at),
+            payload = r.payload
+            entry = self.entries[r.seq]
+            if isinstance(entry, be.EntryReversed):  # named by the date of what it cancelled
+                when = when or {x.seq: as_utc(x.recorded_at) for x in self.rows}
+                cancelled = when.get(entry.reverses)
+                payload = {**payload, "reverses_at": cancelled.isoformat() if cancelled
+                           else None}
+            out.append(bk.entry_line(entry, seq=r.seq, at=as_utc(r.recorded_at),
                                      session_names=session_names, postings=postings,
-                                     payload=r.payload))
+                                     payload=payload))
         return out
 
     def lines_newest_first(self) -> Iterator[Line]:
@@ -227,7 +235,7 @@ def account(conn: Connection, club_id: str, cut: Cut, member_id: str, *, after: 
     page = [bk.item_dict(item, member_id, n)
             for n, item in enumerate(items[after:after + limit], after + 1)]
     return {"member_id": member_id, "name": member.name, "guest": bool(member.guest),
-            **bk.account_summary(items), "entries": page, "total_entries": len(items),
+            **bk.account_summary(items, member_id), "entries": page, "total_entries": len(items),
             "next_after": after + limit if after + limit < len(items) else None,
             **cut.echo()}
 
@@ -429,6 +437,24 @@ REGISTER_COLUMNS = ["seq", "recorded_at", "kind", "type", "payer", "payer_name",
                     "payee_name", "member_id", "member_name", "currency", "amount_minor",
                     "method", "session_id", "counted_minor", "reverses", "reversed_by",
                     "note", "reason", "difference", "evening", "actor"]
+# The register as CSV (docs/books.md, "Exports"): names first, money in its currency with the
+# minor units beside, the ids last; a reversal's amount negative, so that a column of one
+# payer's payments sums to what he paid.
+REGISTER_CSV_COLUMNS = [
+    "seq", "recorded_at", "kind", "payer_name", "payee_name", "member_name", "session_name",
+    "currency", "amount", "amount_minor", "method", "counted", "counted_minor", "reverses",
+    "reversed_by", "note", "reason", "difference", "evening", "actor", "type", "payer",
+    "payee", "member_id", "session_id"]
+
+
+def register_csv_rows(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The register's rows as its CSV has them: a reversal signed as what it moves (minus
+    what it cancelled)."""
+    return [{**e, "amount_minor": -e["amount_minor"]}
+            if e["kind"] == "reversal" and e["amount_minor"] is not None else e
+            for e in entries]
+
+
 KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
          "CashCounted": "cash-count", "EntryReversed": "reversal",
          "CurrenciesSet": "currencies", "FloatOpened": "float",
@@ -451,35 +477,63 @@ class Filters:
     until: datetime | None = None
 
 
+REGISTER_CHUNK = 500  # the book entries the register reads at a time
+
+
+def _entry(r: Any) -> be.BookEntry:
+    return be.entry_from_record(r.type, r.schema_version, r.payload)
+
+
 def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, after: int,
              limit: int) -> dict[str, Any]:
     """The book log's entries the filters keep, after entry `after`, at most `limit`. A
     reversal shows what it cancelled (payer, payee, amount...) with `reverses`; a cancelled
-    entry shows `reversed_by`."""
-    log = Log.read(conn, club_id, cut)
+    entry shows `reversed_by`.
+
+    Only what the page needs is read: the log from `after` on (the page and one more entry,
+    then REGISTER_CHUNK at a time) until the page is full and one more entry is kept (or the
+    log ends), the reversals
+    (for `reversed_by`) and the entries the page's reversals cancelled, so that a page costs
+    the same however long the log (docs/performance.md)."""
     members = members_of(conn, club_id)
-    undone = log.reversed_by()
+    reversals = {r.seq: _entry(r) for r in store.entries(
+        conn, club_id, types=(be.EntryReversed.type,), up_to=cut.seq)}
+    undone = {e.reverses: seq for seq, e in reversals.items()
+              if isinstance(e, be.EntryReversed)}
     out: list[dict[str, Any]] = []
     next_after = None
-    for r in log.rows:
-        if r.seq <= after:
-            continue
-        row = _register_row(r, log, undone, members)
-        if not _kept(row, filters):
-            continue
-        if len(out) == limit:
-            next_after = out[-1]["seq"]
+    position = after
+    size = min(REGISTER_CHUNK, limit + 1)  # a page and the one after it, unless filtered
+    while next_after is None:
+        rows = store.entries(conn, club_id, up_to=cut.seq, after=position, limit=size)
+        entries = {r.seq: _entry(r) for r in rows}
+        wanted = {e.reverses for e in entries.values()
+                  if isinstance(e, be.EntryReversed) and e.reverses not in entries}
+        cancelled = {**entries, **({r.seq: _entry(r) for r in store.entries(
+            conn, club_id, seqs=wanted)} if wanted else {})}
+        for r in rows:
+            row = _register_row(r, entries[r.seq], cancelled, undone, members)
+            if not _kept(row, filters):
+                continue
+            if len(out) == limit:
+                next_after = out[-1]["seq"]
+                break
+            out.append(row)
+        if len(rows) < size:
             break
-        out.append(row)
+        position, size = rows[-1].seq, REGISTER_CHUNK
+    named = {row["session_id"] for row in out if row["session_id"]}
+    names = store.session_names(conn, club_id, named) if named else {}
+    for row in out:
+        row["session_name"] = names.get(row["session_id"] or "")
     return {"entries": out, "next_after": next_after, **cut.echo()}
 
 
-def _register_row(r: Any, log: Log, undone: dict[int, int], members: dict[str, Any]
-                  ) -> dict[str, Any]:
-    entry = log.entries[r.seq]
+def _register_row(r: Any, entry: be.BookEntry, cancelled: dict[int, be.BookEntry],
+                  undone: dict[int, int], members: dict[str, Any]) -> dict[str, Any]:
     data = entry.to_payload()
     if isinstance(entry, be.EntryReversed):  # a reversal: what it cancelled, and why
-        data = {**log.entries[entry.reverses].to_payload(), "reason": entry.reason}
+        data = {**cancelled[entry.reverses].to_payload(), "reason": entry.reason}
 
     # the member an entry is about: written off, or answering for a tin's shortage
     member = data.get("member_id") or (data.get("account") if data.get("account") not in (

@@ -362,18 +362,22 @@ class Books:
             conn, self.club_id, cut, member_id, after=after, limit=limit))
 
     def account_csv(self, member_id: str, *, as_of: str | None = None) -> str:
-        rows = [["n", "at", "kind", "description", "session_id", "session_name", "seq",
-                 "currency", "amount_minor", "balance_minor", "open_minor", "corrected_by"]]
+        """Every entry of the member's account as CSV, in bk.ACCOUNT_COLUMNS."""
         with self.store.consistent() as conn:
             cut = reads.cut_at(conn, self.club_id, as_of)
             _, items = reads.member_items(conn, self.club_id, cut, member_id)
-        rows += [[line[k] for k in rows[0]] for line in (
-            bk.item_dict(item, member_id, n) for n, item in enumerate(items, 1))]
+        rows: list[list[object]] = [list(bk.ACCOUNT_COLUMNS)]
+        rows += [bk.account_row(bk.item_dict(item, member_id, n))
+                 for n, item in enumerate(items, 1)]
         return bk.csv_text(rows)
 
-    def accounts(self, *, as_of: str | None = None) -> dict[str, Any]:
-        """Every member's balance per currency, the club's accounts and the zero-sum check."""
-        return self._read(as_of, lambda conn, cut: reads.accounts(conn, self.club_id, cut))
+    def accounts(self, *, as_of: str | None = None, after: int = 0,
+                 limit: int | None = None) -> dict[str, Any]:
+        """Every member's balance per currency (a page of them, by name, with `limit`), the
+        club's accounts and the zero-sum check."""
+        _check_page(after, limit)
+        return _page(self._read(as_of, lambda conn, cut: reads.accounts(
+            conn, self.club_id, cut)), "members", after, limit)
 
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole and at its
@@ -386,13 +390,19 @@ class Books:
                 + store.answer_problems(conn, self.club_id, rows) \
                 + clublog.check(conn, self.club_id)
 
-    def debts(self, *, as_of: str | None = None) -> dict[str, Any]:
-        """Every member's open debts, oldest first, and their totals per currency."""
-        return self._side("debts", as_of)
+    def debts(self, *, as_of: str | None = None, after: int = 0,
+              limit: int | None = None) -> dict[str, Any]:
+        """Every member's open debts, oldest first (a page of them with `limit`), and their
+        totals per currency."""
+        _check_page(after, limit)
+        return _page(self._side("debts", as_of), "debts", after, limit)
 
-    def payables(self, *, as_of: str | None = None) -> dict[str, Any]:
-        """What the club owes each member, oldest first, and the totals per currency."""
-        return self._side("payables", as_of)
+    def payables(self, *, as_of: str | None = None, after: int = 0,
+                 limit: int | None = None) -> dict[str, Any]:
+        """What the club owes each member, oldest first (a page of it with `limit`), and the
+        totals per currency."""
+        _check_page(after, limit)
+        return _page(self._side("payables", as_of), "payables", after, limit)
 
     def open_items(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Both sides at once, from one read of the books (the club's page): `debts`,
@@ -410,13 +420,16 @@ class Books:
         return self._read(as_of, lambda conn, cut: reads.settle_up(conn, self.club_id, cut))
 
     def standings(self, *, since: datetime | None = None, until: datetime | None = None,
-                  as_of: str | None = None) -> dict[str, Any]:
+                  as_of: str | None = None, after: int = 0,
+                  limit: int | None = None) -> dict[str, Any]:
         """Per member, over the sessions that ended in [since, until]: sessions, deals
-        dealt, net (units, and money per currency), loos and penalties; sorted by name."""
+        dealt, net (units, and money per currency), loos and penalties; sorted by name (a
+        page of them with `limit`)."""
+        _check_page(after, limit)
         since = since.astimezone(UTC) if since is not None else None
         until = until.astimezone(UTC) if until is not None else None
-        return self._read(as_of, lambda conn, cut: reads.standings(
-            conn, self.club_id, cut, since=since, until=until))
+        return _page(self._read(as_of, lambda conn, cut: reads.standings(
+            conn, self.club_id, cut, since=since, until=until)), "members", after, limit)
 
     def register(self, filters: reads.Filters, *, after: int = 0, limit: int = 100,
                  as_of: str | None = None) -> dict[str, Any]:
@@ -467,7 +480,23 @@ def _same_currency(state: SessionState, currency: Any) -> None:
                            f"{currency!r}", rule="session-currency", field="currency")
 
 
+def _page(data: dict[str, Any], key: str, after: int, limit: int | None
+          ) -> dict[str, Any]:
+    """`data` with only the page of its list `key` after item number `after` (the items
+    numbered from 1 in the list's order), at most `limit` of them, and `next_after`: the
+    number of the page's last item when more follow, else None (docs/api.md, "Paging").
+    Without `limit`, the whole list (`next_after` None)."""
+    items = data[key]
+    if limit is None:
+        return {**data, key: items[after:], "next_after": None}
+    end = after + limit
+    return {**data, key: items[after:end], "next_after": end if end < len(items) else None}
+
+
 def _check_page(after: Any, limit: Any) -> None:
+    if limit is None and not isinstance(after, bool) and isinstance(after, int) \
+            and after >= 0:
+        return
     if isinstance(limit, bool) or not isinstance(limit, int) \
             or not 1 <= limit <= MAX_PAGE_LIMIT:
         raise InvalidInput(f"limit must be from 1 to {MAX_PAGE_LIMIT}", rule="page-limit",

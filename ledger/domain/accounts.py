@@ -47,7 +47,7 @@ from .bookentries import (
     session_account,
 )
 from .corrections import live_events
-from .currencies import UNITS
+from .currencies import UNITS, money_cell
 from .errors import InvariantBroken
 from .events import Event
 from .state import SessionState
@@ -297,8 +297,14 @@ def open_lines(newest_first: Iterable[Line], owing: dict[tuple[str, str], int],
     return out
 
 
+REVERSED_KINDS = {"PaymentRecorded": "payment", "DebtWrittenOff": "write-off",
+                  "CashDifferenceBooked": "cash difference", "CashCounted": "cash count",
+                  "FloatOpened": "float"}
+
+
 def describe(line: Line, member_id: str) -> str:
-    """A line of a member's account in words."""
+    """A line of a member's account in words: sessions by name, entries by what they were
+    and when (a reversal names the entry it cancelled by its kind and date)."""
     d = line.detail
     if line.kind == EntryKind.SESSION:
         return f"result of session {line.session_name or line.session_id} ({d['seat']})"
@@ -313,15 +319,19 @@ def describe(line: Line, member_id: str) -> str:
     if line.kind == EntryKind.WRITE_OFF:
         return f"written off: {d['reason']}"
     if line.kind == EntryKind.REVERSAL:
-        closed = f" (entry {d['reverses']} is in the closed period {d['closed_period']}: " \
-            "posted in the open period)" if d.get("closed_period") else ""
-        return f"reversal of entry {d['reverses']}: {d['reason']}{closed}"
+        what = REVERSED_KINDS.get(d.get("reverses_type", ""), "entry")
+        when = f" of {d['reverses_at'][:10]}" if d.get("reverses_at") else ""
+        closed = f" (it is in the closed period {d['closed_period']}: posted in the open " \
+            "period)" if d.get("closed_period") else ""
+        return f"reversal of the {what}{when} (entry {d['reverses']}): {d['reason']}{closed}"
     if line.kind == EntryKind.CASH_DIFFERENCE:
         tin = f"the evening of {d['evening']}" if d.get("evening") \
             else f"session {line.session_name or line.session_id}"
         return f"cash {d['difference']} of {tin}: {d['reason']}"
-    payer = "paid by him" if d["payer"] == member_id else f"paid by {d['payer']}"
-    payee = "to him" if d["payee"] == member_id else f"to {d['payee']}"
+    payer = "paid by him" if d["payer"] == member_id else (
+        "paid by the club" if d["payer"] == CLUB else f"paid by {d['payer']}")
+    payee = "to him" if d["payee"] == member_id else (
+        "to the club" if d["payee"] == CLUB else f"to {d['payee']}")
     return f"payment {payer} {payee} ({d['method']})"
 
 
@@ -337,13 +347,29 @@ def item_dict(item: Item, member_id: str, n: int) -> dict[str, Any]:
     }
 
 
+# A member's account as CSV (GET /members/<id>/account.csv; docs/books.md): money in its
+# currency, the minor units beside, the session by name, the ids after.
+ACCOUNT_COLUMNS = ["n", "at", "kind", "description", "session_name", "currency", "amount",
+                   "amount_minor", "balance", "balance_minor", "open", "open_minor",
+                   "session_id", "seq", "corrected_by"]
+
+
+def account_row(entry: dict[str, Any]) -> list[object]:
+    """An entry of the account (`item_dict`) as a row of ACCOUNT_COLUMNS."""
+    currency = entry["currency"]
+    money = {name: money_cell(entry[f"{name}_minor"], currency)
+             for name in ("amount", "balance", "open")}
+    return [money[k] if k in money else entry[k] for k in ACCOUNT_COLUMNS]
+
+
 def open_items(items: Iterable[Item]) -> list[Item]:
     """The lines still open, oldest first."""
     return [i for i in items if i.open]
 
 
-def account_summary(items: Sequence[Item]) -> dict[str, Any]:
-    """Balances per currency, what he owes and is owed, and the open items, oldest first."""
+def account_summary(items: Sequence[Item], member_id: str = "") -> dict[str, Any]:
+    """Balances per currency, what he owes and is owed, and the open items, oldest first,
+    each in words (`describe`)."""
     balance: dict[str, int] = {}
     for item in items:
         balance[item.currency] = item.balance
@@ -356,7 +382,8 @@ def account_summary(items: Sequence[Item]) -> dict[str, Any]:
                   "amount_minor": abs(i.open), "owes": i.open < 0,
                   "session_id": i.line.session_id, "session_name": i.line.session_name,
                   "seq": i.line.seq, "corrected_by": i.line.detail.get("corrected_by"),
-                  "since": i.line.at.isoformat()} for i in still_open],
+                  "since": i.line.at.isoformat(),
+                  "description": describe(i.line, member_id)} for i in still_open],
     }
 
 
@@ -475,20 +502,45 @@ def csv_text(rows: Iterable[Sequence[object]]) -> str:
     return buf.getvalue()
 
 
+def money_table(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+    """Rows (dicts) as CSV in these columns: a column `X` a row does not have is its `X_minor`
+    in the row's currency (`money_cell`), so every sheet gives money in the currency with the
+    minor units in the column beside (docs/books.md, "Exports")."""
+    out: list[list[object]] = [list(columns)]
+    for row in rows:
+        out.append([row[c] if c in row else money_cell(row.get(f"{c}_minor"),
+                                                      row.get("currency"))
+                    for c in columns])
+    return csv_text(out)
+
+
 CASH_COLUMNS = ["currency", "counted_minor", "expected_minor", "difference_minor",
                 "pools_minor", "cash_paid_in_minor", "cash_paid_out_minor", "counted_at",
                 "float_minor", "booked_minor", "unbooked_minor"]
+# after them, the count, what was expected and the difference in the currency's own units
+CASH_MONEY = ["counted", "expected", "difference"]
 
 
-def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False) -> str:
+def _cash_row(cash: dict[str, Any]) -> list[object]:
+    return [*(cash[k] for k in CASH_COLUMNS),
+            *(money_cell(cash[f"{k}_minor"], cash["currency"]) for k in CASH_MONEY)]
+
+
+def cash_csv(cash: dict[str, Any] | None, *, alone: bool = False,
+             evening: str | None = None) -> str:
     """The statement's cash section as CSV: `alone`, a table of its own (a header, and the
-    count's row if there is one); else lines to follow the statement's tables (after a
-    blank line), as the statement sheet has always had them."""
+    count's row if there is one, or the evening whose tin holds the session's cash); else
+    lines to follow the statement's tables (after a blank line), as the statement sheet has
+    always had them: `cash,evening,<date>` when the cash is in an evening's tin,
+    `cash,counted,none` when nothing was counted."""
     if alone:
-        rows: list[list[object]] = [list(CASH_COLUMNS)]
+        rows: list[list[object]] = [[*CASH_COLUMNS, *CASH_MONEY, "evening"]]
         if cash is not None:
-            rows.append([cash[k] for k in CASH_COLUMNS])
+            rows.append([*_cash_row(cash), evening])
+        elif evening is not None:
+            rows.append([*(None for _ in (*CASH_COLUMNS, *CASH_MONEY)), evening])
         return csv_text(rows)
     if cash is None:
-        return csv_text([[], ["cash", "counted", "none"]])
-    return csv_text([[], ["cash", *CASH_COLUMNS], ["cash", *(cash[k] for k in CASH_COLUMNS)]])
+        return csv_text([[], ["cash", "evening", evening] if evening is not None
+                         else ["cash", "counted", "none"]])
+    return csv_text([[], ["cash", *CASH_COLUMNS, *CASH_MONEY], ["cash", *_cash_row(cash)]])

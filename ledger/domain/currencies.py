@@ -9,6 +9,7 @@ counters count in, and every club keeps it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 from .errors import InvalidInput
@@ -35,6 +36,26 @@ ISO_4217: dict[str, int] = {
 def decimals(currency: str) -> int:
     """The decimal places of the currency's minor unit (0 for units, 2 if unknown)."""
     return 0 if currency == UNITS else ISO_4217.get(currency.upper(), 2)
+
+
+def in_money(minor: int | None, currency: str | None) -> str | None:
+    """An amount in minor units written in the currency's own units, as an accountant's sheet
+    reads it: 1250 GBP -> "12.50", -58 GBP -> "-0.58", 7 JPY -> "7"; units stay units; None
+    (no amount) stays None."""
+    if minor is None:
+        return None
+    places = decimals(currency or UNITS)
+    if not places:
+        return str(minor)
+    whole, part = divmod(abs(minor), 10 ** places)
+    return f"{'-' if minor < 0 else ''}{whole}.{part:0{places}d}"
+
+
+def money_cell(minor: int | None, currency: str | None) -> Decimal | None:
+    """`in_money` as a number for a sheet's cell: a spreadsheet reads it as one, and a
+    negative amount is a number, never text a formula guard would quote."""
+    text = in_money(minor, currency)
+    return None if text is None else Decimal(text)
 
 
 def check_iso(value: Any, field: str = "currency") -> str:

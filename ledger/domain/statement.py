@@ -10,6 +10,7 @@ import csv
 import io
 from typing import Any
 
+from .currencies import money_cell
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL
 from .state import SessionState
@@ -213,14 +214,15 @@ def statement_tables(state: SessionState, log: dict[str, Any] | None = None
     data = statement(state, log)
     paid = sorted({k for x in data["players"] for k in x["paid_units"]})
     received = sorted({k for x in data["players"] for k in x["received_units"]})
+    currency = data["currency"] or ""
     players: list[list[object]] = [
         ["player", *(f"paid:{c}" for c in paid), *(f"received:{c}" for c in received),
-         "net_units", "net_money_minor", "currency"]]
+         "net_units", "currency", "net_money", "net_money_minor"]]
     for x in data["players"]:
         players.append([x["player"], *(x["paid_units"].get(c, 0) for c in paid),
                         *(x["received_units"].get(c, 0) for c in received), x["net_units"],
-                        "" if x["net_money_minor"] is None else x["net_money_minor"],
-                        data["currency"] or ""])
+                        currency, _money(x["net_money_minor"], currency),
+                        "" if x["net_money_minor"] is None else x["net_money_minor"]])
     pool = data["pool"]
     summary: list[list[object]] = [
         ["pool", "current_pool_units", pool["current_pool_units"], "next_pool_units",
@@ -233,11 +235,18 @@ def statement_tables(state: SessionState, log: dict[str, Any] | None = None
         if signed:  # the head signed with the service's key (ledger/audit/checkpoints.py)
             summary.append(["checkpoint", "signed_at", signed["signed_at"], "key", signed["key"],
                             "signature", signed["signature"]])
-    transfers: list[list[object]] = [["from", "to", "amount_units", "amount_money_minor"]]
+    transfers: list[list[object]] = [["from", "to", "amount_units", "currency",
+                                      "amount_money", "amount_money_minor"]]
     for t in data["settlement"]["transfers"]:
-        transfers.append([t["from"], t["to"], t["amount_units"],
+        transfers.append([t["from"], t["to"], t["amount_units"], currency,
+                          _money(t["amount_money_minor"], currency),
                           "" if t["amount_money_minor"] is None else t["amount_money_minor"]])
     return {"players": players, "summary": summary, "transfers": transfers}
+
+
+def _money(minor: int | None, currency: str) -> object:
+    """A money cell: the amount in its currency ("0.50"), empty for a game for counters."""
+    return "" if minor is None or not currency else money_cell(minor, currency)
 
 
 def statement_csv(state: SessionState, log: dict[str, Any] | None = None,

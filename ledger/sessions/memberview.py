@@ -4,6 +4,7 @@
     view.statements()                  # the sessions he played, newest first, his net in each
     view.statement(session_id)         # his line of its statement and the session's totals
     view.lines(session_ids)            # the same for a page of sessions, in one read
+    view.money(as_of=None)             # his payments, reversals, write-offs, newest first
 
 His account (balances, what he owes and is owed, oldest first) is the account every books
 reader gets (`Books.account`): a member token reads it for its own member only (api/http/auth.py).
@@ -17,6 +18,8 @@ from typing import Any
 from ledger.books import reads
 from ledger.clubs.service import NotFound
 from ledger.domain import SessionNotFound
+from ledger.domain import accounts as bk
+from ledger.domain.bookentries import CLUB
 from ledger.domain.currencies import UNITS
 from ledger.domain.statement import member_statement
 from ledger.sessions.service import Ledger
@@ -65,6 +68,23 @@ class MemberView:
         return {"member_id": self.member_id, "name": member.name,
                 "sessions": list(reversed(sessions.values())), **cut.echo()}
 
+    def money(self, *, as_of: str | None = None) -> list[dict[str, Any]]:
+        """The money that moved on his account besides his sessions' results, newest first:
+        payments (his and the club's), reversals, write-offs and a tin's difference he
+        answers for, each in his own words (`words`), signed as it moved his balance; a
+        cancelled entry says which reversal cancelled it (`reversed_by`)."""
+        with self.ledger.engine.connect() as conn:
+            cut = reads.cut_at(conn, self.club_id, as_of)
+            _, items = reads.member_items(conn, self.club_id, cut, self.member_id)
+        moves = [i for i in items if i.line.kind in MONEY_KINDS]
+        undone = {i.line.detail["reverses"]: i.line.seq for i in moves
+                  if i.line.kind == bk.EntryKind.REVERSAL}
+        return [{"at": i.line.at.isoformat(), "kind": str(i.line.kind), "seq": i.line.seq,
+                 "words": _words(i.line, self.member_id), "currency": i.currency,
+                 "amount_minor": i.amount, "session_id": i.line.session_id,
+                 "session_name": i.line.session_name,
+                 "reversed_by": undone.get(i.line.seq)} for i in reversed(moves)]
+
     def statement(self, session_id: str, *, as_of: int | str | None = None
                   ) -> dict[str, Any]:
         """His line of the session's statement and the session's totals (now, or as of a
@@ -89,6 +109,28 @@ class MemberView:
         parts = [member_statement(full, self.member_id)
                  for full in self.ledger.statements(session_ids, as_of=at)]
         return [p for p in parts if p is not None]
+
+
+MONEY_KINDS = (bk.EntryKind.PAYMENT, bk.EntryKind.REVERSAL, bk.EntryKind.WRITE_OFF,
+               bk.EntryKind.CASH_DIFFERENCE)
+
+
+def _words(line: bk.Line, member_id: str) -> str:
+    """A money line of his account as his own page says it, to him."""
+    d = line.detail
+    if line.kind == bk.EntryKind.PAYMENT:
+        def party(who: str) -> str:
+            return "you" if who == member_id else "the club" if who == CLUB else "a member"
+        said = _first_up(f"{party(d['payer'])} paid {party(d['payee'])}")
+        session = f", for {line.session_name}" if line.session_name else ""
+        return f"{said} ({d['method']}{session})"
+    if line.kind == bk.EntryKind.WRITE_OFF:
+        return f"Written off by the club: {d['reason']}"
+    return _first_up(bk.describe(line, member_id))
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _plus(a: int | None, b: int | None) -> int | None:

@@ -126,15 +126,16 @@ class SessionReads:
             if as_of is None:
                 state = SessionState.from_dict(row.state)
                 pin = _signed_pin(session_id, row)
-                cash = cash_of(self.engine, row.club_id, state)[0] \
-                    if table in (None, "cash") else None
+                cash, evening = cash_of(self.engine, row.club_id, state) \
+                    if table in (None, "cash") else (None, None)
             else:
                 state, pin, _ = history.state_and_pin_at(conn, row, as_of)
-                cash = None
+                cash, evening = None, None
         if table == "cash":
-            return cash_csv(cash, alone=True)
+            return cash_csv(cash, alone=True, evening=evening)
         text = statement_csv(state, pin, table)
-        return text + cash_csv(cash) if table is None and as_of is None else text
+        return text + cash_csv(cash, evening=evening) if table is None and as_of is None \
+            else text
 
     def explain(self, session_id: str, *, player: str | None = None,
                 as_of: int | str | None = None) -> dict[str, Any]:

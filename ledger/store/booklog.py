@@ -42,15 +42,22 @@ def entry_dict(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def entries(conn: Connection, club_id: str, types: Sequence[str] = (),
-            up_to: int | None = None) -> list[Row[Any]]:
+            up_to: int | None = None, *, after: int = 0, limit: int | None = None,
+            seqs: Iterable[int] | None = None) -> list[Row[Any]]:
     """The club's book log in order (its entries of `types` only, if given; only those
-    numbered up to `up_to`, if given)."""
+    numbered after `after` and up to `up_to`, at most `limit` of them, or those numbered
+    `seqs`, if given)."""
     query = select(book_entries).where(book_entries.c.club_id == club_id)
     if types:
         query = query.where(book_entries.c.type.in_(types))
     if up_to is not None:
         query = query.where(book_entries.c.seq <= up_to)
-    return list(conn.execute(query.order_by(book_entries.c.seq)))
+    if after:
+        query = query.where(book_entries.c.seq > after)
+    if seqs is not None:
+        query = query.where(book_entries.c.seq.in_(list(seqs)))
+    query = query.order_by(book_entries.c.seq)
+    return list(conn.execute(query if limit is None else query.limit(limit)))
 
 
 def seq_at(conn: Connection, club_id: str, moment: datetime) -> int:

@@ -1,7 +1,8 @@
 """A member's own page in real Chromium, at a phone's size, opened from the link the
 treasurer sends: /table/member#token=... (the token in the fragment). The shell keeps the
 token, takes it out of the address, and shows the member's page (GET
-/members/<id>/account?format=html). Checked: his figures are his account's, no one else's
+/members/<id>/account?format=html). Checked: his figures are his account's (his payments, a
+mistaken one and its reversal among them, in pounds), no one else's
 name is on it, nothing overflows a phone's width, nothing is requested from another origin,
 and axe-core finds no serious or critical violation.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from ledger.books.service import Books
 from ledger.clubs.service import Actor
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
@@ -39,6 +41,13 @@ def test_the_member_page_shows_his_figures_and_no_one_elses_on_a_phone(
     ledger.append(sid, [StartDeal(trump_card="7H", face_up={
         "treasurer": "5C", "member": "9H", "dealer": "KS"})], tess)
     ledger.append(sid, [EndSession(method="divide-pool")], tess)
+    # the club pays him 20p of it in cash; a payment of 58p typed against him is reversed
+    books = Books(server.engine, club.club_id)
+    books.record_payment(payer="club", payee="member", amount_minor=20, currency="GBP",
+                         method="cash", session_id=sid, request=tess)
+    slip = books.record_payment(payer="member", payee="club", amount_minor=58,
+                                currency="GBP", method="cash", request=tess)
+    books.reverse(slip.body["seq"], reason="typed against the wrong member", request=tess)
     issued = json.load(urllib.request.urlopen(urllib.request.Request(
         f"{server.url}/tokens", method="POST", data=json.dumps({
             "member": club.members["member"], "role": "member", "label": "his phone"}).encode(),
@@ -52,7 +61,13 @@ def test_the_member_page_shows_his_figures_and_no_one_elses_on_a_phone(
     sheet = page.locator("main.sheet")
     expect(sheet).to_be_visible(timeout=TIMEOUT)
     assert page.url == f"{server.url}/table/member"  # the token is out of the address
-    expect(page.get_by_test_id("balances")).to_contain_text("The club owes you 0.50 GBP")
+    expect(page.get_by_test_id("balances")).to_contain_text("The club owes you 0.30 GBP")
+    money = page.get_by_test_id("money")
+    expect(money.locator("tr[data-kind]")).to_have_count(3)
+    expect(money).to_contain_text("The club paid you (cash, for Thursday)")
+    expect(money).to_contain_text("\u22120.20 GBP")
+    expect(money.locator('tr[data-kind="reversal"]')).to_contain_text("\u22120.58 GBP")
+    expect(money.locator("tr[data-reversed-by]")).to_contain_text("+0.58 GBP")
     expect(page.locator(f"#s-{sid} [data-net-units]")).to_have_text("+5 units = +0.50 GBP")
     row = page.locator(f'[data-testid="sessions"] tr[data-session-id="{sid}"]')
     expect(row).to_contain_text("Thursday")

@@ -78,7 +78,9 @@ def test_a_mistaken_payment_is_reversed_and_both_stay_on_the_books(tess, club):
                                          ("payment", 100, 90, 2),
                                          ("reversal", -100, -10, 3),
                                          ("payment", 10, 0, 4)]
-    assert cal["entries"][2]["description"] == f"reversal of entry 2: {SLIP}"
+    paid_at = cal["entries"][1]["at"][:10]
+    assert cal["entries"][2]["description"] == \
+        f"reversal of the payment of {paid_at} (entry 2): {SLIP}"
     assert tess.get("/debts").get_json()["debts"] == []
 
 
@@ -146,7 +148,7 @@ def test_the_register_exports_csv_with_a_byte_order_mark_when_asked(tess, club):
     assert marked.data.startswith(b"\xef\xbb\xbf")
     table = list(csv.reader(io.StringIO(marked.data.decode("utf-8-sig"))))
     header, row = table
-    assert header[:4] == ["seq", "recorded_at", "kind", "type"]
+    assert header[:4] == ["seq", "recorded_at", "kind", "payer_name"]
     assert (row[header.index("payer_name")], row[header.index("amount_minor")],
             row[header.index("note")]) == ("Zoë", "5", "'=SUM(A1)")
     debts = tess.get("/debts?format=csv&bom=true")
@@ -184,7 +186,7 @@ def test_what_the_club_owes_and_holds_is_shown_oldest_first(tess, club):
         == [("Bob", 20, first), ("Bob", 50, second)]
     assert payables["totals"] == {"GBP": 70}
     rows = list(csv.reader(io.StringIO(tess.get("/payables?format=csv").get_data(True))))
-    assert [(r[1], r[3]) for r in rows[1:]] == [("Bob", "20"), ("Bob", "50")]
+    assert [(r[0], r[6]) for r in rows[1:]] == [("Bob", "20"), ("Bob", "50")]
     settle = tess.get("/settle-up").get_json()
     assert settle["currency"] == "GBP"
     (gbp,) = settle["currencies"]
@@ -307,11 +309,12 @@ def test_the_statement_and_explain_csv_give_one_table_per_file_when_asked(tess, 
 
     base = f"/sessions/{sid}/statement?format=csv"
     players = table(f"{base}&table=players&bom=1")
-    assert [(r[0], r[-3], r[-2]) for r in players] == [
-        ("player", "net_units", "net_money_minor"), ("Ann", "-4", "-40"), ("Bob", "5", "50"),
-        ("Cal", "-1", "-10")]
-    assert table(f"{base}&table=transfers")[0] == ["from", "to", "amount_units",
-                                                   "amount_money_minor"]
+    assert [(r[0], *r[-4:]) for r in players] == [
+        ("player", "net_units", "currency", "net_money", "net_money_minor"),
+        ("Ann", "-4", "GBP", "-0.40", "-40"), ("Bob", "5", "GBP", "0.50", "50"),
+        ("Cal", "-1", "GBP", "-0.10", "-10")]
+    assert table(f"{base}&table=transfers")[0] == ["from", "to", "amount_units", "currency",
+                                                   "amount_money", "amount_money_minor"]
     cash = table(f"{base}&table=cash")
     assert cash[0][:4] == ["currency", "counted_minor", "expected_minor", "difference_minor"]
     assert cash[1][:4] == ["GBP", "30", "40", "-10"] and len(cash) == 2

@@ -8,7 +8,6 @@ import json
 import logging
 import re
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import MetaData, select, update
@@ -17,10 +16,9 @@ import ledger.clubs.service
 from ledger.clubs.service import Clubs, hash_secret
 from ledger.store.tables import tokens
 from tests.clubs import make_club
+from tests.support import load_configuration
 
 from .conftest import PLAYERS, assert_problem
-
-GUNICORN_CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -261,7 +259,7 @@ def test_no_token_reaches_the_logs(app, http, club, caplog):
 
 def test_the_access_log_records_no_credentials(capsys):
     namespace: dict = {}
-    exec(compile(GUNICORN_CONF.read_text(), str(GUNICORN_CONF), "exec"), namespace)
+    load_configuration(namespace)
     assert namespace["logger_class"] == "api.http.serving.JsonAccessLogger"
     from datetime import timedelta
     from types import SimpleNamespace

@@ -117,8 +117,10 @@ def test_the_evenings_tin_as_csv_is_one_reckoning(tess, club):
     text = response.get_data(as_text=True)
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    assert rows[0] == ["line", "session_id", "session_name", "amount_minor"]
-    assert [(r[0], r[1], r[3]) for r in rows[1:]] == [
+    assert rows[0] == ["line", "session_name", "currency", "amount", "amount_minor",
+                       "session_id"]
+    assert rows[1][2:5] == ["GBP", "5.00", "500"]
+    assert [(r[0], r[5], r[4]) for r in rows[1:]] == [
         ("float", "", "500"),
         ("pools", a, "0"), ("cash paid in", a, "40"), ("cash paid out", a, "0"),
         ("pools", b, "0"), ("cash paid in", b, "0"), ("cash paid out", b, "100"),

@@ -209,3 +209,44 @@ def test_a_member_token_is_revoked_like_any_other_and_listed_in_the_register(
     register = [t for t in tess.get("/audit/tokens").get_json()["tokens"]
                 if t["token_id"] == token_id]
     assert register[0]["revoked_at"] == gone.get_json()["revoked_at"]
+
+
+def test_her_page_shows_her_payments_a_mistake_and_its_reversal(app, tess, club,
+                                                                 monkeypatch):
+    """Cal, -10p on Thursday, pays 85p; a payment of 58p typed against him is reversed. His
+    page says he is square and shows the payment, the mistake and its reversal, newest first,
+    in pounds; his debts are named by their session, never by a book entry's number."""
+    from .test_book_register import pay
+
+    thursday = a_night(tess, "Thursday")
+    pay(tess, "Cal", "club", 10, session_id=thursday)  # 1: square
+    pay(tess, "Cal", "club", 58)  # 2: a mistake
+    undone = tess.post("/book-entries/2/reversal", json={"reason": "not his"},
+                       headers={"Idempotency-Key": "undo-2"})
+    assert undone.status_code == 201, undone.get_json()
+    cal, http = club.members["Cal"], app.test_client()
+    token = bearer(issue(tess, cal, label="Cal's phone").get_json()["token"])
+    html = http.get(f"/members/{cal}/account.html", headers=token).get_data(as_text=True)
+    assert "Square" in html and 'data-balance-minor="0"' in html
+    money = html[html.index('data-testid="money"'):html.index('id="sessions-title"')]
+    assert [kind for kind in ("reversal", "payment", "payment")] == [
+        chunk.split('"')[0] for chunk in money.split('data-kind="')[1:]]
+    assert "You paid the club (cash, for Thursday)" in money
+    assert "+0.10 GBP" in money and "+0.58 GBP" in money and "\u22120.58 GBP" in money
+    assert "Reversal of the payment of 20" in money and "(entry 2): not his" in money
+    assert 'data-reversed-by="3"' in money and "(reversed)" in money
+    assert "minor units" not in html and "earlier: your account lists them all" not in html
+    # a long history: the newest of them, and how many more the account lists
+    monkeypatch.setattr("api.members.PAGE_MONEY", 2)
+    short = http.get(f"/members/{cal}/account.html", headers=token).get_data(as_text=True)
+    assert short.count("data-kind=") == 2 and "And 1 earlier: your account lists them all" \
+        in short
+    # a session's net in money, its units beside
+    assert "\u22120.10 GBP <span class=\"count\">(\u22121 units)</span>" in html
+    # a debt that came from a book entry (the club paid him too much) is named in words
+    pay(tess, "club", "Cal", 25, method="transfer")
+    owing = http.get(f"/members/{cal}/account.html", headers=token).get_data(as_text=True)
+    opened = owing[owing.index('data-testid="open"'):owing.index('id="money-title"')]
+    assert "entry 4" not in opened and "payment paid by the club to him (transfer)" in opened
+    assert http.get(f"/members/{cal}/account", headers=token).get_json()["open"][0][
+        "description"] == "payment paid by the club to him (transfer)"

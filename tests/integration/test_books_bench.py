@@ -51,3 +51,32 @@ def test_a_small_benchmark_club_has_the_projections_an_append_leaves_and_a_full_
     assert set(kinds) == {"session", "payment", "write-off"}
     assert kinds.count("session") == made["hero_sessions"]
     assert books.verify() == [] and books.accounts()["check"]["zero_sum"]
+
+
+def test_the_accounts_benchmark_reads_every_books_read_of_a_small_club_and_tables_runs(
+        database_url):
+    """bench/accounts_bench.py on a small club (the full sizes, up to 10,000 sessions and
+    10,000 book entries, are docs/performance.md's): every read answers, the paged lists
+    their first page, and two runs are tabled side by side."""
+    import argparse
+
+    from bench import accounts_bench
+
+    args = argparse.Namespace(sessions=30, payments=30, deals=2)
+    facts = accounts_bench.build(database_url, args)
+    try:
+        run = {"sessions": 30, "payments": 30,
+               "reads": accounts_bench.measure(facts, repeat=1, only=None)}
+        books = Books(facts["engine"], facts["club"])
+        assert set(run["reads"]) == set(accounts_bench.reads(facts))
+        assert all(r["median_ms"] > 0 for r in run["reads"].values())
+        assert len(books.debts()["debts"]) > 0 and books.accounts()["check"]["zero_sum"]
+        bigger = {**run, "sessions": 300, "reads": {
+            name: {**r, "median_ms": r["median_ms"] * 2} for name, r in run["reads"].items()}}
+        table = accounts_bench.side_by_side([run, bigger]).splitlines()
+        assert table[0] == ("| read | 30 sessions, 30 payments | 300 sessions, 30 payments "
+                            "| last / first |")
+        assert len(table) == 2 + len(run["reads"]) and table[2].endswith("| 2.0 x |")
+    finally:
+        facts["engine"].dispose()
+

@@ -112,7 +112,8 @@ def test_a_code_a_slow_host_shows_is_good_on_every_host(engine: Engine, slow_hos
     sid = Ledger(engine).for_club(club_id).open_session(
         OpenSession(players=["Ann", "Bob", "Cal"], first_dealer="Ann"),
         WriteRequest(actor)).body["session_id"]
-    made = Tablets(engine).create_code(club_id, sid, created_by=str(actor.member_id))
+    made = Tablets(engine).create_code(club_id, sid, created_by=str(actor.member_id),
+                                       member=str(actor.member_id))
     assert datetime.fromisoformat(made["expires_at"]) > database_now(engine) \
         + timedelta(minutes=9)
     slow_host.undo()  # the tablet reaches a host whose clock is right

@@ -6,15 +6,14 @@ from __future__ import annotations
 import gc
 import logging
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
-GUNICORN_CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
+from tests.support import load_configuration
 
 
 def test_a_worker_that_has_loaded_the_app_sets_it_aside_from_the_collector(caplog):
     namespace: dict = {}
-    exec(compile(GUNICORN_CONF.read_text(), str(GUNICORN_CONF), "exec"), namespace)
+    load_configuration(namespace)
     from api import create_app
 
     app = create_app({"DATABASE_URL": "sqlite://", "TESTING": True})
