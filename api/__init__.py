@@ -110,6 +110,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         offences,
         periods,
         sessions,
+        signin,
         statement,
         tablets,
         verify,
@@ -117,7 +118,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     for module in (sessions, events, corrections, deals, offences, statement, explain, verify,
                    clubs, attach, health, audit, books, members, evenings, tablets, exports,
-                   periods):
+                   periods, signin):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
     request_guard.install(app, api.spec.to_dict)
@@ -126,11 +127,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
         contract.install(app, api.spec.to_dict)
     # Pages and files, not API operations: plain Flask blueprints, outside the OpenAPI document.
-    from api.pages import swagger
+    from api.pages import desk, swagger
     from api.pages import tablet as web
 
     app.register_blueprint(swagger.blp)
     app.register_blueprint(web.blp)
+    app.register_blueprint(desk.blp)
     return app
 
 

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from api.cli import links as cli_links
 from ledger.domain import LedgerError
 
 # main's runner: migrate, then `work(clubs)`; a refusal is one line on stderr and status 2.
@@ -40,6 +41,7 @@ def cmd_club_create(args: argparse.Namespace, with_clubs: WithClubs) -> int:
         print(f"club {club['club_id']}: {club['name']}")
         print(f"member {member['member_id']}: {member['name']} (admin)")
         _print_token(token)
+        cli_links.print_link(clubs, club["club_id"], member["member_id"], "admin", args.url)
         from api.cli.audit import ensure_checkpoint_key
 
         ensure_checkpoint_key()
@@ -148,7 +150,11 @@ def add_commands(sub: Any, common: argparse.ArgumentParser, with_clubs: WithClub
     create.add_argument("--admin", default="admin", help="the first member's display name")
     create.add_argument("--label", default="first admin token", help="the token's device")
     create.add_argument("--expires-in-days", type=int, default=None)
+    create.add_argument("--url", default=cli_links.DEFAULT_URL,
+                        help="where the service is reached, for the admin's sign-in link")
     create.set_defaults(func=run(cmd_club_create))
+    cli_links.add_parser(club, common, ROLES,
+                         run=lambda args: with_clubs(args, cli_links.work(args)))
     attach = club.add_parser("attach", parents=[common],
                              help="sessions recorded before clubs into a club, each seat the "
                                   "member of that name or a new guest member")

@@ -9,7 +9,9 @@
     lanterloo checkpoint | export S | verify-export F | keygen F   (api/cli/audit.py)
     lanterloo rebuild --all         # rebuild every session's projections from its log
     lanterloo copy --from URL --to URL   # the whole ledger to an empty database, verified
-    lanterloo club create NAME      # a new club; prints its first admin and their token
+    lanterloo club create NAME      # a new club; prints its first admin, their token and
+                                    # their sign-in link (--url: where the service is reached)
+    lanterloo club link CLUB --member M --role R   # another sign-in link
     lanterloo club attach CLUB --all     # the sessions from before clubs into a club
     lanterloo member add --club C NAME             # ... and tokens (api/cli/clubs.py)
     lanterloo token create --club C --member M --role dealer --label "tablet 2"
@@ -307,6 +309,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 print(f"  {role.upper()}={token}  # {DEMO_STAFF[role]}")
             print(f'  e.g. curl -H "Authorization: Bearer $AUDITOR" '
                   f"{base}/sessions/{session_id}/statement")
+            clubs = _clubs(engine)
+            club_id = clubs.club(DEMO_CLUB)["club_id"]
+            for role in ("admin", "treasurer", "auditor"):  # the desk's, in a browser
+                member_id = clubs.member(club_id, DEMO_STAFF[role])["member_id"]
+                cli_links.print_link(clubs, club_id, member_id, role, base)
     finally:
         # The workers open their own connections after the fork.
         engine.dispose()

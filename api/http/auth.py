@@ -153,6 +153,15 @@ def principal() -> Principal:
     return found
 
 
+def may_issue(role: str) -> None:
+    """An admin issues and revokes tokens and sign-in links of every role; a treasurer only
+    member ones (LINK_ISSUERS)."""
+    if principal().role not in MANAGERS and role != MEMBER:
+        raise ApiProblem(403, "forbidden", f"a {principal().role} gives and takes back member "
+                         "access only: ask the club's admin for any other role",
+                         title="Not allowed for this role", rule="role", field="role")
+
+
 def check_commands(commands: Iterable[Command]) -> None:
     """Roles that may append may not append everything: only a treasurer ends a session."""
     if principal().role not in ENDERS and any(isinstance(c, EndSession) for c in commands):

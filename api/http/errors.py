@@ -49,6 +49,7 @@ TITLES: dict[str, str] = {
     "idempotency-key-reuse": "Idempotency key used for another request",
     "precondition-required": "Say which version the events build on",
     "pairing-refused": "The pairing code signs nothing in",
+    "signin-refused": "The sign-in link signs nobody in",
     "too-many-attempts": "Too many attempts",
     "internal-error": "Internal error",
     "database-unavailable": "The database cannot be reached",
@@ -71,6 +72,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "not-found": 404,
     "forbidden": 403,
     "pairing-refused": 422,
+    "signin-refused": 422,
 }
 
 

@@ -4,7 +4,8 @@
 - `Content-Security-Policy`: nothing may load (`default-src 'none'`) except on /docs, whose
   Swagger UI page loads its scripts and styles from the app itself (api/pages/swagger.py; from
   LOO_SWAGGER_UI_URL's origin if that names another) and no inline script, and on the tablet's
-  pages under /table (api/pages/tablet.py), which load their own files only ('self') and talk to the
+  pages under /table (api/pages/tablet.py) and the desk under /desk (api/pages/desk.py),
+  which load their own files only ('self') and talk to the
   API of the same origin, and on the printable pages the API serves as HTML (api/pages/printable.py:
   a statement), which may use their own inline stylesheet (allowed by its hash) and nothing
   else;
@@ -43,8 +44,12 @@ def docs_csp(swagger_ui_url: str | None) -> str:
               "form-action 'none'")
 
 
+DESK_PREFIX = "/desk"  # the club's desk (api/pages/desk.py), under the same policy
+
+
 def _on_pages(path: str) -> bool:
-    return path == PAGES_PREFIX or path.startswith(PAGES_PREFIX + "/")
+    return any(path == prefix or path.startswith(prefix + "/")
+               for prefix in (PAGES_PREFIX, DESK_PREFIX))
 
 
 def install(app: Flask) -> None:

@@ -16,10 +16,10 @@ from api.http.auth import (
     MANAGERS,
     MEMBER,
     MEMBER_READERS,
+    may_issue,
     principal,
     requires,
 )
-from api.http.errors import ApiProblem
 from api.http.extension import services
 from api.http.inputs import Blueprint, header_params, json_object
 from api.http.writing import write_request, written
@@ -171,7 +171,7 @@ class Tokens(MethodView):
         (`Idempotent-Replayed: true`), which is never stored.
         """
         body = _body(TokenInSchema)
-        _may_issue(body["role"])
+        may_issue(body["role"])
         result = issue_token(
             services().clubs, principal().club_id, body["member"], body["role"], body["label"],
             expires_in_days=body["expires_in_days"], request=write_request())
@@ -192,13 +192,6 @@ class Token(MethodView):
         An admin revokes any token of the club; a treasurer only member tokens.
         """
         clubs = services().clubs
-        _may_issue(clubs.token(token_id, club_id=principal().club_id)["role"])
+        may_issue(clubs.token(token_id, club_id=principal().club_id)["role"])
         return clubs.revoke_token(token_id, club_id=principal().club_id, by=principal().actor)
 
-
-def _may_issue(role: str) -> None:
-    """An admin issues and revokes every role; a treasurer only member tokens."""
-    if principal().role not in MANAGERS and role != MEMBER:
-        raise ApiProblem(403, "forbidden", f"a {principal().role} issues and revokes member "
-                         "tokens only", title="Not allowed for this role", rule="role",
-                         field="role")

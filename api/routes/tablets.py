@@ -17,9 +17,6 @@ fragment (`/table#pair=...`), which a browser never sends.
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import deque
 from typing import Any
 
 import segno
@@ -27,6 +24,7 @@ from flask import current_app, request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from api.http.attempts import failures
 from api.http.auth import PAIRERS, STATE_READERS, principal, requires
 from api.http.context import check_session_id
 from api.http.errors import ApiProblem
@@ -37,9 +35,6 @@ from api.schemas.records import EntryEventSchema
 from ledger.clubs.tablets import CODE_LIFETIME, TOKEN_LIFETIME, Tablets, normalise_code
 from ledger.domain import LedgerError
 
-EXTENSION = "lanterloo_tablets"
-WINDOW_SECONDS = 60.0
-
 blp = Blueprint("tablets", __name__, url_prefix="",
                 description="The dealer's tablet: pairing a tablet with a code, the club's "
                             "open sessions, who logged the last entries.")
@@ -48,45 +43,6 @@ blp.url_value_preprocessor(check_session_id)
 
 def tablets() -> Tablets:
     return Tablets(services().engine)
-
-
-class FailedExchanges:
-    """Failed exchanges per client address over the last minute, in this process."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._seen: dict[str, deque[float]] = {}
-
-    def _recent(self, address: str, now: float) -> deque[float]:
-        times = self._seen.setdefault(address, deque())
-        while times and times[0] <= now - WINDOW_SECONDS:
-            times.popleft()
-        return times
-
-    def retry_after(self, address: str, limit: int) -> int | None:
-        """Seconds until `address` may try again, or None if it may now."""
-        now = time.monotonic()
-        with self._lock:
-            times = self._recent(address, now)
-            if len(times) < limit:
-                return None
-            return max(1, int(times[0] + WINDOW_SECONDS - now + 0.999))
-
-    def failed(self, address: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            self._recent(address, now).append(now)
-            if len(self._seen) > 10_000:  # forget quiet addresses
-                for quiet in [a for a, t in self._seen.items() if not t]:
-                    del self._seen[quiet]
-
-
-def failures() -> FailedExchanges:
-    extension = current_app.extensions.setdefault(EXTENSION, {})
-    found = extension.get("failures")
-    if found is None:
-        found = extension["failures"] = FailedExchanges()
-    return found
 
 
 # ---------------------------------------------------------------- schemas
@@ -244,7 +200,7 @@ class Pairing(MethodView):
         """
         address = request.remote_addr or "unknown"
         limit = int(current_app.config.get("PAIRING_FAILURES_PER_MINUTE", 10))
-        wait = failures().retry_after(address, limit)
+        wait = failures("pairing").retry_after(address, limit)
         if wait is not None:
             raise ApiProblem(429, "too-many-attempts",
                              f"too many wrong pairing codes from this address: try again in "
@@ -254,7 +210,7 @@ class Pairing(MethodView):
             normalise_code(body["code"])
             paired = tablets().exchange(body["code"])
         except LedgerError:
-            failures().failed(address)
+            failures("pairing").failed(address)
             raise
         return paired, 201, {"Cache-Control": "no-store"}
 

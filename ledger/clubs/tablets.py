@@ -7,25 +7,24 @@ the club's open sessions to pick from, and who logged the last entries of a sess
     paired = tablets.exchange(code["code"])    # paired["token"]: a dealer token, shown once
 
 A pairing code is eight symbols of an alphabet with no 0/O or 1/I (40 bits), shown as
-"K7QM-3XPD" and in a QR code on the treasurer's screen (api/routes/tablets.py). It is good for
+"K7QM-3XPD" and in a QR code on the treasurer's screen (api/routes/tablets.py), made and
+spent as every code exchanged for a token is (ledger/clubs/codes.py). It is good for
 CODE_LIFETIME, once: exchanged for a dealer token of the club that lasts TOKEN_LIFETIME (an
-evening), for the session it was made for. Only its SHA-256 is stored. Its first LOOKUP
-symbols find its row, so a wrong guess at the rest counts against that code, which dies after
-MAX_FAILED; the API limits failed exchanges per address as well. Unknown, expired, used, dead
+evening), for the session it was made for. Only its SHA-256 is stored. Its first symbols find
+its row, so a wrong guess at the rest counts against that code, which dies after a few
+failures; the API limits failed exchanges per address as well. Unknown, expired, used, dead
 or wrong: one answer, so that none can be told from another.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from uuid import uuid4
 
 from sqlalchemy import Engine
 
+from ledger.clubs import codes
+from ledger.clubs.codes import ALPHABET
 from ledger.clubs.service import Actor, NotFound, create_short_lived_token, name_key
 from ledger.domain import InvalidInput, LedgerError, event_from_record, event_to_record
 from ledger.store import clubstore, open_store
@@ -36,12 +35,9 @@ from ledger.store.queries import load_session
 __all__ = ["Tablets", "PairingRefused", "CODE_LIFETIME", "TOKEN_LIFETIME", "ALPHABET",
            "normalise_code"]
 
-ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # 32 symbols: no 0, 1, I, O
 CODE_LENGTH = 8
-LOOKUP = 3
 CODE_LIFETIME = timedelta(minutes=10)
 TOKEN_LIFETIME = timedelta(hours=12)
-MAX_FAILED = 5
 ROLE = "dealer"
 MAX_SESSIONS = 20  # the open sessions among the club's most recently written
 MAX_ENTRIES = 200
@@ -58,19 +54,9 @@ def normalise_code(raw: object) -> str:
     if not isinstance(raw, str):
         raise InvalidInput("a pairing code is 8 letters and digits", rule="pairing-code",
                            field="code")
-    code = "".join(ch for ch in raw.upper() if ch not in " -")
-    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
-        raise InvalidInput("a pairing code is 8 letters and digits (no 0, 1, I or O), as the "
-                           "treasurer's screen shows it", rule="pairing-code", field="code")
-    return code
-
-
-def _hash(code: str) -> str:
-    return hashlib.sha256(code.encode("ascii")).hexdigest()
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return codes.normalise(raw, CODE_LENGTH, "a pairing code is 8 letters and digits (no 0, "
+                           "1, I or O), as the treasurer's screen shows it",
+                           rule="pairing-code")
 
 
 def shown(code: str) -> str:
@@ -117,30 +103,16 @@ class Tablets:
                 raise NotFound(f"no member {member} in the club", rule="member-exists",
                                field="member")
             member_id = found.id
-            taken = {r.lookup for r in self._live(conn, None, now)}
-            while True:
-                code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
-                if code[:LOOKUP] not in taken:
-                    break
-            code_id = uuid4().hex
             expires = now + CODE_LIFETIME
-            store.insert_code(conn, id=code_id, lookup=code[:LOOKUP], code_hash=_hash(code),
-                              club_id=club_id, session_id=session_id, member_id=member_id,
-                              created_by=created_by, label=label or "", created_at=now,
-                              expires_at=expires, failed_attempts=0, used_at=None,
-                              token_id=None)
+            code_id, code = codes.make(conn, length=CODE_LENGTH, club_id=club_id,
+                                       member_id=member_id, role=ROLE, created_by=created_by,
+                                       expires_at=expires, now=now, session_id=session_id,
+                                       label=label or "")
             who = clubstore.find_member(conn, club_id, member_id=member_id)
         return {"pairing_id": code_id, "code": shown(code), "session_id": session_id,
                 "session_name": row.state.get("name", ""), "member": who.name,
                 "role": ROLE, "label": label, "expires_at": expires.isoformat(),
                 "expires_in_seconds": int(CODE_LIFETIME.total_seconds())}
-
-    def _live(self, conn: Any, lookup: str | None, now: datetime) -> list[Any]:
-        """The codes that can still be used (of `lookup`, or all)."""
-        rows = store.unused_codes(conn, now) if lookup is None \
-            else store.codes_by_lookup(conn, lookup)
-        return [r for r in rows if r.used_at is None and _utc(r.expires_at) > now
-                and r.failed_attempts < MAX_FAILED]
 
     def exchange(self, raw: object, *, now: datetime | None = None) -> dict[str, Any]:
         """The dealer token a code signs in (its secret shown this once), and the session it
@@ -153,23 +125,22 @@ class Tablets:
             conn = tx.conn
             now = now or tx.now()  # the clock that set the code's expiry
             self.store.tokens_changed(tx)  # a token is made
-            live = self._live(conn, code[:LOOKUP], now)
-            digest = _hash(code)
-            match = next((r for r in live if hmac.compare_digest(r.code_hash, digest)), None)
-            if match is not None:
+
+            def issue(match: Any) -> dict[str, Any]:
                 label = match.label \
                     or f"Tablet {store.codes_used_for(conn, match.session_id) + 1}"
                 # issued on the word of the member who showed the code
-                token = create_short_lived_token(conn, match.club_id, match.member_id, ROLE,
-                                                 label, lifetime=TOKEN_LIFETIME, now=now,
-                                                 by=Actor("pairing code", match.created_by))
-                if not store.mark_used(conn, match.id, now=now, token_id=token["token_id"]):
-                    raise refused  # used by a concurrent request: this transaction rolls back
+                return create_short_lived_token(conn, match.club_id, match.member_id, ROLE,
+                                                label, lifetime=TOKEN_LIFETIME, now=now,
+                                                by=Actor("pairing code", match.created_by))
+
+            spent = codes.spend(conn, code, now, for_session=True, issue=issue,
+                                refused=refused)
+            if spent is not None:
+                match, token = spent
                 club = clubstore.find_club(conn, match.club_id)
                 return {**token, "session_id": match.session_id, "club_id": match.club_id,
                         "club": club.name if club is not None else ""}
-            for r in live:  # a wrong guess at this code's secret part, counted
-                store.count_failure(conn, r.id)
         raise refused  # once the failures are committed
 
     # -- what the tablet lists and reads --------------------------------------------------

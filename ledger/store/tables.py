@@ -310,11 +310,13 @@ snapshots = Table(
     PrimaryKeyConstraint("session_id", "version"),
 )
 
-# -- pairing a tablet (docs/tablet.md, "Signing a tablet in") ------------------------------
-# A short code the treasurer's screen shows for one session. Typed or scanned on a tablet, it
-# is exchanged once (POST /pairing) for a dealer token that lasts the evening. Only the code's
-# SHA-256 is kept; its first symbols (`lookup`) find the row, so a wrong guess at the rest is
-# counted against that code, which dies after a few. It expires in minutes and is used once
+# -- codes exchanged once for a token (ledger/clubs/codes.py) -------------------------------
+# A tablet's pairing code (docs/tablet.md, "Signing a tablet in"): a short code the
+# treasurer's screen shows for one session, exchanged once (POST /pairing) for a dealer token
+# that lasts the evening. A person's sign-in link (docs/desk.md): a longer code for no
+# session, exchanged once (POST /signin) for a token of its `role`. Only a code's SHA-256 is
+# kept; its first symbols (`lookup`) find the row, so a wrong guess at the rest is counted
+# against that code, which dies after a few. It expires in minutes and is used once
 # (`used_at`, and the token it gave). Not copied by `lanterloo copy`: nothing depends on it.
 pairing_codes = Table(
     "pairing_codes",
@@ -323,10 +325,15 @@ pairing_codes = Table(
     Column("lookup", String(8), nullable=False, index=True),
     Column("code_hash", String(64), nullable=False),  # sha256 hex of the whole code
     Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
-    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
-    # the member whose dealer token the tablet gets; `created_by` showed the code
+    # the session a tablet's pairing code is for; none for a person's sign-in link
+    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=True),
+    # the member whose token the code gives, and its role; `created_by` made the code
+    Column("role", String(16), nullable=False, server_default="dealer"),
     Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=False),
     Column("created_by", String(ID_LENGTH), ForeignKey("members.id"), nullable=False),
+    # the token `created_by` made a sign-in link with (none at the command line), kept as
+    # tokens.issued_with is, for the token register
+    Column("created_with", String(TOKEN_ID_LENGTH), nullable=True),
     Column("label", String(100), nullable=False),  # the token's label: "Tablet 2"
     Column("created_at", Timestamp, nullable=False),
     Column("expires_at", Timestamp, nullable=False),

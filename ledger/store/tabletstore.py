@@ -1,5 +1,6 @@
-"""The queries of ledger/clubs/tablets.py: pairing codes, a club's recent sessions, the last entries
-of a session with the device that logged each."""
+"""The queries of ledger/clubs/codes.py, tablets.py and signin.py: codes exchanged for a
+token, a club's recent sessions, the last entries of a session with the device that logged
+each."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy.orm import aliased
 
-from .tables import events, pairing_codes, sessions, tokens
+from .tables import events, members, pairing_codes, sessions, tokens
 
 
 def insert_code(conn: Connection, **values: Any) -> None:
@@ -72,3 +74,28 @@ def corrections(conn: Connection, session_id: str) -> list[tuple[int, int]]:
     rows = conn.execute(select(events.c.version, events.c.payload).where(
         events.c.stream_id == session_id, events.c.type == "EntryCorrected"))
     return [(int(payload["rewound_to"]), int(version)) for version, payload in rows]
+
+
+def signin_links(conn: Connection, club_id: str, limit: int) -> list[Row[Any]]:
+    """The club's sign-in links (codes for no session), newest first, with the names of
+    the member each is for and of the member who made it."""
+    maker = aliased(members)
+    return list(conn.execute(
+        select(pairing_codes.c.id, pairing_codes.c.member_id, pairing_codes.c.role,
+               pairing_codes.c.created_at, pairing_codes.c.expires_at,
+               pairing_codes.c.used_at, pairing_codes.c.failed_attempts,
+               pairing_codes.c.token_id, members.c.name.label("member_name"),
+               maker.c.name.label("maker_name"))
+        .join(members, members.c.id == pairing_codes.c.member_id)
+        .join(maker, maker.c.id == pairing_codes.c.created_by)
+        .where(pairing_codes.c.club_id == club_id, pairing_codes.c.session_id.is_(None))
+        .order_by(pairing_codes.c.created_at.desc(), pairing_codes.c.id).limit(limit)))
+
+
+def withdraw_code(conn: Connection, code_id: str, club_id: str, *, now: datetime) -> bool:
+    """Let an unused sign-in link of the club expire now: False if there is none such."""
+    result = conn.execute(update(pairing_codes).where(
+        pairing_codes.c.id == code_id, pairing_codes.c.club_id == club_id,
+        pairing_codes.c.session_id.is_(None), pairing_codes.c.used_at.is_(None),
+        pairing_codes.c.expires_at > now).values(expires_at=now))
+    return result.rowcount == 1

@@ -23,6 +23,7 @@ from sqlalchemy import func, select, update
 from ledger.books.closing import Periods
 from ledger.books.service import Books
 from ledger.clubs.service import Actor, Clubs
+from ledger.clubs.signin import SignIn
 from ledger.clubs.tablets import Tablets
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
@@ -118,6 +119,13 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("post", "/sessions/{session_id}/pairing-codes"): allowed("admin", "treasurer", ok=201),
     ("post", "/pairing"): None,
     ("get", "/club/sessions"): allowed(*ALL),
+    # signing in with a link (api/routes/signin.py): a treasurer's are member links only, the
+    # walk's are; the exchange carries no token; everyone signs himself out
+    ("post", "/signin-links"): allowed("admin", "treasurer", ok=201),
+    ("get", "/signin-links"): allowed("admin", "treasurer"),
+    ("delete", "/signin-links/{link_id}"): allowed("admin", "treasurer"),
+    ("post", "/signin"): None,
+    ("post", "/signout"): allowed(*ALL, "member"),
     ("get", "/sessions/{session_id}/entries"): allowed(*ALL),
     # sessions from before clubs (api/routes/attach.py): the administrator's
     ("get", "/club/sessions-before-clubs"): allowed("admin"),
@@ -145,11 +153,11 @@ THEIR_EVENING = {("post", "/evenings/{evening}/sessions"): 404,
                  ("post", "/evenings/{evening}/cash"): 409,
                  ("post", "/evenings/{evening}/cash-differences"): 409}
 # A public route's status when it is not 200.
-PUBLIC_OK = {("post", "/pairing"): 201}
+PUBLIC_OK = {("post", "/pairing"): 201, ("post", "/signin"): 201}
 # Served beside the document, not in it.
 PUBLIC_EXTRAS = [("get", "/openapi.json"), ("get", "/docs")]
 # Routes naming one object of the club: another club gets 404 there, never 403-then-200.
-OBJECT_PARAMS = ("session_id", "token_id", "member_id")
+OBJECT_PARAMS = ("session_id", "token_id", "member_id", "link_id")
 MISSING_MEMBER = "0" * 32
 
 
@@ -177,6 +185,12 @@ class World:
     def fresh_token(self) -> str:
         return Clubs(self.engine).create_token(self.ours.club_id, "member", "member",
                                                "victim")["token_id"]
+
+    def fresh_link(self) -> dict[str, Any]:
+        """A waiting member link of our club, with its code."""
+        return SignIn(self.engine).create_link(self.ours.club_id, member="dealer",
+                                               role="member",
+                                               created_by=self.ours.members["admin"])
 
     def unique(self) -> str:
         self.counter += 1
@@ -220,6 +234,8 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
         ids["token_id"] = MISSING_TOKEN if missing else world.fresh_token()
     if "{member_id}" in path:
         ids["member_id"] = MISSING_MEMBER if missing else world.ours.members["dealer"]
+    if "{link_id}" in path:
+        ids["link_id"] = MISSING_MEMBER if missing else world.fresh_link()["link_id"]
     on_session = "{session_id}" in path
     if on_session and path.endswith(("/cash", "/cash-differences")) and not missing:
         # the cash is counted once the session ends
@@ -304,6 +320,9 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
             "/sessions/{session_id}/cash": {"counted_minor": 0, "currency": "units"},
             "/sessions/{session_id}/pairing-codes": {"member": "dealer"},
             "/pairing": {"code": pairing_code},
+            "/signin-links": {"member": "dealer", "role": "member"},
+            "/signin": {"code": world.fresh_link()["code"]} if path == "/signin" else None,
+            "/signout": None,
             "/sessions/{session_id}/attach": None,
             "/book-entries/{seq}/reversal": {"reason": "walk"},
             "/sessions/{session_id}/float": {"amount_minor": 1, "currency": "units"},
@@ -327,6 +346,8 @@ def request_for(world: World, method: str, path: str, *, missing: bool = False
 
 
 def call(world: World, method: str, url: str, body: Any, authorization: str) -> Any:
+    if url == "/signout":  # signing out revokes the token: sign out a fresh one of its kind
+        authorization = stand_in(world, authorization)
     headers = {"Authorization": authorization} if authorization else {}
     if method in ("post", "put"):  # an append is never blind (428): its own request
         world.counter += 1
@@ -335,6 +356,18 @@ def call(world: World, method: str, url: str, body: Any, authorization: str) -> 
         return world.client.open(url, method=method.upper(), data=body,
                                  content_type="text/csv", headers=headers)
     return world.client.open(url, method=method.upper(), json=body, headers=headers)
+
+
+def stand_in(world: World, authorization: str) -> str:
+    """A fresh token of the same club, member and role as the club's token in
+    `authorization`; any other credential as it is."""
+    for club in (world.ours, world.theirs):
+        for role, token in club.tokens.items():
+            if authorization == f"Bearer {token}":
+                fresh = Clubs(world.engine).create_token(club.club_id, club.members[role],
+                                                         role, "signing out")
+                return f"Bearer {fresh['token']}"
+    return authorization
 
 
 def spec_operations(client: FlaskClient) -> set[tuple[str, str]]:
@@ -423,7 +456,7 @@ def test_another_clubs_token_never_reaches_our_objects(world, role):
             assert response.status_code == THEIR_EVENING[(method, path)], (role, url)
             assert world.ours.club_id not in response.get_data(as_text=True)
             continue
-        if not any(p in path for p in ("{session_id}", "{token_id}", "{member_id}")):
+        if not any(f"{{{p}}}" in path for p in OBJECT_PARAMS):
             # Collection routes answer for the caller's own club.
             assert response.status_code == expected[role], (role, method, url)
             assert world.ours.club_id not in response.get_data(as_text=True)

@@ -94,6 +94,36 @@ def test_club_create_makes_a_checkpoint_key_in_the_instance_folder_once_mode_600
     assert not key_file.exists()
 
 
+def test_club_create_prints_the_admins_sign_in_link_and_club_link_makes_another(
+        database_url, http, capsys):
+    status, out, _ = run(capsys, "club", "create", "Friday Loo", "--admin", "Mrs Bell",
+                         "--url", "https://loo.example.org/", "--database-url", database_url)
+    assert status == 0, out
+    assert "sign-in link for Mrs Bell (admin), good once within 30 minutes" in out
+    code = re.search(r"^  https://loo\.example\.org/desk#signin=([2-9A-HJ-NP-Z]{26})$", out,
+                     re.M).group(1)
+    signed = http.post("/signin", json={"code": code})
+    assert signed.status_code == 201, signed.get_json()
+    assert (signed.get_json()["member"], signed.get_json()["role"]) == ("Mrs Bell", "admin")
+    assert signed.get_json()["label"] == "sign-in link (command line)"
+    assert http.post("/signin", json={"code": code}).status_code == 422
+    # the operator's link, as the command line's tokens: issued by no member, so the token
+    # register has nothing to say of it (not "self-issued")
+    register = http.get("/audit/tokens", headers={
+        "Authorization": f"Bearer {signed.get_json()['token']}"}).get_json()
+    assert [t for t in register["tokens"] if t["token_id"] == signed.get_json()["token_id"]] \
+        == []
+
+    run(capsys, "member", "add", "--club", "Friday Loo", "Tess", "--database-url",
+        database_url)
+    status, out, _ = run(capsys, "club", "link", "Friday Loo", "--member", "tess", "--role",
+                         "treasurer", "--database-url", database_url)
+    assert status == 0, out
+    code = re.search(r"^  http://localhost:8000/desk#signin=(\w{26})$", out, re.M).group(1)
+    signed = http.post("/signin", json={"code": code}).get_json()
+    assert (signed["member"], signed["role"]) == ("Tess", "treasurer")
+
+
 def test_token_create_list_and_revoke(database_url, http, capsys):
     run(capsys, "club", "create", "Thursday Loo", "--database-url", database_url)
     status, out, _ = run(capsys, "member", "add", "--club", "thursday loo", "Dan",

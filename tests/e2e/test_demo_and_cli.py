@@ -133,6 +133,9 @@ def test_serve_with_the_demo_prints_its_urls_serves_them_and_stops_on_ctrl_c(tmp
     assert f"http://localhost:{port}/docs" in text
     for role in ("ADMIN", "TREASURER", "DEALER", "AUDITOR"):
         assert re.search(rf"^\s+{role}=loo_[0-9a-f]{{16}}_\S+", text, re.M), text
+    for role in ("admin", "treasurer", "auditor"):  # the desk's way in
+        assert re.search(rf"^sign-in link for .+ \({role}\), good once within 30 minutes:\n"
+                         rf"  http://localhost:{port}/desk#signin=\w{{26}}$", text, re.M), text
     assert "Traceback" not in text
     assert "Shutting down: Master" in text
 

@@ -19,7 +19,7 @@ from api.http.contract import openapi_path
 pytestmark = pytest.mark.backends("sqlite")  # the document: no database's
 
 # Pages and files served beside the API, not operations of it.
-NOT_OPERATIONS = re.compile(r"^/(openapi\.json|docs(/.*)?|metrics|table(/.*)?)$")
+NOT_OPERATIONS = re.compile(r"^/(openapi\.json|docs(/.*)?|metrics|table(/.*)?|desk(/.*)?)$")
 # Schemas with no member always sent: the members of an account line's detail depend on
 # its kind; a penalty entered by hand has no evidence ({}); flask-smorest's own pagination
 # schema is unused.

@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import MetaData, select, update
 
+from ledger.clubs.codes import MAX_FAILED
 from ledger.clubs.service import Actor
-from ledger.clubs.tablets import MAX_FAILED
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
 from ledger.sessions.service import Ledger

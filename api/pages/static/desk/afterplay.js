@@ -1,0 +1,180 @@
+// After play (the treasurer's): a payment taken in or paid out, the open debts oldest first,
+// the book's last entries, each not yet reversed offered for reversal with a reason.
+// The currencies offered are the club's (GET /club/currencies); every refusal is the
+// ledger's sentence beside the field it names.
+
+import {
+  call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
+} from "./api.js";
+
+const KIND_WORDS = {
+  payment: "Payment", "write-off": "Write-off", reversal: "Reversal", float: "Float",
+  cash: "Cash counted", "cash-difference": "Cash difference",
+};
+const SHOWN = 25;  // the book's last entries listed
+
+async function allEntries() {
+  const entries = [];
+  let after = 0;
+  for (;;) {
+    const page = (await call("GET", `/book-entries?after=${after}&limit=1000`)).body;
+    entries.push(...page.entries);
+    if (page.next_after === null || page.next_after === undefined) return entries;
+    after = page.next_after;
+  }
+}
+
+export async function afterPlayRoom(main) {
+  const pay = h("section", { class: "panel", "aria-label": "Take or pay out a payment" });
+  const debts = h("section", { class: "panel", "aria-label": "Open debts" });
+  const book = h("section", { class: "panel", "aria-label": "The book's last entries" });
+  main.append(h("div", { class: "columns" }, h("div", {}, pay, debts), book));
+  let members = [];
+  let currencies = ["GBP"];
+
+  async function drawDebts() {
+    let answer;
+    try {
+      answer = (await call("GET", "/debts")).body;
+    } catch (failure) {
+      debts.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      return;
+    }
+    const open = [...answer.debts].sort((a, b) => (a.since || "").localeCompare(b.since || ""));
+    const totals = Object.entries(answer.totals || {}).map(([c, v]) => money(v, c));
+    debts.replaceChildren(h("h3", { id: "debts-h" }, "Open debts, oldest first"),
+      open.length ? h("p", {}, `Owed to the club: ${totals.join(", ")}.`) : "",
+      open.length ? h("ul", { class: "list", "data-testid": "debts" }, open.map((d) =>
+        h("li", { "data-member": d.name },
+          h("span", { class: "grow" }, h("strong", {}, d.name), " owes ",
+            h("strong", {}, money(d.amount_minor, d.currency)), h("br", {}),
+            h("span", { class: "muted" }, `${d.session_name ? `from ${d.session_name}, `
+              : ""}since ${when(d.since)}`)))))
+        : h("p", { class: "muted" }, "Nobody owes the club anything."));
+  }
+
+  function entryWords(e) {
+    const what = KIND_WORDS[e.kind] || e.type;
+    const party = (name) => (name === "club" ? "the club" : name);
+    const parties = e.kind === "payment" ? `${party(e.payer_name)} paid ${party(e.payee_name)}`
+      : e.member_name || "";
+    const amount = e.amount_minor !== null && e.amount_minor !== undefined
+      ? money(e.amount_minor, e.currency) : "";
+    const how = e.method ? ` (${e.method})` : "";
+    const more = e.kind === "reversal" ? `reverses entry ${e.reverses}: ${e.reason}` : "";
+    return `${what}: ${[parties, amount].filter(Boolean).join(", ")}${how}${more ? ` — ${more}` : ""}`;
+  }
+
+  function reverseForm(e, item) {
+    const reason = h("input", { type: "text", name: "reason", maxlength: "200",
+      autocomplete: "off" });
+    const form = h("form", { class: "grow", "data-testid": "reverse-form" },
+      field(`Why entry ${e.seq} is wrong`, reason, "reason"),
+      h("div", { class: "row", "data-field": "seq" },
+        h("button", { class: "btn primary", type: "submit" }, `Reverse entry ${e.seq}`)));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearRefusals(form);
+      try {
+        await call("POST", `/book-entries/${e.seq}/reversal`, { body: { reason: reason.value } });
+        await refresh(`Entry ${e.seq} is reversed.`);
+      } catch (failure) {
+        showRefusal(form, failure);
+      }
+    });
+    item.append(form);
+    reason.focus();
+  }
+
+  async function drawBook(note) {
+    let entries;
+    try {
+      entries = await allEntries();
+    } catch (failure) {
+      book.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      return;
+    }
+    const last = entries.slice(-SHOWN).reverse();
+    book.replaceChildren(h("h3", { id: "book-h" }, "The book's last entries"),
+      note ? h("p", { class: "done", role: "status" }, note) : "",
+      last.length ? h("ul", { class: "list", "data-testid": "book" }, last.map((e) => {
+        const item = h("li", { "data-seq": String(e.seq) },
+          h("span", { class: "grow" }, h("strong", {}, `${e.seq}. `), entryWords(e), h("br", {}),
+            h("span", { class: "muted" }, `${when(e.recorded_at)}, by ${e.actor}` +
+              (e.reversed_by ? `; reversed by entry ${e.reversed_by}` : ""))));
+        // an entry not reversed yet, and not a reversal itself, may be reversed
+        if (!e.reversed_by && e.kind !== "reversal") {
+          const open = h("button", { class: "btn small", type: "button",
+            "aria-label": `Reverse entry ${e.seq}` }, "Reverse…");
+          open.addEventListener("click", () => { open.remove(); reverseForm(e, item); });
+          item.append(open);
+        }
+        return item;
+      })) : h("p", { class: "muted" }, "The book has no entry yet."));
+  }
+
+  function drawPay() {
+    const direction = h("select", { name: "direction" },
+      h("option", { value: "in" }, "A member pays the club"),
+      h("option", { value: "out" }, "The club pays a member"));
+    const who = h("select", { name: "member" }, members.map((m) =>
+      h("option", { value: m.name }, m.name)));
+    const amount = h("input", { type: "text", name: "amount", inputmode: "decimal",
+      autocomplete: "off", placeholder: "5.00" });
+    const currency = h("select", { name: "currency" },
+      currencies.map((c) => h("option", { value: c }, c)));
+    const method = h("select", { name: "method" },
+      h("option", { value: "cash" }, "Cash"), h("option", { value: "transfer" }, "Transfer"));
+    const form = h("form", { "data-testid": "payment" },
+      field("Which way", direction, "direction"),
+      field("Member", who, "member"),
+      h("div", { class: "row" }, field("Amount", amount, "amount_minor"),
+        field("Currency", currency, "currency")),
+      field("Paid by", method, "method"),
+      h("div", { class: "row", "data-field": "*" },
+        h("button", { class: "btn primary", type: "submit" }, "Record the payment")));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearRefusals(form);
+      const minor = toMinor(amount.value, currency.value);
+      if (minor === null) {
+        showRefusal(form, { status: 422, problem: { field: "amount_minor",
+          detail: `Write the amount in ${currency.value}, e.g. 5.00.` } });
+        return;
+      }
+      const inward = direction.value === "in";
+      const body = { payer: inward ? who.value : "club", payee: inward ? "club" : who.value,
+        amount_minor: minor, currency: currency.value, method: method.value };
+      try {
+        await call("POST", "/payments", { body });
+        amount.value = "";
+        await refresh(`${inward ? `${who.value} paid the club` : `The club paid ${who.value}`} ` +
+          `${money(minor, currency.value)} (${method.value}).`);
+      } catch (failure) {
+        // the payer or payee the ledger names is the member chosen here
+        if (failure.problem && ["payer", "payee"].includes(failure.problem.field)) {
+          failure.problem.field = "member";
+        }
+        showRefusal(form, failure);
+      }
+    });
+    pay.replaceChildren(h("h3", { id: "pay-h" }, "Take or pay out a payment"), form);
+  }
+
+  async function refresh(note) {
+    await Promise.all([drawDebts(), drawBook(note)]);
+  }
+
+  try {
+    const [m, c] = await Promise.all([call("GET", "/members"), call("GET", "/club/currencies")]);
+    members = m.body.members;
+    const kept = c.body.currency && c.body.currency !== "units" ? [c.body.currency] : [];
+    currencies = [...kept, ...(c.body.accepted || [])];
+    if (!currencies.length) currencies = ["GBP"];
+  } catch (failure) {
+    main.append(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+    return;
+  }
+  drawPay();
+  await refresh();
+}

@@ -1,0 +1,112 @@
+"""Signing in at the desk (api/pages/desk.py, docs/desk.md) in real Chromium at the four
+sizes: the club made by `lanterloo club create`, whose printed link signs the admin in; the
+code leaves the address at once and never reaches a server's URL; a used link says so and
+what to do, and signs nobody in; signing out, and a revoked access, say what to do next; a
+dealer's link opens the tablet signed in as him."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import func, select, update
+
+from ledger.clubs.service import Clubs
+from ledger.clubs.signin import SignIn
+from ledger.store.tables import pairing_codes, tokens
+
+from .desk import CLUBS, SIZES, create_club, fits, open_link, signed_in
+from .tablet import TIMEOUT
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_link_club_create_prints_signs_the_admin_in_once(new_device, server, axe_source,
+                                                             size):
+    link = create_club(server, CLUBS[size])
+    seen: list[str] = []
+    admin = open_link(new_device, server, link, size)
+    admin.page.on("request", lambda r: seen.append(r.url))
+    signed_in(admin, "Mrs Bell, admin")
+    expect(admin.page.get_by_role("navigation", name="Rooms")).to_contain_text(
+        "The admin's room")
+    expect(admin.page.get_by_test_id("members")).to_contain_text("Mrs Bell")
+    assert not any("signin=" in url for url in seen)  # the code is never in a request's URL
+    fits(admin, axe_source)
+
+    with server.engine.connect() as conn:
+        before = conn.scalar(select(func.count()).select_from(tokens))
+    again = open_link(new_device, server, link, size)
+    refused = again.page.get_by_test_id("signin-refused")
+    expect(refused).to_contain_text("this sign-in link was used already, has expired or was "
+                                    "withdrawn: ask your club's admin or treasurer for a new one")
+    assert again.page.evaluate("() => localStorage.getItem('lanterloo.desk.token')") is None
+    with server.engine.connect() as conn:
+        assert conn.scalar(select(func.count()).select_from(tokens)) == before
+    fits(again, axe_source)
+
+
+def test_signing_out_ends_the_access_and_says_how_to_come_back(new_device, server,
+                                                                axe_source):
+    admin = open_link(new_device, server, create_club(server, "Signout"), "phone")
+    signed_in(admin, "Mrs Bell, admin")
+    token = admin.page.evaluate("() => localStorage.getItem('lanterloo.desk.token')")
+    admin.page.get_by_role("button", name="Sign out").click()
+    out = admin.page.get_by_test_id("signed-out")
+    expect(out).to_contain_text("You are signed out")
+    expect(out).to_contain_text("open a new sign-in link")
+    assert admin.page.evaluate("() => localStorage.getItem('lanterloo.desk.token')") is None
+    answer = admin.page.request.get(f"{server.url}/club",
+                                    headers={"Authorization": f"Bearer {token}"})
+    assert answer.status == 401
+    admin.page.reload()
+    expect(admin.page.get_by_test_id("signed-out")).to_contain_text("Sign in with the link")
+    fits(admin, axe_source)
+
+
+def test_a_revoked_access_says_to_ask_for_a_new_link(new_device, server):
+    admin = open_link(new_device, server, create_club(server, "Revoked"), "laptop")
+    signed_in(admin, "Mrs Bell, admin")
+    page: Any = admin.page
+    token = page.evaluate("() => localStorage.getItem('lanterloo.desk.token')")
+    page.request.post(f"{server.url}/signout", headers={"Authorization": f"Bearer {token}"})
+    page.reload()
+    out = page.get_by_test_id("signed-out")
+    expect(out).to_contain_text("Your access to the desk has ended", timeout=TIMEOUT)
+    expect(out).to_contain_text("Ask your club's admin")
+
+
+def test_a_dealers_link_opens_the_tablet_signed_in_as_him(new_device, server):
+    create_club(server, "Dealer link")
+    clubs = Clubs(server.engine)
+    club = clubs.club("Dealer link")["club_id"]
+    admin = clubs.member(club, "Mrs Bell")["member_id"]
+    clubs.add_member(club, "Dan")
+    made = SignIn(server.engine).create_link(club, member="Dan", role="dealer",
+                                             created_by=admin)
+    dan = open_link(new_device, server, f"{server.url}/desk#signin={made['code']}",
+                    "tablet-landscape")
+    dan.page.wait_for_url(f"{server.url}/table")
+    kept = dan.page.evaluate("() => JSON.parse(localStorage.getItem('lanterloo.token'))")
+    answer = dan.page.request.get(f"{server.url}/club",
+                                  headers={"Authorization": f"Bearer {kept}"})
+    assert (answer.json()["member"], answer.json()["role"]) == ("Dan", "dealer")
+    assert dan.page.evaluate("() => localStorage.getItem('lanterloo.desk.token')") is None
+    assert dan.foreign == []
+
+
+def test_an_expired_link_says_to_ask_for_a_new_one(new_device, server):
+    create_club(server, "Expired link")
+    clubs = Clubs(server.engine)
+    club = clubs.club("Expired link")["club_id"]
+    admin = clubs.member(club, "Mrs Bell")["member_id"]
+    made = SignIn(server.engine).create_link(club, member="Mrs Bell", role="admin",
+                                             created_by=admin)
+    with server.engine.begin() as conn:
+        conn.execute(update(pairing_codes).where(pairing_codes.c.id == made["link_id"])
+                     .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    late = open_link(new_device, server, f"{server.url}/desk#signin={made['code']}", "phone")
+    expect(late.page.get_by_test_id("signin-refused")).to_contain_text(
+        "has expired or was withdrawn: ask your club's admin or treasurer for a new one")
+    assert "signin=" not in late.page.url
