@@ -35,6 +35,7 @@ from typing import Any
 from api.cli import audit as cli_audit
 from api.cli import books as cli_books
 from api.cli import clubs as cli_clubs
+from api.cli import links as cli_links
 from api.cli import ops as cli_ops
 from ledger.domain import LedgerError
 

@@ -14,7 +14,7 @@ it). Unknown, expired, used, withdrawn or mistyped: one answer, which says what 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine

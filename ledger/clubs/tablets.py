@@ -18,7 +18,7 @@ or wrong: one answer, so that none can be told from another.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine
