@@ -47,10 +47,27 @@ class Person:
 
 def create_club(server: Any, name: str, admin: str = "Mrs Bell") -> str:
     """`lanterloo club create` against the server's database: the admin's sign-in link."""
+    import os
+    import tempfile
+
+    from ledger.audit import checkpoint_log, checkpoints
+
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["club", "create", name, "--admin", admin, "--url", server.url,
-                       "--database-url", server.engine.url.render_as_string(False)])
+    # `club create` makes a checkpoint key in the instance folder when none is configured: a
+    # folder of its own here, so that this process's other tests sign nothing with it
+    before = os.environ.get("LOO_INSTANCE_DIR")
+    with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(out):
+        os.environ["LOO_INSTANCE_DIR"] = folder
+        try:
+            status = main(["club", "create", name, "--admin", admin, "--url", server.url,
+                           "--database-url", server.engine.url.render_as_string(False)])
+        finally:
+            if before is None:
+                os.environ.pop("LOO_INSTANCE_DIR", None)
+            else:
+                os.environ["LOO_INSTANCE_DIR"] = before
+            checkpoints.forget_configuration()
+            checkpoint_log.forget_state()
     assert status == 0, out.getvalue()
     found = LINK.search(out.getvalue())
     assert found, out.getvalue()

@@ -237,7 +237,7 @@ def test_her_page_shows_her_payments_a_mistake_and_its_reversal(app, tess, club,
     assert 'data-reversed-by="3"' in money and "(reversed)" in money
     assert "minor units" not in html and "earlier: your account lists them all" not in html
     # a long history: the newest of them, and how many more the account lists
-    monkeypatch.setattr("api.members.PAGE_MONEY", 2)
+    monkeypatch.setattr("api.http.forms.PAGE_MONEY", 2)
     short = http.get(f"/members/{cal}/account.html", headers=token).get_data(as_text=True)
     assert short.count("data-kind=") == 2 and "And 1 earlier: your account lists them all" \
         in short
