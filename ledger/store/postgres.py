@@ -325,6 +325,7 @@ class Listener:
         self._inherited: list[Any] = []  # a parent's connection: never closed by a child
         self._count = 0
         self._failed_at = float("-inf")  # time.monotonic() of the last failed round trip
+        self._down = False  # the last round trip failed: the pool's connections predate it
         event.listen(engine, "engine_disposed", lambda _engine: self.close())
         weakref.finalize(self, self._line.close)
 
@@ -349,19 +350,30 @@ class Listener:
                 raise OperationalError("LISTEN", None, psycopg.OperationalError(
                     "the database did not answer: the token epoch's line failed just now"))
             try:
-                return self._sync()
+                return self._up(self._sync())
             except psycopg.Error:
                 # A connection that broke while it sat listening (a restart, a failover) is
                 # no sign that the database is down now: once more, on a new one.
                 self._line.close()
+                self._down = True
             try:
-                return self._sync()
+                return self._up(self._sync())
             except psycopg.Error as error:
                 self._line.close()
                 self._failed_at = time.monotonic()
+                self._down = True
                 raise OperationalError("LISTEN", None, error) from error
         finally:
             self._lock.release()
+
+    def _up(self, epoch: int) -> int:
+        """The epoch, once a round trip succeeded; after a restart, a failover or an outage
+        (the line broke, or the last round trip failed) the pool's idle connections were
+        made before it and are cut: closed now, so that the request does not meet one."""
+        if self._down:
+            self._down = False
+            self._engine.pool.dispose()
+        return epoch
 
     def _sync(self) -> int:
         import psycopg
