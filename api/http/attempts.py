@@ -7,8 +7,13 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
-from flask import current_app
+from flask import current_app, request
+
+from api.http.errors import ApiProblem
+from ledger.domain import LedgerError
 
 EXTENSION = "lanterloo_exchanges"
 WINDOW_SECONDS = 60.0
@@ -52,3 +57,24 @@ def failures(kind: str) -> FailedExchanges:
     if found is None:
         found = extension[kind] = FailedExchanges()
     return found
+
+
+def exchange_limited(kind: str, what: str, exchange: Callable[[], dict[str, Any]]
+                     ) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The answer of `exchange` (a code of `kind` exchanged for a token): 201, never cached;
+    an address past PAIRING_FAILURES_PER_MINUTE failed exchanges in the last minute gets a
+    429 naming `what` ("pairing codes", "sign-in links") instead, and a refused exchange
+    counts against it."""
+    address = request.remote_addr or "unknown"
+    limit = int(current_app.config.get("PAIRING_FAILURES_PER_MINUTE", 10))
+    wait = failures(kind).retry_after(address, limit)
+    if wait is not None:
+        raise ApiProblem(429, "too-many-attempts",
+                         f"too many wrong {what} from this address: try again in {wait} s",
+                         rule=f"{kind}-attempts", headers={"Retry-After": str(wait)})
+    try:
+        answer = exchange()
+    except LedgerError:
+        failures(kind).failed(address)
+        raise
+    return answer, 201, {"Cache-Control": "no-store"}

@@ -16,18 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request, url_for
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.http.attempts import failures
+from api.http.attempts import exchange_limited
 from api.http.auth import EVERY_ROLE, LINK_ISSUERS, MANAGERS, MEMBER, may_issue, principal, requires
-from api.http.errors import ApiProblem
 from api.http.extension import services
 from api.http.inputs import Blueprint
 from api.schemas import Open, Strict, printable
 from ledger.clubs.signin import SignIn, normalise_link_code
-from ledger.domain import LedgerError
 
 blp = Blueprint("signin", __name__, url_prefix="",
                 description="Signing in with a link: the desk's way in.")
@@ -183,21 +181,11 @@ class Signin(MethodView):
         used, expired, withdrawn or mistyped is refused alike (422), saying what to do next;
         too many failures from one address in a minute are answered 429 with Retry-After.
         """
-        address = request.remote_addr or "unknown"
-        limit = int(current_app.config.get("PAIRING_FAILURES_PER_MINUTE", 10))
-        wait = failures("signin").retry_after(address, limit)
-        if wait is not None:
-            raise ApiProblem(429, "too-many-attempts",
-                             f"too many wrong sign-in links from this address: try again in "
-                             f"{wait} s", rule="signin-attempts",
-                             headers={"Retry-After": str(wait)})
-        try:
+        def exchange() -> dict[str, Any]:
             normalise_link_code(body["code"])
-            signed = links().exchange(body["code"])
-        except LedgerError:
-            failures("signin").failed(address)
-            raise
-        return signed, 201, {"Cache-Control": "no-store"}
+            return links().exchange(body["code"])
+
+        return exchange_limited("signin", "sign-in links", exchange)
 
 
 @blp.route("/signout")

@@ -20,20 +20,18 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from flask import current_app, request, url_for
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.http.attempts import failures
+from api.http.attempts import exchange_limited
 from api.http.auth import PAIRERS, STATE_READERS, principal, requires
 from api.http.context import check_session_id
-from api.http.errors import ApiProblem
 from api.http.extension import services
 from api.http.inputs import Blueprint, json_object
 from api.schemas import Open, Strict, Variants, printable
 from api.schemas.records import EntryEventSchema
 from ledger.clubs.tablets import CODE_LIFETIME, TOKEN_LIFETIME, Tablets, normalise_code
-from ledger.domain import LedgerError
 
 blp = Blueprint("tablets", __name__, url_prefix="",
                 description="The dealer's tablet: pairing a tablet with a code, the club's "
@@ -198,21 +196,11 @@ class Pairing(MethodView):
         expired or mistyped is refused alike (422); too many failures from one address in a
         minute are answered 429 with Retry-After.
         """
-        address = request.remote_addr or "unknown"
-        limit = int(current_app.config.get("PAIRING_FAILURES_PER_MINUTE", 10))
-        wait = failures("pairing").retry_after(address, limit)
-        if wait is not None:
-            raise ApiProblem(429, "too-many-attempts",
-                             f"too many wrong pairing codes from this address: try again in "
-                             f"{wait} s", rule="pairing-attempts",
-                             headers={"Retry-After": str(wait)})
-        try:
+        def exchange() -> dict[str, Any]:
             normalise_code(body["code"])
-            paired = tablets().exchange(body["code"])
-        except LedgerError:
-            failures("pairing").failed(address)
-            raise
-        return paired, 201, {"Cache-Control": "no-store"}
+            return tablets().exchange(body["code"])
+
+        return exchange_limited("pairing", "pairing codes", exchange)
 
 
 @blp.route("/club/sessions")
