@@ -60,6 +60,7 @@ def _describe(engine: Any) -> str:
 
 
 def _migrate(engine: Any) -> str | None:
+    from ledger.books import postings
     from ledger.operations.bulk import migrate
     from ledger.operations.database import current
     from ledger.operations.upgrades import attach_latecomers
@@ -68,6 +69,8 @@ def _migrate(engine: Any) -> str | None:
     if rebuilt:
         print(f"rebuilt the projections of {len(rebuilt)} sessions written by an earlier "
               "release, from their logs")
+    for club_id in postings.rebuild_clubs(engine, differing=True):
+        print(f"club {club_id}: its postings' table rebuilt from its book log")
     for session_id, seats in attach_latecomers(engine):
         if isinstance(seats, str):
             print(f"session {session_id}: its latecomers are not attached: {seats}",
@@ -185,6 +188,7 @@ def _verify_book_logs(engine: Any) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
+    from ledger.books import postings
     from ledger.operations.bulk import rebuild_all, verify_all
     from ledger.sessions.service import Ledger
 
@@ -199,6 +203,8 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
             # Every session rewritten in one parallel pass, then verified in another
             # (ledger/operations/bulk.py); reported session by session as below.
             rebuild_all(engine)
+            clubs = postings.rebuild_clubs(engine)
+            print(f"the postings' tables of {len(clubs)} clubs rebuilt from their book logs")
             found = verify_all(engine)
         for session_id in (found if args.all else args.session):
             if not args.all and not ledger.session_exists(session_id):

@@ -70,8 +70,9 @@ def beancount(engine: Engine, club_id: str, first: date, last: date) -> str:
     with engine.connect() as conn:
         before = reads.cut_at(conn, club_id, (start - timedelta(microseconds=1)).isoformat())
         after = reads.cut_at(conn, club_id, end.isoformat())
-        opened, _ = reads.balances(conn, club_id, before)
-        closing, log = reads.balances(conn, club_id, after)
+        opened = reads.balances(conn, club_id, before)
+        closing = reads.balances(conn, club_id, after)
+        log = reads.Log.read(conn, club_id, after)
         names = Names(conn, club_id)
         results = store.load_results(conn, club_id=club_id, since=start, until=end)
         kept = log.currencies().currency

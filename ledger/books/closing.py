@@ -78,7 +78,7 @@ class Periods:
                                 rule="period-already-closed", field="period",
                                 closed_by=shut[period])
             cut = reads.cut_at(conn, self.club_id, end.isoformat())
-            balances, _ = reads.balances(conn, self.club_id, cut)
+            balances = reads.balances(conn, self.club_id, cut)
             # the accounts that hold something: a club's sessions' own accounts are square
             # but for pools left over, and there is one per session
             held = {account: {c: n for c, n in per.items() if n}

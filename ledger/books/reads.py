@@ -142,16 +142,6 @@ class Log:
                                      payload=payload))
         return out
 
-    def lines_newest_first(self) -> Iterator[Line]:
-        """The entries that move money, as lines, from the newest back, each made only when
-        it is reached (the open items stop early)."""
-        for r in sorted(self.rows, key=lambda r: (as_utc(r.recorded_at), r.seq),
-                        reverse=True):
-            if self.postings[r.seq]:
-                yield bk.entry_line(self.entries[r.seq], seq=r.seq,
-                                    at=as_utc(r.recorded_at), postings=self.postings[r.seq],
-                                    payload=r.payload)
-
     def currencies(self) -> be.CurrenciesSet:
         """The currencies the club keeps at the cut."""
         return _last_currencies(self.entries.values())
@@ -243,20 +233,21 @@ def account(conn: Connection, club_id: str, cut: Cut, member_id: str, *, after: 
 # -- every account -------------------------------------------------------------------------
 
 def balances(conn: Connection, club_id: str, cut: Cut, *, sessions: bool = True
-             ) -> tuple[dict[str, dict[str, int]], Log]:
-    """Every account's balance per currency at the cut (the results summed by the
-    database: a club's results are its largest table) and the book log read; without
-    `sessions`, the sessions' own accounts are left out (the open items need only the
-    members')."""
+             ) -> dict[str, dict[str, int]]:
+    """Every account's balance per currency at the cut, summed by the database: the
+    results' lines (a club's largest table) and the book entries' postings (`book_postings`,
+    the projection of the book log written with each entry: ledger/books/postings.py);
+    without `sessions`, the sessions' own accounts are left out (the open items need only
+    the members')."""
     sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for by, account_of, sign in (("member_id", be.member_account, 1),
                                  ("session_id", be.session_account, -1))[:2 if sessions else 1]:
         for key, currency, amount in store.result_sums(conn, club_id, by, until=cut.at):
             sums[account_of(key)][currency] += sign * amount
-    log = Log.read(conn, club_id, cut)
-    for p in (p for postings in log.postings.values() for p in postings):
-        sums[p.account][p.currency] += p.amount
-    return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}, log
+    for account_, currency, amount in store.posting_sums(conn, club_id, up_to=cut.seq):
+        if sessions or not account_.startswith("session:"):
+            sums[account_][currency] += amount
+    return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}
 
 
 def _held(balances_: dict[str, dict[str, int]], account_: str) -> dict[str, int]:
@@ -274,9 +265,10 @@ def _left_in_sessions(balances_: dict[str, dict[str, int]]) -> dict[str, int]:
 
 def accounts(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
     """Every member's balance per currency, the club's accounts and the zero-sum check."""
-    sums, log = balances(conn, club_id, cut)
+    sums = balances(conn, club_id, cut)
     members = members_of(conn, club_id)
-    head, broken = store.verify_chain(conn, club_id, log.rows, at_head=cut.asked is None)
+    rows = store.entries(conn, club_id, up_to=cut.seq)
+    head, broken = store.verify_chain(conn, club_id, rows, at_head=cut.asked is None)
     totals = bk.zero_sum(sums)
     return {
         "members": [{"member_id": m.id, "name": m.name, "guest": bool(m.guest),
@@ -288,7 +280,7 @@ def accounts(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
                  "left_in_sessions": _left_in_sessions(sums)},
         "accounts": sums,
         "check": {"sums": totals, "zero_sum": not any(totals.values())},
-        "log": {"entries": len(log.rows), "chain_head": head, "chain_ok": broken is None,
+        "log": {"entries": len(rows), "chain_head": head, "chain_ok": broken is None,
                 "problem": broken},
         **cut.echo(),
     }
@@ -306,7 +298,7 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
     from the newest end (bk.open_lines). The books are read once for both sides: the
     members' balances, the book log, and the results' lines from the newest back only as
     far as the open items reach."""
-    sums, log = balances(conn, club_id, cut, sessions=False)
+    sums = balances(conn, club_id, cut, sessions=False)
     members = members_of(conn, club_id)
     owing: dict[bool, dict[tuple[str, str], int]] = {False: {}, True: {}}
     for account_, per_currency in sums.items():
@@ -316,8 +308,9 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
                     owing[amount > 0][(account_[len("member:"):], currency)] = abs(amount)
     results = (line_of_row(r) for r in store.results_newest_first(conn, club_id,
                                                                     until=cut.at))
-    found = bk.open_lines(heapq.merge(results, log.lines_newest_first(), key=Line.sort_key,
-                                      reverse=True), owing[False], owing[True])
+    entries = posted_lines(store.member_postings_newest_first(conn, club_id, up_to=cut.seq))
+    found = bk.open_lines(heapq.merge(results, entries, key=Line.sort_key, reverse=True),
+                          owing[False], owing[True])
     # a book entry's line names its session (a reversed payment's) by the session's results
     unnamed = {line.session_id for side in found for _, line, _, _ in side
                if line.session_id and line.session_name is None}
@@ -329,6 +322,29 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
 
 
 _SIDE_OF = {False: "debts", True: "payables"}
+
+
+def posted_lines(rows: Iterable[Any]) -> Iterator[Line]:
+    """The book entries' lines from the rows of `book_postings` (an entry's rows one after
+    another), each with its postings among those rows: what the open items' walk needs of
+    an entry (its time, number, kind and session), without its payload read."""
+    group: list[Any] = []
+    for r in rows:
+        if group and r.seq != group[0].seq:
+            yield _posted_line(group)
+            group = []
+        group.append(r)
+    if group:
+        yield _posted_line(group)
+
+
+def _posted_line(rows: list[Any]) -> Line:
+    first = rows[0]
+    return Line(at=as_utc(first.recorded_at), kind=bk.entry_kind(first.type),
+                postings=tuple(be.BookPosting(r.account, r.currency, int(r.amount_minor))
+                               for r in rows),
+                session_id=first.session_id, seq=int(first.seq),
+                detail={"type": first.type})
 
 
 def _listed(lines: list[bk.OpenLine], members: dict[str, Any], names: dict[str, str]
@@ -355,7 +371,7 @@ def _listed(lines: list[bk.OpenLine], members: dict[str, Any], names: dict[str, 
 def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
     """Per currency: who pays the club, whom the club pays, what it holds in cash and at
     the bank, and its position (holdings + owed to it - owed by it)."""
-    sums, log = balances(conn, club_id, cut)
+    sums = balances(conn, club_id, cut)
     members = members_of(conn, club_id)
     per: dict[str, dict[str, Any]] = {}
 
@@ -389,7 +405,7 @@ def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
         side["balanced"] = side["position_minor"] == -(
             side["written_off_minor"] + side["cash_over_short_minor"]
             + side["left_in_sessions_minor"])
-    kept = log.currencies()
+    kept = currencies(conn, club_id, cut)
     return {"currency": kept.currency, "accepted": list(kept.accepted),
             "currencies": [per[c] for c in sorted(per)], **cut.echo()}
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from ledger.books import reads, tinreads
+from ledger.books import postings, reads, tinreads
 from ledger.clubs.service import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
 from ledger.domain import accounts as bk
@@ -312,7 +312,8 @@ class Books:
                     "member_id": actor.member_id, "token_id": actor.token_id,
                     "idempotency_key": request.idempotency_key}
                 row["hash"] = previous = link(store.hashed_row(row), previous)
-                row["position"] = tx.append_book_entry(row)
+                row["position"] = tx.append_book_entry(
+                    row, postings.rows_of(self.club_id, seq, entry, now))
                 written.append(store.entry_dict(row))
             if isinstance(built, list):
                 return {"entries": written, "version": seq}
@@ -381,14 +382,25 @@ class Books:
 
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole and at its
-        stored head), what is wrong with the stored answers to its keyed entries, then with
-        its club log (who may act: ledger/store/clublog.py): all read in one snapshot."""
+        stored head), what is wrong with the stored answers to its keyed entries, where its
+        postings' table is not the fold of the log (ledger/books/postings.py), then what is
+        wrong with its club log (who may act: ledger/store/clublog.py): all read in one
+        snapshot."""
         with self.store.consistent() as conn:
             rows = store.entries(conn, self.club_id)
             _, broken = store.verify_chain(conn, self.club_id, rows)
             return ([f"book log: {broken}"] if broken else []) \
                 + store.answer_problems(conn, self.club_id, rows) \
+                + postings.problems(conn, self.club_id, rows) \
                 + clublog.check(conn, self.club_id)
+
+    def rebuild_postings(self) -> int:
+        """Write the club's postings' table again from its book log, in one transaction
+        that holds the log (no entry is appended meanwhile); the rows written."""
+        with self.store.transaction() as tx:
+            if not tx.book_head(self.club_id, reply_to=None):
+                raise NotFound(f"no club {self.club_id}", rule="club-exists", field="club")
+            return postings.rebuild(tx.conn, self.club_id)
 
     def debts(self, *, as_of: str | None = None, after: int = 0,
               limit: int | None = None) -> dict[str, Any]:

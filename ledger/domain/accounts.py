@@ -158,16 +158,24 @@ def session_line(*, session_id: str, session_name: str, seat: str, member_id: st
                 session_name=session_name, detail=detail)
 
 
+ENTRY_KINDS = {PaymentRecorded.type: EntryKind.PAYMENT, DebtWrittenOff.type: EntryKind.WRITE_OFF,
+               EntryReversed.type: EntryKind.REVERSAL,
+               CashDifferenceBooked.type: EntryKind.CASH_DIFFERENCE,
+               OpeningBalance.type: EntryKind.OPENING_BALANCE}
+
+
+def entry_kind(entry_type: str) -> EntryKind | None:
+    """The kind of line a book entry of `entry_type` makes (None: it moves nothing)."""
+    return ENTRY_KINDS.get(entry_type)
+
+
 def entry_line(entry: BookEntry, *, seq: int, at: datetime,
                session_names: dict[str, str] | None = None,
                postings: Sequence[BookPosting] | None = None,
                payload: dict[str, Any] | None = None) -> Line:
     """A book entry's line; `postings` and `payload` when the caller has them already (the
     book log's reads make them once per entry)."""
-    kind = {PaymentRecorded: EntryKind.PAYMENT, DebtWrittenOff: EntryKind.WRITE_OFF,
-            EntryReversed: EntryKind.REVERSAL,
-            CashDifferenceBooked: EntryKind.CASH_DIFFERENCE,
-            OpeningBalance: EntryKind.OPENING_BALANCE}.get(type(entry))
+    kind = entry_kind(entry.type)
     session_id = getattr(entry, "session_id", None)
     return Line(at=at, kind=kind,
                 postings=tuple(entry.postings() if postings is None else postings),

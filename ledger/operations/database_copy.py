@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, func, insert, select, text
 
+from ledger.books import postings
 from ledger.operations.bulk import rebuild_all, verify_all
 from ledger.store.db import writer
 from ledger.store.migrate import alembic_config, current, upgrade
@@ -43,9 +44,9 @@ from ledger.store.tables import (
 )
 
 BATCH = 1000
-# In the order foreign keys need them; deal_views and session_results are rebuilt, never
-# copied. The club's book log and club log are logs: copied as they are, hashes and all,
-# with their stored heads.
+# In the order foreign keys need them; deal_views, session_results and book_postings are
+# rebuilt, never copied. The club's book log and club log are logs: copied as they are,
+# hashes and all, with their stored heads.
 COPIED = (clubs, members, tokens, events, sessions, idempotency_keys, book_entries, club_log,
           log_heads)
 
@@ -115,6 +116,7 @@ def copy_database(source: Engine, target: Engine, *,
             source_views[(row.session_id, row.deal_no)] = row.view
     report.sessions = len(source_states)
     rebuild_all(target, workers=1)
+    postings.rebuild_clubs(target)  # a projection of the book logs, like session_results
     with target.connect() as conn:
         states = {row.id: row.state for row in conn.execute(
             select(sessions.c.id, sessions.c.state))}

@@ -30,7 +30,7 @@ import orjson
 from sqlalchemy import Connection, Engine, Text, cast, delete, insert, select, type_coerce
 from sqlalchemy.exc import IntegrityError
 
-from . import clublog
+from . import booklog, clublog
 from .chain import utc_iso
 from .db import clock, one_snapshot
 from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
@@ -176,11 +176,14 @@ class Tx(ABC):
         reply = self.stored_reply(*reply_to) if reply_to is not None else None
         return Head(seq, head, club_id=club_id, reply=reply, now=self.now())
 
-    def append_book_entry(self, row: dict[str, Any]) -> int:
-        """Insert a chained book entry (its `seq` the optimistic lock) and move the book
-        log's stored head to it; its position."""
+    def append_book_entry(self, row: dict[str, Any],
+                          postings: Sequence[dict[str, Any]] = ()) -> int:
+        """Insert a chained book entry (its `seq` the optimistic lock) and its rows of the
+        `book_postings` projection, and move the book log's stored head to it; its
+        position."""
         position = int(self.conn.execute(
             insert(book_entries).returning(book_entries.c.position), row).scalar_one())
+        booklog.insert_postings(self.conn, postings)
         clublog.advance(self.conn, clublog.books_stream(row["club_id"]), row["seq"] - 1,
                         row["seq"], row["hash"])
         return position

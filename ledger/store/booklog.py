@@ -13,11 +13,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, select
+from sqlalchemy import Connection, Row, delete, func, insert, select
 
 from . import clublog
 from .chain import first_broken_link, utc_iso
-from .tables import book_entries, session_results
+from .tables import book_entries, book_postings, session_results
 
 
 def chain_stream(club_id: str) -> str:
@@ -127,6 +127,56 @@ def _entry_answer(where: str, key: str, sent: Any, by_seq: Mapping[int, Row[Any]
         out.append(f"{where}: entry {row.seq} was written with key {row.idempotency_key!r}, "
                    "not this one")
     return out
+
+
+# -- the book log's postings (`book_postings`, ledger/books/postings.py) ---------------------
+
+def insert_postings(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    if rows:
+        conn.execute(insert(book_postings), list(rows))
+
+
+def replace_postings(conn: Connection, club_id: str, rows: Sequence[Mapping[str, Any]]
+                     ) -> None:
+    conn.execute(delete(book_postings).where(book_postings.c.club_id == club_id))
+    insert_postings(conn, rows)
+
+
+def postings(conn: Connection, club_id: str) -> list[Row[Any]]:
+    """The club's rows of `book_postings`, by entry and place."""
+    p = book_postings.c
+    return list(conn.execute(select(book_postings).where(p.club_id == club_id)
+                             .order_by(p.seq, p.n)))
+
+
+def posting_sums(conn: Connection, club_id: str, *, up_to: int | None = None
+                 ) -> list[tuple[str, str, int]]:
+    """(account, currency, the sum of its postings) of the club's book entries (numbered
+    up to `up_to`, if given): every account posted to, a sum of zero too."""
+    p = book_postings.c
+    query = (select(p.account, p.currency, func.sum(p.amount_minor))
+             .where(p.club_id == club_id).group_by(p.account, p.currency))
+    if up_to is not None:
+        query = query.where(p.seq <= up_to)
+    return [(str(a), str(c), int(n)) for a, c, n in conn.execute(query)]
+
+
+def member_postings_newest_first(conn: Connection, club_id: str, *, up_to: int | None = None,
+                                 batch: int = 250) -> Iterator[Row[Any]]:
+    """The postings of the club's book entries (numbered up to `up_to`, if given) to its
+    members' accounts, from the newest entry back (by time, then number; an entry's
+    postings in their place), read `batch` rows at a time: a reader who stops early reads
+    no further."""
+    p = book_postings.c
+    query = select(book_postings).where(p.club_id == club_id, p.account.startswith("member:"))
+    if up_to is not None:
+        query = query.where(p.seq <= up_to)
+    query = query.order_by(p.recorded_at.desc(), p.seq.desc(), p.n)
+    result = conn.execution_options(yield_per=batch).execute(query)
+    try:
+        yield from result
+    finally:
+        result.close()
 
 
 # -- session results --------------------------------------------------------------------------

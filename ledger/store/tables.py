@@ -229,6 +229,30 @@ book_entries = Table(
     CheckConstraint("seq >= 1", name="seq_positive"),
 )
 
+# `book_postings` is a projection of the book log (migration 0015): each entry's postings, one
+# row each, written in the transaction that appends the entry (Tx.append_book_entry), so that
+# the database sums the balances up to a book position and walks a member's lines without the
+# log being read and decoded (ledger/books/reads.py). The log stays the truth: `Books.verify`
+# compares the table with the fold of the log, `lanterloo rebuild --all` and `migrate` write
+# it again from the log (ledger/books/postings.py).
+
+book_postings = Table(
+    "book_postings",
+    metadata,
+    Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # the book entry's
+    Column("n", SmallInteger, nullable=False),  # the posting's place in the entry's, from 0
+    Column("account", String(STREAM_ID_LENGTH + 16), nullable=False),  # "member:<id>", ...
+    Column("currency", String(8), nullable=False),
+    Column("amount_minor", BigInteger, nullable=False),  # signed: + credits the account
+    Column("type", String(64), nullable=False),  # the entry's, and when it was recorded
+    Column("recorded_at", Timestamp, nullable=False),
+    Column("session_id", String(STREAM_ID_LENGTH), nullable=True),  # the entry's session
+    PrimaryKeyConstraint("club_id", "seq", "n"),
+    Index(None, "club_id", "account", "seq"),  # a member's lines
+    Index(None, "club_id", "recorded_at", "seq"),  # the members' lines from the newest back
+)
+
 # -- the club log and the heads of the clubs' logs (migration 0011; ledger/store/clublog.py) --
 #
 # `club_log` is each club's chained log of who may act: the club's creation, members added,

@@ -18,7 +18,7 @@ from ledger.store.migrate import check, current, upgrade
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
 
-HEAD = "0014"
+HEAD = "0015"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
@@ -45,7 +45,7 @@ def test_upgrade_to_head_then_check_finds_no_differences(blank_database_url):
     assert table_names(blank_database_url) == {
         "alembic_version", "events", "sessions", "deal_views", "idempotency_keys", "clubs",
         "members", "tokens", "book_entries", "session_results", "snapshots",
-        "pairing_codes", "club_log", "log_heads"}
+        "pairing_codes", "club_log", "log_heads", "book_postings"}
 
 
 def test_the_alembic_command_line_configuration_upgrades_and_checks_clean(blank_database_url):
