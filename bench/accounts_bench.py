@@ -2,6 +2,9 @@
 
     python -m bench.accounts_bench URL [--sessions 400] [--payments 400] [--deals 200]
         [--repeat 10] [--only TEXT] [--club FILE] [--code DIR]        # prints one JSON line
+    python -m bench.accounts_bench URL --sizes 1000,10000 [--club-dir DIR] ...   # clubs
+        of 1,000 and 10,000 sessions (and as many payments) measured in one run, read by
+        read, their calls alternated: one JSON line of runs
     python -m bench.accounts_bench --table RUN.json RUN.json ...     # medians side by side
 
 The sizes measured (docs/performance.md): 400 sessions and 400 payments, 1,000 and 1,000, and
@@ -34,6 +37,14 @@ alternately on the same database and club:
 
 `--bodies DIR` also writes each read's answer to DIR (one file a read), to compare the bytes
 of a before and an after.
+
+`--sizes 1000,10000` measures clubs of those sizes (sessions, and as many payments) in one
+run, for the target "reads that stay flat": for each read, each club's calls alternate (a
+call to one, then to the next), so that the load of a shared machine weighs on every size
+alike; `--club-dir DIR` keeps the clubs (DIR/club-<size>.json) for the next run. It prints
+one JSON line, {"runs": [a run per size]}, which `--table` reads as well as single runs.
+A club made here is ANALYZEd on PostgreSQL once written (the statistics autovacuum would
+gather in a while: a fresh club's bulk write would else leave the planner guessing).
 """
 
 from __future__ import annotations
@@ -138,6 +149,9 @@ def build(url: str, args: argparse.Namespace) -> dict[str, Any]:
     begun = time.perf_counter()
     sid = long_session(engine, club, actor, args.deals)
     played_s = time.perf_counter() - begun
+    if engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("ANALYZE")
     return {"engine": engine, "club": club, "sessions": args.sessions, "payments": args.payments,
             "deals": args.deals, "token": treasurer["token"], "member": ids["Ada"], "sid": sid,
             "middle": max(args.payments // 2, 1), "payment_append_ms": round(payment_ms, 1),
@@ -191,35 +205,53 @@ def side_by_side(runs: list[dict[str, Any]]) -> str:
 
 def measure(f: dict[str, Any], *, repeat: int, only: str | None,
             bodies: Path | None = None) -> dict[str, Any]:
+    return measure_alternating([f], repeat=repeat, only=only, bodies=bodies)[0]
+
+
+def measure_alternating(clubs: list[dict[str, Any]], *, repeat: int, only: str | None,
+                        bodies: Path | None = None) -> list[dict[str, Any]]:
+    """Every read of each club (all on one database), each read's calls alternating between
+    the clubs; {read: its timings} per club."""
     from api import create_app
 
-    app = create_app({"ENGINE": f["engine"], "AUTO_MIGRATE": False, "TESTING": True,
+    app = create_app({"ENGINE": clubs[0]["engine"], "AUTO_MIGRATE": False, "TESTING": True,
                       "LOG_LEVEL": "WARNING"})
     as_a_worker_starts()
     client = app.test_client()
-    headers = {"Authorization": f"Bearer {f['token']}"}
-    out: dict[str, Any] = {}
-    for name, path in reads(f).items():
+    out: list[dict[str, Any]] = [{} for _ in clubs]
+    for name in reads(clubs[0]):
         if only is not None and only not in name:
             continue
+        calls: list[Callable[[], bytes]] = []
+        for f in clubs:
+            path, headers = reads(f)[name], {"Authorization": f"Bearer {f['token']}"}
 
-        def call(path: str = path) -> bytes:
-            response = client.get(path, headers=headers)
-            assert response.status_code == 200, (path, response.get_data(as_text=True)[:300])
-            return response.get_data()
-
-        for _ in range(2):  # warm-up: connections, caches
-            body = call()
-        calls = [timed(call) for _ in range(repeat)]
-        timings = sorted(wall for wall, _ in calls)
-        out[name] = {"median_ms": round(statistics.median(timings), 1),
-                     "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
-                     "cpu_median_ms": round(statistics.median(cpu for _, cpu in calls), 1),
-                     "kb": round(len(body) / 1024, 1), "ms": [round(t, 1) for t in timings],
-                     "cpu_ms": [round(cpu, 1) for _, cpu in calls]}
-        if bodies is not None:
-            bodies.mkdir(parents=True, exist_ok=True)
-            (bodies / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(body)
+            def call(path: str = path, headers: dict[str, str] = headers) -> bytes:
+                response = client.get(path, headers=headers)
+                assert response.status_code == 200, (path,
+                                                     response.get_data(as_text=True)[:300])
+                return response.get_data()
+            calls.append(call)
+        answers = [b""] * len(clubs)
+        for n, call in enumerate(calls):
+            for _ in range(2):  # warm-up: connections, caches
+                answers[n] = call()
+        timed_calls: list[list[tuple[float, float]]] = [[] for _ in clubs]
+        for _ in range(repeat):
+            for n, call in enumerate(calls):
+                timed_calls[n].append(timed(call))
+        for n, measured in enumerate(timed_calls):
+            timings = sorted(wall for wall, _ in measured)
+            out[n][name] = {
+                "median_ms": round(statistics.median(timings), 1),
+                "p90_ms": round(timings[max(0, int(len(timings) * 0.9) - 1)], 1),
+                "cpu_median_ms": round(statistics.median(cpu for _, cpu in measured), 1),
+                "kb": round(len(answers[n]) / 1024, 1), "ms": [round(t, 1) for t in timings],
+                "cpu_ms": [round(cpu, 1) for _, cpu in measured]}
+            if bodies is not None:
+                folder = bodies / str(clubs[n]["sessions"]) if len(clubs) > 1 else bodies
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / re.sub(r"[^a-z0-9]+", "-", name).strip("-")).write_bytes(answers[n])
     return out
 
 
@@ -272,9 +304,29 @@ def club_facts(url: str, args: argparse.Namespace) -> dict[str, Any]:
     return facts
 
 
+def sizes_run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The runs of `--sizes`: a club per size (kept in `--club-dir`), measured together."""
+    clubs = []
+    for size in (int(n) for n in args.sizes.split(",")):
+        args.sessions = args.payments = size
+        args.club = str(Path(args.club_dir) / f"club-{size}.json") if args.club_dir else None
+        clubs.append(club_facts(args.url, args))
+    measured = measure_alternating(clubs, repeat=args.repeat, only=args.only,
+                                   bodies=args.bodies)
+    code = str(Path(ledger.__file__).resolve().parent.parent)
+    runs = [{"code": code, **{k: f[k] for k in ("sessions", "payments", "deals",
+                                                "payment_append_ms", "long_session_s")},
+             "reads": m} for f, m in zip(clubs, measured, strict=True)]
+    clubs[0]["engine"].dispose()
+    for f in clubs[1:]:
+        f["engine"].dispose()
+    return runs
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--table"]:  # the medians of earlier runs, side by side
-        print(side_by_side([json.loads(Path(p).read_text()) for p in sys.argv[2:]]))
+        runs = [json.loads(Path(p).read_text()) for p in sys.argv[2:]]
+        print(side_by_side([r for run in runs for r in run.get("runs", [run])]))
         return
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
@@ -286,9 +338,14 @@ def main() -> None:
     parser.add_argument("--club", help="keep the club in this file and read it again")
     parser.add_argument("--code", help="serve another checkout's api and ledger")
     parser.add_argument("--bodies", type=Path, help="write each read's answer in this folder")
+    parser.add_argument("--sizes", help="clubs of these sizes, e.g. 1000,10000, in one run")
+    parser.add_argument("--club-dir", help="with --sizes: keep the clubs in this folder")
     args = parser.parse_args()
     if args.code:
         serve_code(args.code)
+    if args.sizes:
+        print(json.dumps({"runs": sizes_run(args)}))
+        return
     facts = club_facts(args.url, args)
     result = {"code": str(Path(ledger.__file__).resolve().parent.parent),
               **{k: facts[k] for k in ("sessions", "payments", "deals", "payment_append_ms",

@@ -196,6 +196,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
         print("error: name a session, or --all", file=sys.stderr)
         return 2
     engine = _engine(args)
+    clubs: list[str] = []
     try:
         ledger = Ledger(engine)
         found: dict[str, list[str]] = {}
@@ -204,7 +205,6 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
             # (ledger/operations/bulk.py); reported session by session as below.
             rebuild_all(engine)
             clubs = postings.rebuild_clubs(engine)
-            print(f"the postings' tables of {len(clubs)} clubs rebuilt from their book logs")
             found = verify_all(engine)
         for session_id in (found if args.all else args.session):
             if not args.all and not ledger.session_exists(session_id):
@@ -219,6 +219,9 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
                     print(f"  {line}")
                 return 1
             print(f"session {session_id}: projections rebuilt from the log")
+        if args.all and clubs:
+            print(f"the book postings and kept sums of {len(clubs)} clubs rebuilt from "
+                  "their logs")
     finally:
         engine.dispose()
     return 0

@@ -82,10 +82,31 @@ def problems(conn: Connection, club_id: str, rows: Sequence[Any] | None = None
     return out[:SHOWN] + ([f"book_postings: and {more} more"] if more > 0 else [])
 
 
+def balance_problems(conn: Connection, club_id: str) -> list[str]:
+    """Where the club's `account_balances` is not the sums of its postings and results'
+    lines, or its `member_standings` the sums of its results' lines: [] when every sum and
+    count is."""
+    out = []
+    for table, want, have, what in (
+            ("account_balances", store.summed_balances(conn, club_id),
+             store.stored_balances(conn, club_id), "(balance, postings)"),
+            ("member_standings", store.summed_standings(conn, club_id),
+             store.stored_standings(conn, club_id),
+             f"({', '.join((*store.KEPT_SUMS, 'net_minor', 'net_minor_lines', 'lines'))})")):
+        found = [f"{table}: {a} {c} holds {have.get((a, c))}, the books sum to "
+                 f"{want.get((a, c))} {what}"
+                 for a, c in sorted({*want, *have}) if want.get((a, c)) != have.get((a, c))]
+        more = len(found) - SHOWN
+        out += found[:SHOWN] + ([f"{table}: and {more} more"] if more > 0 else [])
+    return out
+
+
 def rebuild(conn: Connection, club_id: str) -> int:
     """Write the club's `book_postings` again from its book log; the rows written."""
     rows = folded(club_id, store.entries(conn, club_id))
     store.replace_postings(conn, club_id, rows)
+    store.replace_balances(conn, club_id)
+    store.replace_standings(conn, club_id)
     return len(rows)
 
 
@@ -101,7 +122,8 @@ def rebuild_clubs(engine: Engine, *, differing: bool = False) -> list[str]:
         with store_.transaction() as tx:
             if tx.book_head(club_id, reply_to=None) is None:
                 continue
-            if differing and not problems(tx.conn, club_id):
+            if differing and not problems(tx.conn, club_id) \
+                    and not balance_problems(tx.conn, club_id):
                 continue
             rebuild(tx.conn, club_id)
             written.append(club_id)

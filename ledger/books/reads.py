@@ -234,12 +234,18 @@ def account(conn: Connection, club_id: str, cut: Cut, member_id: str, *, after: 
 
 def balances(conn: Connection, club_id: str, cut: Cut, *, sessions: bool = True
              ) -> dict[str, dict[str, int]]:
-    """Every account's balance per currency at the cut, summed by the database: the
-    results' lines (a club's largest table) and the book entries' postings (`book_postings`,
-    the projection of the book log written with each entry: ledger/books/postings.py);
-    without `sessions`, the sessions' own accounts are left out (the open items need only
-    the members')."""
+    """Every account's balance per currency at the cut: now, as the database keeps them
+    (`account_balances`, one row an account); as of an earlier point, summed by the
+    database: the results' lines posted by then (a club's largest table) and the book
+    entries' postings up to its position (`book_postings`, the projection of the book log
+    written with each entry: ledger/books/postings.py). Without `sessions`, the sessions'
+    own accounts are left out (the open items need only the members')."""
     sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    if cut.seq is None and cut.at is None:  # now: the balances the database keeps
+        for account_, currency, amount in store.kept_balances(conn, club_id,
+                                                              sessions=sessions):
+            sums[account_][currency] += amount
+        return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}
     for by, account_of, sign in (("member_id", be.member_account, 1),
                                  ("session_id", be.session_account, -1))[:2 if sessions else 1]:
         for key, currency, amount in store.result_sums(conn, club_id, by, until=cut.at):
@@ -261,6 +267,17 @@ def _left_in_sessions(balances_: dict[str, dict[str, int]]) -> dict[str, int]:
             for currency, amount in per_currency.items():
                 left[currency] -= amount
     return {c: v for c, v in sorted(left.items()) if v}
+
+
+def left_in_sessions(conn: Connection, club_id: str, cut: Cut) -> dict[str, int]:
+    """Per currency, what is left in the club's sessions' own accounts at the cut (pools
+    not paid out), summed by the database."""
+    if cut.seq is None and cut.at is None:
+        totals = store.kept_session_totals(conn, club_id)
+    else:
+        totals = [(c, -n) for _, c, n in store.result_sums(conn, club_id, "currency",
+                                                           until=cut.at)]
+    return {c: -n for c, n in sorted(totals) if n}
 
 
 def accounts(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
@@ -306,11 +323,14 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
             for currency, amount in per_currency.items():
                 if amount and _SIDE_OF[amount > 0] in sides:
                     owing[amount > 0][(account_[len("member:"):], currency)] = abs(amount)
-    results = (line_of_row(r) for r in store.results_newest_first(conn, club_id,
-                                                                    until=cut.at))
-    entries = posted_lines(store.member_postings_newest_first(conn, club_id, up_to=cut.seq))
-    found = bk.open_lines(heapq.merge(results, entries, key=Line.sort_key, reverse=True),
-                          owing[False], owing[True])
+    found: tuple[list[bk.OpenLine], list[bk.OpenLine]] = ([], [])
+    if owing[False] or owing[True]:  # the lines are read only when someone owes
+        results = (line_of_row(r) for r in store.results_newest_first(conn, club_id,
+                                                                        until=cut.at))
+        entries = posted_lines(store.member_postings_newest_first(conn, club_id,
+                                                                  up_to=cut.seq))
+        found = bk.open_lines(heapq.merge(results, entries, key=Line.sort_key, reverse=True),
+                              owing[False], owing[True])
     # a book entry's line names its session (a reversed payment's) by the session's results
     unnamed = {line.session_id for side in found for _, line, _, _ in side
                if line.session_id and line.session_name is None}
@@ -371,7 +391,10 @@ def _listed(lines: list[bk.OpenLine], members: dict[str, Any], names: dict[str, 
 def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
     """Per currency: who pays the club, whom the club pays, what it holds in cash and at
     the bank, and its position (holdings + owed to it - owed by it)."""
-    sums = balances(conn, club_id, cut)
+    # the sessions' own accounts only as what is left in them per currency (one an ended
+    # session: a club's largest list, summed by the database)
+    sums = balances(conn, club_id, cut, sessions=False)
+    left = left_in_sessions(conn, club_id, cut)
     members = members_of(conn, club_id)
     per: dict[str, dict[str, Any]] = {}
 
@@ -388,7 +411,7 @@ def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
                     {"member_id": m.id, "name": m.name, "amount_minor": abs(amount)})
                 side["payable_minor" if amount > 0 else "receivable_minor"] += abs(amount)
     cash, bank = _held(sums, be.CLUB_CASH), _held(sums, be.CLUB_BANK)
-    written_off, left = _held(sums, be.CLUB_WRITTEN_OFF), _left_in_sessions(sums)
+    written_off = _held(sums, be.CLUB_WRITTEN_OFF)
     over_short = _held(sums, be.CLUB_OVER_SHORT)
     for currency in {*cash, *bank, *written_off, *left, *over_short}:
         of(currency)
@@ -422,7 +445,9 @@ def standings(conn: Connection, club_id: str, cut: Cut, *, since: datetime | Non
     net (units, and money per currency), loos and penalties; by name. A member whose lines
     there sum to nothing at all (a session ended, then reopened) is left out."""
     last = until if cut.at is None or (until is not None and until < cut.at) else cut.at
-    rows = store.standing_sums(conn, club_id, since=since, until=last)
+    # every line, now: the sums the database keeps (one row a member and currency)
+    rows = store.kept_standings(conn, club_id) if since is None and last is None \
+        else store.standing_sums(conn, club_id, since=since, until=last)
     members = members_of(conn, club_id)
     table: dict[str, dict[str, Any]] = {}
     for row in rows:

@@ -392,6 +392,7 @@ class Books:
             return ([f"book log: {broken}"] if broken else []) \
                 + store.answer_problems(conn, self.club_id, rows) \
                 + postings.problems(conn, self.club_id, rows) \
+                + postings.balance_problems(conn, self.club_id) \
                 + clublog.check(conn, self.club_id)
 
     def rebuild_postings(self) -> int:

@@ -13,11 +13,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select
+from sqlalchemy import Connection, Row, case, delete, func, insert, literal, select, union_all
 
 from . import clublog
 from .chain import first_broken_link, utc_iso
-from .tables import book_entries, book_postings, session_results
+from .tables import (
+    account_balances,
+    book_entries,
+    book_postings,
+    member_standings,
+    session_results,
+)
 
 
 def chain_stream(club_id: str) -> str:
@@ -179,6 +185,63 @@ def member_postings_newest_first(conn: Connection, club_id: str, *, up_to: int |
         result.close()
 
 
+# -- each account's balance now (`account_balances`, kept by triggers: migration 0015) ------
+
+def kept_balances(conn: Connection, club_id: str, *, sessions: bool = True
+                  ) -> list[tuple[str, str, int]]:
+    """(account, currency, balance) of every account of the club posted to, now (without
+    `sessions`, the sessions' own accounts left out)."""
+    b = account_balances.c
+    query = select(b.account, b.currency, b.amount_minor).where(b.club_id == club_id)
+    if not sessions:
+        query = query.where(~b.account.startswith("session:"))
+    return [(str(a), str(c), int(n)) for a, c, n in conn.execute(query)]
+
+
+def kept_session_totals(conn: Connection, club_id: str) -> list[tuple[str, int]]:
+    """(currency, the sum of the club's sessions' own accounts in it) now."""
+    b = account_balances.c
+    query = (select(b.currency, func.sum(b.amount_minor))
+             .where(b.club_id == club_id, b.account.startswith("session:"))
+             .group_by(b.currency))
+    return [(str(c), int(n)) for c, n in conn.execute(query)]
+
+
+def summed_balances(conn: Connection, club_id: str) -> dict[tuple[str, str], tuple[int, int]]:
+    """{(account, currency): (balance, how many postings)} of the club, summed from the
+    book entries' postings and the results' lines: what `account_balances` must hold."""
+    r, p = session_results.c, book_postings.c
+    amount = func.coalesce(r.net_minor, r.net_units)
+    posted = union_all(
+        select(p.account.label("account"), p.currency, p.amount_minor.label("amount"))
+        .where(p.club_id == club_id),
+        select((literal("member:") + r.member_id).label("account"), r.currency,
+               amount.label("amount"))
+        .where(r.club_id == club_id, r.member_id.is_not(None)),
+        select((literal("session:") + r.session_id).label("account"), r.currency,
+               (-amount).label("amount"))
+        .where(r.club_id == club_id)).subquery()
+    query = select(posted.c.account, posted.c.currency, func.sum(posted.c.amount),
+                   func.count()).group_by(posted.c.account, posted.c.currency)
+    return {(str(a), str(c)): (int(n), int(k)) for a, c, n, k in conn.execute(query)}
+
+
+def stored_balances(conn: Connection, club_id: str) -> dict[tuple[str, str], tuple[int, int]]:
+    """{(account, currency): (balance, postings)} as `account_balances` holds them."""
+    b = account_balances.c
+    return {(str(a), str(c)): (int(n), int(k)) for a, c, n, k in conn.execute(
+        select(b.account, b.currency, b.amount_minor, b.lines).where(b.club_id == club_id))}
+
+
+def replace_balances(conn: Connection, club_id: str) -> None:
+    """The club's `account_balances` written again from the postings and the results."""
+    conn.execute(delete(account_balances).where(account_balances.c.club_id == club_id))
+    rows = [{"club_id": club_id, "account": a, "currency": c, "amount_minor": n, "lines": k}
+            for (a, c), (n, k) in summed_balances(conn, club_id).items()]
+    if rows:
+        conn.execute(insert(account_balances), rows)
+
+
 # -- session results --------------------------------------------------------------------------
 
 
@@ -240,7 +303,8 @@ def session_names(conn: Connection, club_id: str, session_ids: Iterable[str]
 def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | None = None
                 ) -> list[tuple[str, str, int]]:
     """(member or session id, currency, the sum of its lines' amounts) of the club's results
-    (posted by `until`, if given): `by` "member_id" or "session_id"; the amount is
+    (posted by `until`, if given): `by` "member_id" or "session_id" (or "currency": the
+    currency twice, the sum of every line in it); the amount is
     net_minor, or net_units for counters. A session's sum counts every line, a line that
     names no member too: on no member's account, it leaves the books short of zero."""
     key = session_results.c[by]
@@ -255,6 +319,53 @@ def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | No
 
 STANDING_SUMS = ("sessions", "deals_dealt", "net_units", "net_minor", "loos", "loo_units",
                  "penalties", "penalty_units")
+
+
+def kept_standings(conn: Connection, club_id: str) -> list[Row[Any]]:
+    """standing_sums over every line of the club's results, as the database keeps them
+    (`member_standings`): one row per member and currency."""
+    k = member_standings.c
+    net_minor = case((k.net_minor_lines > 0, k.net_minor), else_=None).label("net_minor")
+    return list(conn.execute(select(k.member_id, k.currency, *(
+        net_minor if name == "net_minor" else k[name] for name in STANDING_SUMS))
+        .where(k.club_id == club_id)))
+
+
+def summed_standings(conn: Connection, club_id: str) -> dict[tuple[str, str], tuple[int, ...]]:
+    """{(member, currency): the sums of `member_standings`' columns} of the club's results'
+    lines: what the table must hold."""
+    r = session_results.c
+    query = (select(r.member_id, r.currency, *(func.sum(r[name]) for name in KEPT_SUMS),
+                    func.coalesce(func.sum(r.net_minor), 0), func.count(r.net_minor),
+                    func.count())
+             .where(r.club_id == club_id, r.member_id.is_not(None))
+             .group_by(r.member_id, r.currency))
+    return {(str(m), str(c)): tuple(int(n) for n in rest)
+            for m, c, *rest in conn.execute(query)}
+
+
+def stored_standings(conn: Connection, club_id: str) -> dict[tuple[str, str], tuple[int, ...]]:
+    k = member_standings.c
+    query = select(k.member_id, k.currency, *(k[name] for name in KEPT_SUMS), k.net_minor,
+                   k.net_minor_lines, k.lines).where(k.club_id == club_id)
+    return {(str(m), str(c)): tuple(int(n) for n in rest)
+            for m, c, *rest in conn.execute(query)}
+
+
+def replace_standings(conn: Connection, club_id: str) -> None:
+    """The club's `member_standings` written again from its results' lines."""
+    conn.execute(delete(member_standings).where(member_standings.c.club_id == club_id))
+    rows = [{"club_id": club_id, "member_id": m, "currency": c,
+             **dict(zip((*KEPT_SUMS, "net_minor", "net_minor_lines", "lines"), sums,
+                        strict=True))}
+            for (m, c), sums in summed_standings(conn, club_id).items()]
+    if rows:
+        conn.execute(insert(member_standings), rows)
+
+
+# the sums `member_standings` keeps as they are (net_minor is kept with its count of lines)
+KEPT_SUMS = ("sessions", "deals_dealt", "net_units", "loos", "loo_units", "penalties",
+             "penalty_units")
 
 
 def standing_sums(conn: Connection, club_id: str, *, since: datetime | None,

@@ -253,6 +253,47 @@ book_postings = Table(
     Index(None, "club_id", "recorded_at", "seq"),  # the members' lines from the newest back
 )
 
+# `account_balances` holds each account's balance now per currency (and how many lines and
+# postings make it: a row lives while one does), for the books' reads of now to read the
+# members' and the club's balances without summing the results or the postings (migration
+# 0015). It is kept by the database itself, in the transaction of each write: triggers on
+# `book_postings` and `session_results` (whatever writes them: the session's write, its
+# rebuild, a copy) add each row's postings and take back a removed row's. Its rule is a
+# result's postings' (SessionResult.postings: the member's account credited with the net,
+# the session's account debited; a line of no member posts only to the session's), and
+# `Books.verify` compares it with the sums of the two tables.
+
+account_balances = Table(
+    "account_balances",
+    metadata,
+    Column("club_id", String(ID_LENGTH), nullable=False),
+    Column("account", String(STREAM_ID_LENGTH + 16), nullable=False),
+    Column("currency", String(8), nullable=False),
+    Column("amount_minor", BigInteger, nullable=False),
+    Column("lines", Integer, nullable=False),  # the results' lines and postings summed
+    PrimaryKeyConstraint("club_id", "account", "currency"),
+)
+
+# `member_standings` holds each member's standings per currency over every result's line of
+# his club (what /standings sums for no dates, now), kept by the same triggers on
+# `session_results`: the sums of STANDING_SUMS (ledger/store/booklog.py; `net_minor` with
+# how many lines had one, so that a member's counters' sum stays None) and the lines summed.
+
+member_standings = Table(
+    "member_standings",
+    metadata,
+    Column("club_id", String(ID_LENGTH), nullable=False),
+    Column("member_id", String(ID_LENGTH), nullable=False),
+    Column("currency", String(8), nullable=False),
+    *(Column(name, BigInteger, nullable=False) for name in (
+        "sessions", "deals_dealt", "net_units", "loos", "loo_units", "penalties",
+        "penalty_units")),
+    Column("net_minor", BigInteger, nullable=False),
+    Column("net_minor_lines", Integer, nullable=False),
+    Column("lines", Integer, nullable=False),
+    PrimaryKeyConstraint("club_id", "member_id", "currency"),
+)
+
 # -- the club log and the heads of the clubs' logs (migration 0011; ledger/store/clublog.py) --
 #
 # `club_log` is each club's chained log of who may act: the club's creation, members added,

@@ -21,7 +21,7 @@ from ledger.books.service import Books
 from ledger.store import booklog as store
 from ledger.store.db import connection_for
 from ledger.store.migrate import alembic_config, upgrade
-from ledger.store.tables import book_postings
+from ledger.store.tables import account_balances, book_postings
 
 from .clock import past_month
 from .test_beancount import books_of_the_month
@@ -74,7 +74,7 @@ def test_the_postings_table_is_the_fold_of_the_log_after_a_month(tess, club, mon
     assert Books(engine, club.club_id).verify() == []
 
 
-def test_verify_names_a_postings_table_that_is_not_the_logs_and_migrate_rebuilds_it(
+def test_verify_names_postings_and_balances_that_are_not_the_logs_and_migrate_rebuilds_them(
         tess, club, monkeypatch, engine, capsys):
     a_month_closed(tess, monkeypatch)
     books = Books(engine, club.club_id)
@@ -83,8 +83,14 @@ def test_verify_names_a_postings_table_that_is_not_the_logs_and_migrate_rebuilds
         conn.execute(delete(book_postings).where(p.club_id == club.club_id, p.seq == 2))
         conn.execute(update(book_postings).where(p.club_id == club.club_id, p.seq == 1,
                                                  p.n == 0).values(amount_minor=11))
+        b = account_balances.c
+        conn.execute(update(account_balances).where(
+            b.club_id == club.club_id, b.account == f"member:{club.members['Ann']}")
+            .values(amount_minor=b.amount_minor + 1000))
     found = books.verify()
     assert any("entry 2 posting 0" in line and "is not in the table" in line
+               for line in found), found
+    assert any(line.startswith(f"account_balances: member:{club.members['Ann']} GBP holds")
                for line in found), found
     assert any("entry 1 posting 0" in line and "GBP 11)" in line
                and "is not the book log's" in line for line in found), found
@@ -92,7 +98,10 @@ def test_verify_names_a_postings_table_that_is_not_the_logs_and_migrate_rebuilds
     assert main(["migrate", "--database-url", url]) == 0
     assert f"club {club.club_id}: its postings' table rebuilt" in capsys.readouterr().out
     assert books.verify() == []
-    assert tess.get("/accounts").get_json()["check"]["zero_sum"]
+    accounts = tess.get("/accounts").get_json()
+    assert accounts["check"]["zero_sum"]
+    assert {m["name"]: m["balances"] for m in accounts["members"] if m["balances"]} == {
+        "Ann": {"GBP": -30}, "Bob": {"GBP": -10}, "Cal": {"GBP": 40}}
 
 
 @pytest.mark.isolated

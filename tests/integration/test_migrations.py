@@ -45,7 +45,8 @@ def test_upgrade_to_head_then_check_finds_no_differences(blank_database_url):
     assert table_names(blank_database_url) == {
         "alembic_version", "events", "sessions", "deal_views", "idempotency_keys", "clubs",
         "members", "tokens", "book_entries", "session_results", "snapshots",
-        "pairing_codes", "club_log", "log_heads", "book_postings"}
+        "pairing_codes", "club_log", "log_heads", "book_postings",
+        "account_balances", "member_standings"}
 
 
 def test_the_alembic_command_line_configuration_upgrades_and_checks_clean(blank_database_url):
