@@ -4,6 +4,7 @@
     problems(conn, club_id)                     # where the table is not the fold of the log
     rebuild(conn, club_id)                      # the table written again from the log
     rebuild_clubs(engine, differing=True)       # `lanterloo migrate`'s, every club's
+    posted_lines(rows)                          # the rows as the open items' walk's lines
 
 Each book entry's postings are written, one row each, in the transaction that appends the
 entry (Books.append, under the write protocol of ledger/writes.py), so that a read sums
@@ -16,13 +17,15 @@ log where it differs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine
 
+from ledger.domain import accounts as bk
 from ledger.domain import bookentries as be
+from ledger.domain.accounts import Line
 from ledger.store import booklog as store
 from ledger.store import clublog, open_store
 from ledger.store.chain import as_utc
@@ -128,3 +131,26 @@ def rebuild_clubs(engine: Engine, *, differing: bool = False) -> list[str]:
             rebuild(tx.conn, club_id)
             written.append(club_id)
     return written
+
+
+def posted_lines(rows: Iterable[Any]) -> Iterator[Line]:
+    """The book entries' lines from the rows of `book_postings` (an entry's rows one after
+    another), each with its postings among those rows: what the open items' walk needs of
+    an entry (its time, number, kind and session), without its payload read."""
+    group: list[Any] = []
+    for r in rows:
+        if group and r.seq != group[0].seq:
+            yield _posted_line(group)
+            group = []
+        group.append(r)
+    if group:
+        yield _posted_line(group)
+
+
+def _posted_line(rows: list[Any]) -> Line:
+    first = rows[0]
+    return Line(at=as_utc(first.recorded_at), kind=bk.entry_kind(first.type),
+                postings=tuple(be.BookPosting(r.account, r.currency, int(r.amount_minor))
+                               for r in rows),
+                session_id=first.session_id, seq=int(first.seq),
+                detail={"type": first.type})

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection
 
+from ledger.books import postings
 from ledger.clubs.service import NotFound, name_key
 from ledger.domain import InvalidInput
 from ledger.domain import accounts as bk
@@ -327,8 +328,8 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
     if owing[False] or owing[True]:  # the lines are read only when someone owes
         results = (line_of_row(r) for r in store.results_newest_first(conn, club_id,
                                                                         until=cut.at))
-        entries = posted_lines(store.member_postings_newest_first(conn, club_id,
-                                                                  up_to=cut.seq))
+        entries = postings.posted_lines(store.member_postings_newest_first(
+            conn, club_id, up_to=cut.seq))
         found = bk.open_lines(heapq.merge(results, entries, key=Line.sort_key, reverse=True),
                               owing[False], owing[True])
     # a book entry's line names its session (a reversed payment's) by the session's results
@@ -342,29 +343,6 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
 
 
 _SIDE_OF = {False: "debts", True: "payables"}
-
-
-def posted_lines(rows: Iterable[Any]) -> Iterator[Line]:
-    """The book entries' lines from the rows of `book_postings` (an entry's rows one after
-    another), each with its postings among those rows: what the open items' walk needs of
-    an entry (its time, number, kind and session), without its payload read."""
-    group: list[Any] = []
-    for r in rows:
-        if group and r.seq != group[0].seq:
-            yield _posted_line(group)
-            group = []
-        group.append(r)
-    if group:
-        yield _posted_line(group)
-
-
-def _posted_line(rows: list[Any]) -> Line:
-    first = rows[0]
-    return Line(at=as_utc(first.recorded_at), kind=bk.entry_kind(first.type),
-                postings=tuple(be.BookPosting(r.account, r.currency, int(r.amount_minor))
-                               for r in rows),
-                session_id=first.session_id, seq=int(first.seq),
-                detail={"type": first.type})
 
 
 def _listed(lines: list[bk.OpenLine], members: dict[str, Any], names: dict[str, str]
