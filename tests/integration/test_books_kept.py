@@ -1,0 +1,106 @@
+"""The book postings and the kept sums (migration 0015) over generated histories, on SQLite
+and PostgreSQL: whatever the order of results posted, corrected and taken back, payments,
+reversals and write-offs, and a closing, `book_postings` is the fold of the book log and
+`account_balances` and `member_standings` are the sums of the postings and the results'
+lines (Books.verify says nothing), and the reads of now say what the same reads as of the
+log's last position say (summed from the tables, not kept)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import delete, insert, update
+
+from ledger.books.closing import Periods
+from ledger.books.service import Books
+from ledger.domain import LedgerError
+from ledger.domain.accounts import SessionResult
+from ledger.domain.periods import period_of
+from ledger.projections import result_rows
+from ledger.store.tables import session_results, sessions
+from ledger.writes import WriteRequest
+
+from .test_books_store import NAMES, T0, new_club
+
+KINDS = ("session", "session", "correction", "taken back", "payment", "reversal",
+         "write-off", "close")
+
+
+@st.composite
+def months(draw):
+    return [(draw(st.sampled_from(KINDS)), draw(st.integers(0, 10**6)))
+            for _ in range(draw(st.integers(3, 14)))]
+
+
+def post_session(engine, club, ids, n, seed):
+    """A session's result of 2-4 members, zero-sum, posted at T0 + n hours (the projection
+    writer's rows, as the session's end writes them)."""
+    sid = secrets.token_hex(8)
+    seated = [NAMES[(seed + k) % len(NAMES)] for k in range(2 + seed % 3)]
+    nets = [(seed >> k) % 41 - 20 for k in range(1, len(seated))]
+    with engine.begin() as conn:
+        conn.execute(insert(sessions).values(id=sid, club_id=club, version=1, state={},
+                                             created_at=T0, updated_at=T0))
+        conn.execute(insert(session_results), result_rows([
+            SessionResult(session_id=sid, seat=m, member_id=ids[m], currency="GBP",
+                          net_units=net, net_minor=net * 10, deals_dealt=2, loos=seed % 2,
+                          loo_units=3, penalties=seed % 3, penalty_units=1,
+                          posted_at=T0 + timedelta(hours=n), session_name=f"s{n}",
+                          version=1)
+            for m, net in zip(seated, [-sum(nets), *nets], strict=True)], club))
+    return sid
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(months())
+def test_a_generated_month_keeps_the_postings_and_the_sums_the_logs(engine, steps):
+    club, actor, ids = new_club(engine, *NAMES)
+    books = Books(engine, club)
+    posted: list[str] = []
+    paid: list[int] = []
+    for n, (kind, seed) in enumerate(steps):
+        request = WriteRequest(actor)
+        try:
+            if kind == "session":
+                posted.append(post_session(engine, club, ids, n, seed))
+            elif kind == "correction" and posted:  # a seat's net changed (the relabel path)
+                with engine.begin() as conn:
+                    conn.execute(update(session_results).where(
+                        session_results.c.session_id == posted[seed % len(posted)])
+                        .values(net_minor=session_results.c.net_minor + 10 * (seed % 7),
+                                member_id=ids[NAMES[seed % len(NAMES)]]))
+            elif kind == "taken back" and posted:  # a rebuild that posts nothing
+                with engine.begin() as conn:
+                    conn.execute(delete(session_results).where(
+                        session_results.c.session_id == posted.pop(seed % len(posted))))
+            elif kind == "payment":
+                payer, payee = NAMES[seed % 4], ("club", NAMES[(seed + 1) % 4])[seed % 2]
+                paid.append(books.record_payment(
+                    payer=payer, payee=payee, amount_minor=1 + seed % 90, currency="GBP",
+                    method="cash", request=request).body["seq"])
+            elif kind == "reversal" and paid:
+                books.reverse(paid.pop(seed % len(paid)), reason="typed wrong",
+                              request=request)
+            elif kind == "write-off":
+                books.write_off(member=NAMES[seed % 4], amount_minor=1 + seed % 30,
+                                currency="GBP", reason="gone", request=request)
+            elif kind == "close":
+                Periods(books).close(period_of(T0), request=request)
+        except LedgerError:
+            pass  # refused (more than he owes, closed already): nothing appended
+    assert books.verify() == []
+    last = str(books.accounts()["log"]["entries"])
+    if last != "0":  # now (the kept sums) against as of the last entry (summed)
+        for read in (books.accounts, books.debts, books.payables, books.settle_up):
+            now, then = read(), read(as_of=last)
+            then.pop("as_of")
+            if read == books.accounts:  # a read of now also checks the stored head
+                now.pop("log"), then.pop("log")
+            assert now == then, read.__name__
+    standings = books.standings()
+    assert standings == {**books.standings(until=T0 + timedelta(days=365)),
+                         "until": None}
