@@ -1,9 +1,10 @@
 """The book log's postings' table (`book_postings`, migration 0015) is a projection kept by
-the books' one write, on SQLite and PostgreSQL (docs/books.md, "The postings' table"): after
-a month of payments, a reversal, a write-off, a cash count, a late correction, a closing and
-a reversal in the closed month, the table is the fold of the log, row for row, and its sums
-are the fold's at every book position; verify names a table that is not; `lanterloo
-migrate` and `rebuild --all` write it again from the log, and the upgrade to 0015 fills it.
+the books' one write, on SQLite and PostgreSQL (docs/books.md, "The postings' table and the
+kept sums"): after a month of payments, a reversal, a write-off, a cash count, a late
+correction, a closing and a reversal in the closed month, the table is the fold of the log,
+row for row, and its sums are the fold's at every book position; verify names a table (or a
+kept balance) that is not; `lanterloo migrate` writes it again from the log, and the
+upgrade to 0015 fills it.
 """
 
 from __future__ import annotations
