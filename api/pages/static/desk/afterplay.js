@@ -6,12 +6,32 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
+import { accountPanel, settleUpPanel, writeOffForm } from "./books.js";
+import { correctionPanel } from "./correct.js";
+import { tinPanel } from "./tins.js";
 
 const KIND_WORDS = {
   payment: "Payment", "write-off": "Write-off", reversal: "Reversal", float: "Float",
-  cash: "Cash counted", "cash-difference": "Cash difference",
+  cash: "Cash counted", "cash-count": "Tin counted", "cash-difference": "Cash difference",
+  evening: "Joined the tin", "opening-balance": "Opening balance",
+  "period-closed": "Month closed", "period-reopened": "Month reopened",
+  currencies: "Currencies",
 };
 const SHOWN = 25;  // the book's last entries listed
+
+/** A book entry in words: "Payment: Ann paid the club, 1.00 GBP (cash)". */
+export function entryWords(e) {
+  const what = KIND_WORDS[e.kind] || e.type;
+  const party = (name) => (name === "club" ? "the club" : name);
+  const tin = e.evening ? `the tin of ${e.evening}` : "";
+  const parties = e.kind === "payment" ? `${party(e.payer_name)} paid ${party(e.payee_name)}`
+    : [e.member_name, e.session_name, tin].filter(Boolean).join(", ");
+  const minor = e.amount_minor ?? e.counted_minor;
+  const amount = minor !== null && minor !== undefined ? money(minor, e.currency) : "";
+  const how = e.method ? ` (${e.method})` : "";
+  const more = e.kind === "reversal" ? `reverses entry ${e.reverses}: ${e.reason}` : "";
+  return `${what}: ${[parties, amount].filter(Boolean).join(", ")}${how}${more ? ` — ${more}` : ""}`;
+}
 
 async function allEntries() {
   const entries = [];
@@ -49,20 +69,21 @@ export async function afterPlayRoom(main) {
           h("span", { class: "grow" }, h("strong", {}, d.name), " owes ",
             h("strong", {}, money(d.amount_minor, d.currency)), h("br", {}),
             h("span", { class: "muted" }, `${d.session_name ? `from ${d.session_name}, `
-              : ""}since ${when(d.since)}`)))))
+              : ""}since ${when(d.since)}`)), writeOffButton(d))))
         : h("p", { class: "muted" }, "Nobody owes the club anything."));
   }
 
-  function entryWords(e) {
-    const what = KIND_WORDS[e.kind] || e.type;
-    const party = (name) => (name === "club" ? "the club" : name);
-    const parties = e.kind === "payment" ? `${party(e.payer_name)} paid ${party(e.payee_name)}`
-      : e.member_name || "";
-    const amount = e.amount_minor !== null && e.amount_minor !== undefined
-      ? money(e.amount_minor, e.currency) : "";
-    const how = e.method ? ` (${e.method})` : "";
-    const more = e.kind === "reversal" ? `reverses entry ${e.reverses}: ${e.reason}` : "";
-    return `${what}: ${[parties, amount].filter(Boolean).join(", ")}${how}${more ? ` — ${more}` : ""}`;
+  function writeOffButton(d) {
+    const open = h("button", { class: "btn small", type: "button",
+      "aria-label": `Write off ${d.name}'s debt of ${money(d.amount_minor, d.currency)}` },
+    "Write off…");
+    open.addEventListener("click", () => {
+      const item = open.closest("li");
+      open.remove();
+      item.append(writeOffForm(d, refresh));
+      item.querySelector("input[name=reason]").focus();
+    });
+    return open;
   }
 
   function reverseForm(e, item) {
@@ -161,8 +182,15 @@ export async function afterPlayRoom(main) {
     pay.replaceChildren(h("h3", { id: "pay-h" }, "Take or pay out a payment"), form);
   }
 
+  const tin = h("section", { class: "panel", "aria-label": "Count the evening's tin" });
+  const settle = h("section", { class: "panel", "aria-label": "Who pays whom" });
+  const account = h("section", { class: "panel", "aria-label": "A member's account" });
+  const correct = h("section", { class: "panel", "aria-label": "Correct an ended table" });
+  main.append(h("div", { class: "columns" }, tin, settle), h("div", { class: "columns" },
+    account, correct));
+
   async function refresh(note) {
-    await Promise.all([drawDebts(), drawBook(note)]);
+    await Promise.all([drawDebts(), drawBook(note), settleUpPanel(settle)]);
   }
 
   try {
@@ -176,5 +204,8 @@ export async function afterPlayRoom(main) {
     return;
   }
   drawPay();
+  tinPanel(tin, { mode: "after", members });
+  accountPanel(account, members);
+  correctionPanel(correct);
   await refresh();
 }

@@ -8,6 +8,8 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
+import { endedTables, dayStart } from "./lists.js";
+import { endedPanel, tinPanel } from "./tins.js";
 
 // The presets by their source's name (docs/rules.md §3).
 const LAWS = [
@@ -251,6 +253,26 @@ export async function eveningRoom(main, { me }) {
   }
   drawOpener();
   await drawTables();
+  drawTin(main, members);
+}
+
+/** The evening's tin and the tables ended since the evening began (./tins.js). */
+function drawTin(main, members) {
+  const tin = h("section", { class: "panel", "aria-label": "The evening's tin" });
+  const ended = h("section", { class: "panel", "aria-label": "Ended tables" });
+  main.append(h("div", { class: "columns" }, tin, ended));
+  let shown = null;
+  tinPanel(tin, {
+    mode: "evening", members,
+    // the tables a tin may take: the open ones and those ended since the evening began
+    tables: async (evening) => [
+      ...(await openTables()),
+      ...(await endedTables(dayStart(evening), 0, 100)).items,
+    ],
+    onDraw: (evening) => {
+      if (evening !== shown) { shown = evening; endedPanel(ended, evening); }
+    },
+  });
 }
 
 export async function auditRoom(main) {
