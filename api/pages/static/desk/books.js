@@ -28,7 +28,7 @@ export function writeOffForm(debt, done) {
       return;
     }
     try {
-      await call("POST", "/write-offs", { body: { member: debt.member_id,
+      await call("POST", "/write-offs", { body: { member: debt.name,
         amount_minor: minor, currency: debt.currency, reason: reason.value } });
       await done(`${money(minor, debt.currency)} of ${debt.name}'s debt is written off.`);
     } catch (failure) {
@@ -108,7 +108,7 @@ export function accountPanel(panel, members) {
     const balances = Object.entries(first.balances || {});
     body.append(h("p", { "data-testid": "balance" }, balances.length
       ? `${name}'s balance: ${balances.map(([c, v]) => money(v, c)).join(", ")} ` +
-        "(below zero he owes the club)"
+        "(below zero: owed to the club)"
       : `${name}'s account has no line yet.`));
     let firstPage = first;
     await paged(body, {

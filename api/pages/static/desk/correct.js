@@ -90,7 +90,9 @@ export async function correctionPanel(panel) {
     }
     const deals = [...new Set(log.filter((e) => e.type === "DealStarted")
       .map((e) => e.payload.deal_no))];
+    const kept = deal.value;
     deal.replaceChildren(...deals.map((n) => h("option", { value: String(n) }, `Deal ${n}`)));
+    if (deals.map(String).includes(kept)) deal.value = kept;  // the deal just corrected
     loadDeal();
   }
 
@@ -99,8 +101,10 @@ export async function correctionPanel(panel) {
     const places = [...new Set(log.filter((e) => e.payload && e.payload.deal_no === n)
       .map(placeOf).filter(Boolean))];
     const named = { deal: "The deal: trump and cards dealt", declarations: "The declarations" };
+    const kept = place.value;
     place.replaceChildren(...places.map((p) => h("option", { value: p },
       named[p] || p.replace("trick", "Trick"))));
+    if (places.includes(kept)) place.value = kept;
     showEntries();
   }
 

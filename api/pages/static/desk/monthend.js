@@ -205,16 +205,18 @@ async function drawClosing(panel, period, b) {
   }
   const this_ = periods.find((p) => p.period === period);
   const state = this_ && this_.closed
-    ? `${b.name} is closed: by ${this_.closed_by}, ${when(this_.closed_at)}. Only the admin ` +
-      "can reopen it."
+    ? `${b.name} is closed: by ${this_.closed_by}, ${when(this_.closed_at)}. Only the ` +
+      "admin can reopen it."
     : `${b.name} is open.${this_ ? ` It was closed and reopened ${this_.reopenings.length} ` +
       `${this_.reopenings.length === 1 ? "time" : "times"}.` : ""}`;
+  const closedNow = Boolean(this_ && this_.closed);
   const form = h("form", { "data-testid": "close-month" },
     h("p", { "data-testid": "month-state" }, state),
-    h("p", { class: "muted" }, "Closing keeps every balance as it stood at the month's end: " +
-      "what comes later (a late correction, a reversal) is booked in the open month."),
-    h("div", { class: "row", "data-field": "period" }, h("button", { class: "btn primary",
-      type: "submit" }, `Close ${b.name}`)));
+    closedNow ? "" : h("p", { class: "muted" }, "Closing keeps every balance as it stood at " +
+      "the month's end: what comes later (a late correction, a reversal) is booked in the " +
+      "open month."),
+    closedNow ? "" : h("div", { class: "row", "data-field": "period" }, h("button", {
+      class: "btn primary", type: "submit" }, `Close ${b.name}`)));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearRefusals(form);
