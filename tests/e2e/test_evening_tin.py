@@ -86,8 +86,10 @@ def test_two_tables_share_the_evenings_tin_and_its_shortage_shows(tess, club):
     refused = post(tess, f"{TIN}/cash-differences", {
         "difference": "shortage", "amount_minor": 21, "currency": "GBP", "account": "club",
         "reason": "tin short"})
-    assert assert_problem(refused, 422, rule="cash-difference-exceeds-check")[
-        "unbooked_minor"] == -20
+    problem = assert_problem(refused, 422, rule="cash-difference-exceeds-check")
+    assert problem["unbooked_minor"] == -20
+    assert problem["detail"] == ("the cash check leaves -0.20 GBP unbooked: a shortage of "
+                                 "0.21 GBP does not match it")
     created(post(tess, f"{TIN}/cash-differences", {
         "difference": "shortage", "amount_minor": 20, "currency": "GBP", "account": "club",
         "reason": "tin short"}))  # 8
