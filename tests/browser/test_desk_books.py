@@ -180,6 +180,13 @@ def test_an_ended_table_is_corrected_by_deal_and_trick(new_device, server, axe_s
     assert "the scorer's slip" in account["entries"][-1]["description"]
     expect(page.get_by_test_id("entries").locator("li")).to_have_text(
         "Tess took trick 2Correct…")
+    # the debts and who pays whom are read again: the API's, after the correction
+    debts = api(server, tess, "GET", "/debts")
+    expect(page.get_by_test_id("debts").locator("xpath=preceding-sibling::p[1]")).to_have_text(
+        f"Owed to the club: {gbp(debts['totals']['GBP'])}.")
+    settle = api(server, tess, "GET", "/settle-up")["currencies"][0]
+    expect(page.get_by_test_id("settle-up").locator("[data-figure='receivable_minor']"))\
+        .to_have_text(gbp(settle["receivable_minor"]))
     fits(tess, axe_source)
     if size in DOC_SIZES:
         page.screenshot(path=str(shots / f"desk-correction-{size}.png"), full_page=True)

@@ -88,6 +88,14 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
     expect(ended.locator("[data-table='Thursday']")).to_contain_text("ended ")
     expect(ended.locator("[data-table='Thursday']")).to_contain_text("Tess, Dan, Ann")
     expect(ended.locator("li")).to_have_count(1)  # the open table is not among them
+    row = page.get_by_test_id("tables").locator("[data-table='Second table']")
+    row.get_by_role("button", name="Tablets and end").click()
+    view = api(server, tess, "GET", f"/sessions/{second}")
+    assert view["pool_units"] + view["next_pool_units"] > 0
+    expect(row.get_by_test_id("pools")).to_have_text(
+        f"Left in the pools: {view['pool_units']} in the pool, {view['next_pool_units']} for "
+        f"the next ({view['unit']}s).")
+    row.get_by_role("button", name="Tablets and end").click()
 
     floated = page.get_by_test_id("float-form")
     floated.get_by_label("Float").fill("5.00")

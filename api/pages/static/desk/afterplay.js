@@ -206,6 +206,6 @@ export async function afterPlayRoom(main) {
   drawPay();
   tinPanel(tin, { mode: "after", members });
   accountPanel(account, members);
-  correctionPanel(correct);
+  correctionPanel(correct, { done: () => refresh() });
   await refresh();
 }

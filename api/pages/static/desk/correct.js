@@ -51,7 +51,7 @@ function placeOf(e) {
   return null;
 }
 
-export async function correctionPanel(panel) {
+export async function correctionPanel(panel, { done = async () => {} } = {}) {
   panel.replaceChildren(h("h3", { id: "correct-h" }, "Correct an ended table"),
     h("p", { class: "muted" }, "Find the entry by its deal and trick and say what it should " +
       "have said: the ledger decides the table again from there, and each member's account " +
@@ -187,7 +187,7 @@ export async function correctionPanel(panel) {
         out.replaceChildren(h("p", { class: "done", role: "status" },
           `${name} is corrected (version ${marker ? marker.version : answer.version}): deal ${deal.value}, ` +
           `"${words(e)}" no longer counts. The table now reads: ${nets.join(", ")}.`));
-        await loadTable();
+        await Promise.all([loadTable(), done()]);
       } catch (failure) {
         showRefusal(form, failure);
       }

@@ -84,6 +84,8 @@ export async function eveningRoom(main, { me }) {
       : `played for ${view.unit}s`;
     detail.replaceChildren(
       h("p", {}, `${view.seats.join(", ")}; ${stake}; next to deal: ${view.next_dealer || "—"}.`),
+      h("p", { "data-testid": "pools" }, `Left in the pools: ${view.pool_units} in the pool, ` +
+        `${view.next_pool_units} for the next (${view.unit}s).`),
       pairForm(view), endForm(view, detail, summary));
   }
 
