@@ -62,6 +62,9 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
     api(server, tess, "POST", f"/evenings/{tonight}/float", {"amount_minor": 500,
                                                               "currency": "GBP"},
         {"Idempotency-Key": f"float-{size}"})
+    thursday = api(server, tess, "GET", "/audit/events?type=SessionEnded")["events"][0]
+    api(server, tess, "POST", f"/sessions/{thursday['session_id']}/cash",
+        {"counted_minor": 10, "currency": "GBP"}, {"Idempotency-Key": f"count-{size}"})
     page = tess.page
     page.get_by_role("link", name="Month-end").click()
     page.wait_for_load_state("networkidle")
@@ -71,16 +74,16 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
     register = api(server, tess, "GET", f"/book-entries?{q}")["entries"]
     shown = page.get_by_test_id("register").locator("li")
     expect(shown).to_have_count(len(register))
-    assert len(register) == 3
+    assert len(register) == 4
     expect(page.get_by_test_id("register").locator("[data-seq='1']")).to_contain_text(
         "Payment: Ann paid the club, 0.10 GBP (cash)")
     filters = page.get_by_test_id("register-filters")
     filters.get_by_label("Kind").select_option(label="Payments")
     filters.get_by_label("Paid by").select_option(label="Cash")
     filters.get_by_role("button", name="Filter the register").click()
-    cash = api(server, tess, "GET", f"/book-entries?{q}&kind=payment&method=cash")["entries"]
-    expect(shown).to_have_count(len(cash))
-    assert [e["seq"] for e in cash] == [1]
+    paid = api(server, tess, "GET", f"/book-entries?{q}&kind=payment&method=cash")["entries"]
+    expect(shown).to_have_count(len(paid))
+    assert [e["seq"] for e in paid] == [1]
 
     # who pays whom, the tin, the standings: the API's figures
     settle = api(server, tess, "GET", "/settle-up")["currencies"][0]
@@ -91,6 +94,10 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
     tin = api(server, tess, "GET", f"/evenings/{tonight}")
     expect(page.get_by_test_id("tins").locator(f"[data-evening='{tonight}']")).to_contain_text(
         f"float {gbp(tin['float_minor'])}; 0 tables; not counted yet")
+    cash = api(server, tess, "GET", f"/sessions/{thursday['session_id']}/statement")["cash"]
+    expect(page.get_by_test_id("tins").locator("[data-table='Thursday']")).to_contain_text(
+        f"float {gbp(cash['float_minor'])}; expected {gbp(cash['expected_minor'])}, counted "
+        f"{gbp(cash['counted_minor'])}, difference {gbp(cash['difference_minor'])}")
     standings = api(server, tess, "GET", f"/standings?{q}")["members"]
     played = [m for m in standings if m["sessions"]]
     expect(page.get_by_test_id("standings").locator("li")).to_have_count(len(played))

@@ -135,10 +135,12 @@ async function drawRegister(panel, b, members) {
   await draw();
 }
 
-/** The evenings whose tin took an entry in the month, each reckoned as it stands. */
+/** The evenings whose tin took an entry in the month, each reckoned as it stands, and the
+ * tables counted on their own (their statement's cash check). */
 async function drawTins(panel, b) {
   panel.replaceChildren(h("h3", {}, `The tins, ${b.name}`));
   const dates = new Set();
+  const own = new Map();  // session id -> its name, for a table with a tin of its own
   try {
     for (const kind of ["float", "evening", "cash-count"]) {
       let after = 0;
@@ -147,6 +149,8 @@ async function drawTins(panel, b) {
           after: String(after), limit: "1000" });
         const page = (await call("GET", `/book-entries?${q}`)).body;
         page.entries.filter((e) => e.evening).forEach((e) => dates.add(e.evening));
+        page.entries.filter((e) => !e.evening && e.session_id && !e.reversed_by)
+          .forEach((e) => own.set(e.session_id, e.session_name));
         if (page.next_after === null || page.next_after === undefined) break;
         after = page.next_after;
       }
@@ -155,17 +159,34 @@ async function drawTins(panel, b) {
     panel.append(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
     return;
   }
-  if (!dates.size) {
-    panel.append(h("p", { class: "muted" }, "No evening's tin took an entry this month."));
+  if (!dates.size && !own.size) {
+    panel.append(h("p", { class: "muted" }, "No tin took an entry this month."));
     return;
   }
-  const tins = await Promise.all([...dates].sort().map((d) => call("GET", `/evenings/${d}`)
-    .then((r) => r.body)));
-  panel.append(h("ul", { class: "list", "data-testid": "tins" }, tins.map((t) => {
+  let tins;
+  let tables;
+  try {
+    [tins, tables] = await Promise.all([
+      Promise.all([...dates].sort().map((d) => call("GET", `/evenings/${d}`)
+        .then((r) => r.body))),
+      Promise.all([...own.keys()].map((sid) => call("GET", `/sessions/${sid}/statement`)
+        .then((r) => r.body)))]);
+  } catch (failure) {
+    panel.append(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+    return;
+  }
+  const checked = (m, cash) => (cash ? `expected ${m(cash.expected_minor)}, counted ` +
+    `${m(cash.counted_minor)}, difference ${m(cash.difference_minor)}, not yet booked ` +
+    `${m(cash.unbooked_minor)}` : "not counted yet");
+  panel.append(h("ul", { class: "list", "data-testid": "tins" }, ...tables.map((st) => {
+    const m = (minor) => money(minor, st.currency || "GBP");
+    return h("li", { "data-table": st.name }, h("span", { class: "grow" },
+      h("strong", {}, `${st.name || "A table with no name"}'s own tin`), h("br", {}),
+      h("span", { class: "muted" }, st.cash ? `float ${m(st.cash.float_minor)}; ` +
+        checked(m, st.cash) : checked(m, null))));
+  }), ...tins.map((t) => {
     const m = (minor) => money(minor, t.currency || "GBP");
-    const check = t.cash ? `expected ${m(t.cash.expected_minor)}, counted ` +
-      `${m(t.cash.counted_minor)}, difference ${m(t.cash.difference_minor)}, not yet booked ` +
-      `${m(t.cash.unbooked_minor)}` : "not counted yet";
+    const check = checked(m, t.cash);
     return h("li", { "data-evening": t.evening }, h("span", { class: "grow" },
       h("strong", {}, `The evening of ${day(t.evening)}`), h("br", {}),
       h("span", { class: "muted" }, `float ${m(t.float_minor)}; ${t.sessions.length} ` +

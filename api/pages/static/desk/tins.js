@@ -72,6 +72,9 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
       h("ul", { class: "list", "data-testid": "tin-lines" }, rows), check);
     if (mode === "evening") {
       body.append(floatForm(evening, cur), await joinForm(evening, tin));
+    } else if (!cur) {
+      body.append(h("p", { class: "muted" }, "Nothing to count: put a float in the tin or " +
+        "join a table to it in the evening's room."));
     } else {
       body.append(countForm(evening, cur));
       if (tin.cash && tin.cash.unbooked_minor !== 0) body.append(differenceForm(evening, tin));
