@@ -167,3 +167,24 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
     fits(tess, axe_source)
     if size in DOC_SIZES:
         page.screenshot(path=str(shots / f"desk-tin-count-{size}.png"), full_page=True)
+
+
+def test_the_ended_tables_are_listed_ten_at_a_time(new_device, server, axe_source):
+    tess = treasurer_at_the_desk(new_device, server, "The Twelve Tables", "phone")
+    me = api(server, tess, "GET", "/club")
+    ledger = Ledger(server.engine).for_club(me["club_id"])
+    request = WriteRequest(Actor("Tess", me["member_id"]))
+    for n in range(1, 13):
+        sid = ledger.open_session(OpenSession(players=["Tess", "Dan"], name=f"Table {n}"),
+                                  request).body["session_id"]
+        ledger.append(sid, [EndSession(method="divide-pool")], request)
+    page = tess.page
+    page.reload()
+    ended = page.get_by_test_id("ended")
+    expect(ended.locator("li")).to_have_count(10)
+    expect(ended.locator("li").first).to_contain_text("Table 1")
+    page.get_by_role("button", name="Show more ended tables").click()
+    expect(ended.locator("li")).to_have_count(12)
+    expect(ended.locator("li").last).to_contain_text("Table 12")
+    expect(page.get_by_role("button", name="Show more ended tables")).to_be_hidden()
+    fits(tess, axe_source)

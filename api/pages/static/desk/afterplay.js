@@ -8,6 +8,7 @@ import {
 } from "./api.js";
 import { accountPanel, settleUpPanel, writeOffForm } from "./books.js";
 import { correctionPanel } from "./correct.js";
+import { PAGE, paged } from "./lists.js";
 import { tinPanel } from "./tins.js";
 
 const KIND_WORDS = {
@@ -53,24 +54,23 @@ export async function afterPlayRoom(main) {
   let currencies = ["GBP"];
 
   async function drawDebts() {
-    let answer;
-    try {
-      answer = (await call("GET", "/debts")).body;
-    } catch (failure) {
-      debts.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
-      return;
-    }
-    const open = [...answer.debts].sort((a, b) => (a.since || "").localeCompare(b.since || ""));
-    const totals = Object.entries(answer.totals || {}).map(([c, v]) => money(v, c));
-    debts.replaceChildren(h("h3", { id: "debts-h" }, "Open debts, oldest first"),
-      open.length ? h("p", {}, `Owed to the club: ${totals.join(", ")}.`) : "",
-      open.length ? h("ul", { class: "list", "data-testid": "debts" }, open.map((d) =>
-        h("li", { "data-member": d.name },
-          h("span", { class: "grow" }, h("strong", {}, d.name), " owes ",
-            h("strong", {}, money(d.amount_minor, d.currency)), h("br", {}),
-            h("span", { class: "muted" }, `${d.session_name ? `from ${d.session_name}, `
-              : ""}since ${when(d.since)}`)), writeOffButton(d))))
-        : h("p", { class: "muted" }, "Nobody owes the club anything."));
+    // oldest first, as the ledger lists them, ten at a time; the totals are over them all
+    const totals = h("p", {});
+    debts.replaceChildren(h("h3", { id: "debts-h" }, "Open debts, oldest first"), totals);
+    await paged(debts, {
+      read: async (after) => {
+        const page = (await call("GET", `/debts?after=${after}&limit=${PAGE}`)).body;
+        const sums = Object.entries(page.totals || {}).map(([c, v]) => money(v, c));
+        totals.textContent = sums.length ? `Owed to the club: ${sums.join(", ")}.` : "";
+        return { items: page.debts, next_after: page.next_after };
+      },
+      draw: (d) => h("li", { "data-member": d.name },
+        h("span", { class: "grow" }, h("strong", {}, d.name), " owes ",
+          h("strong", {}, money(d.amount_minor, d.currency)), h("br", {}),
+          h("span", { class: "muted" }, `${d.session_name ? `from ${d.session_name}, `
+            : ""}since ${when(d.since)}`)), writeOffButton(d)),
+      empty: "Nobody owes the club anything.", label: "debts", testid: "debts",
+    });
   }
 
   function writeOffButton(d) {
