@@ -25,7 +25,7 @@ from ledger.writes import WriteRequest
 
 from .desk import DOC_SIZES, fits
 from .test_desk_after_play import ended_table
-from .test_desk_evening import api, treasurer_at_the_desk
+from .test_desk_evening import api, open_table, treasurer_at_the_desk
 
 CLUBS = {"laptop": "The Bell Loo Club", "phone": "The Swan Loo Club"}
 
@@ -188,3 +188,8 @@ def test_the_ended_tables_are_listed_ten_at_a_time(new_device, server, axe_sourc
     expect(ended.locator("li").last).to_contain_text("Table 12")
     expect(page.get_by_role("button", name="Show more ended tables")).to_be_hidden()
     fits(tess, axe_source)
+    # a table opened at the desk is offered to the tin at once
+    open_table(page, "Late table", players=["Tess", "Dan"])
+    expect(page.get_by_role("status")).to_have_text("Late table is open.")
+    expect(page.get_by_test_id("join-form").get_by_label("Table")).to_contain_text(
+        "Late table (open)")

@@ -36,6 +36,7 @@ export async function eveningRoom(main, { me }) {
   main.append(h("div", { class: "columns" }, tables, opener));
   let members = [];
   let currency = "GBP";
+  let tin = null;  // the evening's tin: drawn again when a table opens or ends
 
   async function drawTables(note) {
     let list;
@@ -55,6 +56,7 @@ export async function eveningRoom(main, { me }) {
           h("button", { class: "btn", type: "button", "aria-expanded": "false",
             onclick: (event) => toggleTable(event.currentTarget, s) }, "Tablets and end"))))
         : h("p", { class: "muted" }, "No table is open. Open one here."));
+    if (tin) await tin.redraw();
   }
 
   async function toggleTable(button, summary) {
@@ -255,25 +257,23 @@ export async function eveningRoom(main, { me }) {
   }
   drawOpener();
   await drawTables();
-  drawTin(main, members);
+  tin = drawTin(main, members);
 }
 
-/** The evening's tin and the tables ended since the evening began (./tins.js). */
+/** The evening's tin and the tables ended since the evening began (./tins.js); the tin's
+ * handle, to draw it again. */
 function drawTin(main, members) {
   const tin = h("section", { class: "panel", "aria-label": "The evening's tin" });
   const ended = h("section", { class: "panel", "aria-label": "Ended tables" });
   main.append(h("div", { class: "columns" }, tin, ended));
-  let shown = null;
-  tinPanel(tin, {
+  return tinPanel(tin, {
     mode: "evening", members,
     // the tables a tin may take: the open ones and those ended since the evening began
     tables: async (evening) => [
       ...(await openTables()),
       ...(await endedTables(dayStart(evening), 0, 100)).items,
     ],
-    onDraw: (evening) => {
-      if (evening !== shown) { shown = evening; endedPanel(ended, evening); }
-    },
+    onDraw: (evening) => { endedPanel(ended, evening); },
   });
 }
 

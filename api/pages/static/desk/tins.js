@@ -133,7 +133,9 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
     const choices = (await tables(evening)).filter((t) => !inTin.has(t.session_id));
     if (!choices.length) {
       return h("div", {}, h("h4", {}, "Join a table to the tin"),
-        h("p", { class: "muted" }, "Every table listed here is in the tin."));
+        h("p", { class: "muted" }, choices.length === 0 && inTin.size
+          ? "Every open table, and every table ended since this evening began, is in the tin."
+          : "No table is open, and none has ended since this evening began."));
     }
     const table = h("select", { name: "session_id" }, choices.map((t) =>
       h("option", { value: t.session_id }, `${t.name || "A table with no name"} ` +
