@@ -2,7 +2,8 @@
 the tables that ended tonight listed by name and date, a float of 5.00 put in the tin, an
 ended and an open table joined to it with what is left in their pools; after play the count
 refused while a table of the tin is open (the ledger's sentence, nothing recorded), then the
-tin counted 0.50 short, a shortage beyond the check refused beside the amount, and the
+tin counted 0.50 short (a float of 5.00 and Ann's 0.10 in cash for
+Thursday expected), a shortage beyond the check refused beside the amount, and the
 shortage booked to the club. Every figure the page shows is the API's."""
 
 from __future__ import annotations
@@ -119,9 +120,23 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
     if size in DOC_SIZES:
         page.screenshot(path=str(shots / f"desk-tin-{size}.png"), full_page=True)
 
-    # after play: a tin with an open table is not counted
+    # after play: Ann pays 0.10 in cash for Thursday, in the tin
     page.get_by_role("link", name="After play").click()
     page.wait_for_load_state("networkidle")
+    paying = page.get_by_test_id("payment")
+    paying.get_by_label("Member").select_option("Ann")
+    paying.get_by_label("Amount").fill("0.10")
+    paying.get_by_label("For the table").select_option(label=next(
+        o for o in paying.get_by_label("For the table").locator("option").all_inner_texts()
+        if o.startswith("Thursday")))
+    paying.get_by_role("button", name="Record the payment").click()
+    book = page.get_by_role("region", name="The book's last entries")
+    expect(book.get_by_role("status")).to_have_text("Ann paid the club 0.10 GBP (cash).")
+    tin = api(server, tess, "GET", f"/evenings/{tonight}")
+    assert tin["sessions"][0]["cash_paid_in_minor"] == 10
+    shown_equals_the_tin(page, tin)
+
+    # a tin with an open table is not counted
     count = page.get_by_test_id("count-form")
     before = entries(server)
     count.get_by_label("Counted (GBP)").fill("4.50")
@@ -138,10 +153,10 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
         second, [EndSession(method="divide-pool")], WriteRequest(Actor("Tess", me["member_id"])))
     page.get_by_test_id("tin-date").get_by_role("button", name="Show the tin").click()
     count = page.get_by_test_id("count-form")
-    count.get_by_label("Counted (GBP)").fill("4.50")
+    count.get_by_label("Counted (GBP)").fill("4.60")
     count.get_by_role("button", name="Record the count").click()
     expect(page.get_by_test_id("tin").get_by_role("status")).to_have_text(
-        "The tin is counted: 4.50 GBP.")
+        "The tin is counted: 4.60 GBP.")
     tin = api(server, tess, "GET", f"/evenings/{tonight}")
     assert tin["cash"]["difference_minor"] == -50 and tin["cash"]["unbooked_minor"] == -50
     shown_equals_the_tin(page, tin)

@@ -8,7 +8,7 @@ import {
 } from "./api.js";
 import { accountPanel, settleUpPanel, writeOffForm } from "./books.js";
 import { correctionPanel } from "./correct.js";
-import { PAGE, paged } from "./lists.js";
+import { day, endedTables, PAGE, paged } from "./lists.js";
 import { tinPanel } from "./tins.js";
 
 const KIND_WORDS = {
@@ -146,12 +146,18 @@ export async function afterPlayRoom(main) {
       currencies.map((c) => h("option", { value: c }, c)));
     const method = h("select", { name: "method" },
       h("option", { value: "cash" }, "Cash"), h("option", { value: "transfer" }, "Transfer"));
+    // the table it is paid for: its cash then counts in that table's tin
+    const table = h("select", { name: "session_id" }, h("option", { value: "" }, "No table"),
+      tables.map((t) => h("option", { value: t.session_id }, `${t.name || "A table with no " +
+        "name"} (${t.ended_at ? `ended ${day(t.ended_at)}` : "open"})`)));
     const form = h("form", { "data-testid": "payment" },
       field("Which way", direction, "direction"),
       field("Member", who, "member"),
       h("div", { class: "row" }, field("Amount", amount, "amount_minor"),
         field("Currency", currency, "currency")),
       field("Paid by", method, "method"),
+      field("For the table", table, "session_id", "Cash paid for a table is counted in its " +
+        "tin."),
       h("div", { class: "row", "data-field": "*" },
         h("button", { class: "btn primary", type: "submit" }, "Record the payment")));
     form.addEventListener("submit", async (event) => {
@@ -166,6 +172,7 @@ export async function afterPlayRoom(main) {
       const inward = direction.value === "in";
       const body = { payer: inward ? who.value : "club", payee: inward ? "club" : who.value,
         amount_minor: minor, currency: currency.value, method: method.value };
+      if (table.value) body.session_id = table.value;
       try {
         await call("POST", "/payments", { body });
         amount.value = "";
@@ -189,12 +196,21 @@ export async function afterPlayRoom(main) {
   main.append(h("div", { class: "columns" }, tin, settle), h("div", { class: "columns" },
     account, correct));
 
+  let tinShown = null;
+
   async function refresh(note) {
-    await Promise.all([drawDebts(), drawBook(note), settleUpPanel(settle)]);
+    // the tin too, once it is drawn: a cash payment for one of its tables is in it
+    await Promise.all([drawDebts(), drawBook(note), settleUpPanel(settle),
+      tinShown ? tinShown.redraw() : null]);
   }
 
+  let tables = [];  // the open tables, then those ended in the last three months, newest first
   try {
-    const [m, c] = await Promise.all([call("GET", "/members"), call("GET", "/club/currencies")]);
+    const since = new Date(Date.now() - 92 * 86400000).toISOString();
+    const [m, c, open, ended] = await Promise.all([call("GET", "/members"),
+      call("GET", "/club/currencies"), call("GET", "/club/sessions"),
+      endedTables(since, 0, 200)]);
+    tables = [...open.body.sessions, ...ended.items.reverse()];
     members = m.body.members;
     const kept = c.body.currency && c.body.currency !== "units" ? [c.body.currency] : [];
     currencies = [...kept, ...(c.body.accepted || [])];
@@ -204,8 +220,9 @@ export async function afterPlayRoom(main) {
     return;
   }
   drawPay();
-  tinPanel(tin, { mode: "after", members });
+  const drawnTin = tinPanel(tin, { mode: "after", members });
   accountPanel(account, members);
   correctionPanel(correct, { done: () => refresh() });
   await refresh();
+  tinShown = drawnTin;
 }
