@@ -161,6 +161,12 @@ def test_an_ended_table_is_corrected_by_deal_and_trick(new_device, server, axe_s
     form.get_by_role("button", name="Correct the entry").click()
     refusal = form.locator(".refusal")
     expect(refusal).to_be_visible()
+    version = int(entries.get_attribute("data-version") or 0)
+    status, problem = refused(server, tess, "POST", f"/sessions/{sid}/corrections", {
+        "voids": [version], "replacements": [{"type": "TrickWon", "winner": "Dan"}],
+        "reason": "the scorer's slip"})
+    assert status == 422
+    expect(refusal).to_have_text(problem["detail"])  # the ledger's own words
     assert count(server, events) == before
     fits(tess, axe_source)
 
