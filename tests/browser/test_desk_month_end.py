@@ -77,6 +77,10 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
     assert len(register) == 4
     expect(page.get_by_test_id("register").locator("[data-seq='1']")).to_contain_text(
         "Payment: Ann paid the club, 0.10 GBP (cash)")
+    for e in register:  # each entry's amount (a count's: what was counted) is the API's
+        minor = e["amount_minor"] if e["amount_minor"] is not None else e["counted_minor"]
+        expect(page.get_by_test_id("register").locator(f"[data-seq='{e['seq']}']")) \
+            .to_contain_text(gbp(minor))
     filters = page.get_by_test_id("register-filters")
     filters.get_by_label("Kind").select_option(label="Payments")
     filters.get_by_label("Paid by").select_option(label="Cash")
