@@ -7,10 +7,12 @@ import { call, desk, Failure, h, sentence } from "./api.js";
 export const PAGE = 10;  // the items of a list shown at a time
 
 /** A list the API pages: `read(after)` resolves to {items, next_after}; each item drawn by
- * `draw(item)` into `list`; *Show more* reads the next page. Resolves to the items read. */
-export async function paged(place, { read, draw, empty, label, testid }) {
+ * `draw(item)` into `list`; *Show more* reads the next page; a refusal goes to `refused`
+ * if given. Resolves to the items read. */
+export async function paged(place, { read, draw, empty, label, testid, refused }) {
   const list = h("ul", { class: "list", "data-testid": testid });
-  const more = h("button", { class: "btn", type: "button" }, `Show more ${label}`);
+  const more = h("button", { class: "btn", type: "button", hidden: true },
+    `Show more ${label}`);
   const status = h("p", { class: "muted", "aria-live": "polite" });
   const seen = [];
   let after = 0;
@@ -20,7 +22,11 @@ export async function paged(place, { read, draw, empty, label, testid }) {
     try {
       page = await read(after);
     } catch (failure) {
-      status.replaceChildren(h("span", { class: "refusal", role: "alert" }, sentence(failure)));
+      more.disabled = false;
+      // beside the field the ledger names, when the caller has a form for it; else here
+      if (refused) refused(failure);
+      else status.replaceChildren(h("span", { class: "refusal", role: "alert" },
+        sentence(failure)));
       return;
     }
     seen.push(...page.items);

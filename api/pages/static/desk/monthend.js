@@ -110,14 +110,10 @@ async function drawRegister(panel, b, members) {
       read: async (after) => {
         q.set("after", String(after));
         q.set("limit", "10");
-        try {
-          const page = (await call("GET", `/book-entries?${q}`)).body;
-          return { items: page.entries, next_after: page.next_after };
-        } catch (failure) {
-          showRefusal(filters, failure);
-          throw failure;
-        }
+        const page = (await call("GET", `/book-entries?${q}`)).body;
+        return { items: page.entries, next_after: page.next_after };
       },
+      refused: (failure) => showRefusal(filters, failure),
       draw: (e) => h("li", { "data-seq": String(e.seq) }, h("span", { class: "grow" },
         h("strong", {}, `${e.seq}. `), entryWords(e), h("br", {}),
         h("span", { class: "muted" }, `${when(e.recorded_at)}, by ${e.actor}`))),
