@@ -208,3 +208,38 @@ def test_the_ended_tables_are_listed_ten_at_a_time(new_device, server, axe_sourc
     expect(page.get_by_role("status")).to_have_text("Late table is open.")
     expect(page.get_by_test_id("join-form").get_by_label("Table")).to_contain_text(
         "Late table (open)")
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_a_tables_own_tin_is_counted_and_its_surplus_booked(new_device, server, axe_source,
+                                                            size):
+    tess = treasurer_at_the_desk(new_device, server, f"Own tin {size}", size)
+    me = api(server, tess, "GET", "/club")
+    ended_table(server, me["club_id"], me["member_id"])
+    sid = api(server, tess, "GET", "/audit/events?type=SessionEnded")["events"][0]["session_id"]
+    page = tess.page
+    page.get_by_role("link", name="After play").click()
+    page.wait_for_load_state("networkidle")
+    own = page.get_by_test_id("own-tin")
+    expect(own).to_contain_text("Thursday's tin is not counted yet.")
+    count = own.get_by_test_id("own-count-form")
+    count.get_by_label("Counted (GBP)").fill("0.20")
+    count.get_by_role("button", name="Record the count").click()
+    expect(own.get_by_role("status")).to_have_text("Thursday's tin is counted: 0.20 GBP.")
+    cash = api(server, tess, "GET", f"/sessions/{sid}/statement")["cash"]
+    assert (cash["expected_minor"], cash["unbooked_minor"]) == (0, 20)
+    for key in ("float_minor", "pools_minor", "expected_minor", "counted_minor",
+                "difference_minor", "booked_minor", "unbooked_minor"):
+        expect(own.get_by_test_id("own-tin-check").locator(f"[data-figure='{key}']")) \
+            .to_have_text(f"{cash[key] / 100:.2f} GBP")
+    book = own.get_by_test_id("own-difference-form")
+    expect(book.get_by_label("Amount")).to_have_value("0.20")
+    book.get_by_label("Why").fill("a guest's coin in the tin")
+    book.get_by_role("button", name="Book the surplus").click()
+    expect(own.get_by_role("status")).to_have_text("A surplus of 0.20 GBP is booked to the club.")
+    cash = api(server, tess, "GET", f"/sessions/{sid}/statement")["cash"]
+    assert (cash["booked_minor"], cash["unbooked_minor"]) == (20, 0)
+    expect(own.get_by_test_id("own-tin-check").locator("[data-figure='unbooked_minor']")) \
+        .to_have_text("0.00 GBP")
+    expect(own.get_by_test_id("own-difference-form")).to_have_count(0)
+    fits(tess, axe_source)

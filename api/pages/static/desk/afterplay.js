@@ -9,7 +9,7 @@ import {
 import { accountPanel, settleUpPanel, writeOffForm } from "./books.js";
 import { correctionPanel } from "./correct.js";
 import { day, endedTables, PAGE, paged } from "./lists.js";
-import { tinPanel } from "./tins.js";
+import { ownTinPanel, tinPanel } from "./tins.js";
 
 const KIND_WORDS = {
   payment: "Payment", "write-off": "Write-off", reversal: "Reversal", float: "Float",
@@ -190,11 +190,12 @@ export async function afterPlayRoom(main) {
   }
 
   const tin = h("section", { class: "panel", "aria-label": "Count the evening's tin" });
+  const ownTin = h("section", { class: "panel", "aria-label": "A table's own tin" });
   const settle = h("section", { class: "panel", "aria-label": "Who pays whom" });
   const account = h("section", { class: "panel", "aria-label": "A member's account" });
   const correct = h("section", { class: "panel", "aria-label": "Correct an ended table" });
-  main.append(h("div", { class: "columns" }, tin, settle), h("div", { class: "columns" },
-    account, correct));
+  main.append(h("div", { class: "columns" }, h("div", {}, tin, ownTin), settle),
+    h("div", { class: "columns" }, account, correct));
 
   let tinShown = null;
 
@@ -221,6 +222,7 @@ export async function afterPlayRoom(main) {
   }
   drawPay();
   const drawnTin = tinPanel(tin, { mode: "after", members });
+  ownTinPanel(ownTin, { tables, members });
   accountPanel(account, members);
   correctionPanel(correct, { done: () => refresh() });
   await refresh();

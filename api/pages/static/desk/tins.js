@@ -195,3 +195,115 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
     sentence(failure))));
   return { redraw: draw, date };
 }
+
+/** A table's own tin (one that joined no evening's): counted after it ended, its shortage or
+ * surplus booked (POST /sessions/<id>/cash, /cash-differences); the check is its
+ * statement's `cash`, null until counted. `tables`: the ended tables offered. */
+export function ownTinPanel(panel, { tables, members = [] }) {
+  const ended = tables.filter((t) => t.ended_at);
+  panel.replaceChildren(h("h3", { id: "own-tin-h" }, "A table's own tin"));
+  if (!ended.length) {
+    panel.append(h("p", { class: "muted" }, "No table has ended in the last three months."));
+    return;
+  }
+  const table = h("select", { name: "session_id" }, ended.map((t) => h("option",
+    { value: t.session_id }, `${t.name || "A table with no name"}, ended ${day(t.ended_at)}`)));
+  const picker = h("form", { class: "row", "data-testid": "own-tin-table" },
+    field("Table", table, "session_id"),
+    h("button", { class: "btn", type: "submit" }, "Show its tin"));
+  const body = h("div", { "data-testid": "own-tin" });
+  picker.addEventListener("submit", (event) => { event.preventDefault(); draw(); });
+  panel.append(picker, body);
+
+  function form(testid, title, fields, submit, send) {
+    const f = h("form", { "data-testid": testid }, h("h4", {}, title), ...fields,
+      h("div", { class: "row", "data-field": "*" },
+        h("button", { class: "btn primary", type: "submit" }, submit)));
+    f.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearRefusals(f);
+      try {
+        await draw(await send());
+      } catch (failure) {
+        showRefusal(f, failure);
+      }
+    });
+    return f;
+  }
+
+  function minorOf(input, cur, name) {
+    const minor = toMinor(input.value, cur);
+    if (minor === null) {
+      const failure = { status: 422, problem: { field: name,
+        detail: `Write the amount in ${cur}, e.g. 5.00.` } };
+      throw failure;
+    }
+    return minor;
+  }
+
+  async function draw(note) {
+    const sid = table.value;
+    const name = table.selectedOptions[0].textContent.replace(/, ended .*$/, "");
+    let st;
+    try {
+      st = (await call("GET", `/sessions/${sid}/statement`)).body;
+    } catch (failure) {
+      body.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      return;
+    }
+    const cur = st.currency;
+    const m = (minor) => money(minor, cur);
+    body.replaceChildren(note ? h("p", { class: "done", role: "status" }, note) : "");
+    if (st.evening) {
+      body.append(h("p", {}, `${name}'s cash is in the tin of the evening of ` +
+        `${day(st.evening)}: count that tin above.`));
+      return;
+    }
+    if (!cur) {
+      body.append(h("p", { class: "muted" }, `${name} was played for counters: it has no tin.`));
+      return;
+    }
+    body.append(st.cash ? h("dl", { class: "figures", "data-testid": "own-tin-check" },
+      ...[["Float", "float_minor"], ["Left in the pools", "pools_minor"],
+        ["Cash in", "cash_paid_in_minor"], ["Cash out", "cash_paid_out_minor"],
+        ["Expected", "expected_minor"], ["Counted", "counted_minor"],
+        ["Difference", "difference_minor"], ["Booked", "booked_minor"],
+        ["Not yet booked", "unbooked_minor"]].flatMap(([words, key]) => [
+        h("dt", {}, words), h("dd", { "data-figure": key }, m(st.cash[key]))]))
+      : h("p", { class: "muted" }, `${name}'s tin is not counted yet.`));
+    const counted = h("input", { type: "text", name: "counted_minor", inputmode: "decimal",
+      autocomplete: "off", placeholder: "5.00" });
+    body.append(form("own-count-form", `Count ${name}'s tin`,
+      [field(`Counted (${cur})`, counted, "counted_minor", "Every note and coin in it now.")],
+      "Record the count", async () => {
+        const minor = minorOf(counted, cur, "counted_minor");
+        await call("POST", `/sessions/${sid}/cash`,
+          { body: { counted_minor: minor, currency: cur } });
+        return `${name}'s tin is counted: ${money(minor, cur)}.`;
+      }));
+    const left = st.cash ? st.cash.unbooked_minor : 0;
+    if (!left) return;
+    const kind = left < 0 ? "shortage" : "surplus";
+    const amount = h("input", { type: "text", name: "amount_minor", inputmode: "decimal",
+      autocomplete: "off", value: money(Math.abs(left), cur).split(" ")[0] });
+    const account = h("select", { name: "account" },
+      h("option", { value: "club" }, "The club"),
+      members.map((mb) => h("option", { value: mb.name }, mb.name)));
+    const reason = h("input", { type: "text", name: "reason", maxlength: "200",
+      autocomplete: "off" });
+    body.append(form("own-difference-form",
+      `Book the ${kind}: ${money(Math.abs(left), cur)} not yet booked`, [
+        field("Amount", amount, "amount_minor"), field("Who bears it", account, "account"),
+        field("Why", reason, "reason"),
+      ], `Book the ${kind}`, async () => {
+        const minor = minorOf(amount, cur, "amount_minor");
+        await call("POST", `/sessions/${sid}/cash-differences`, { body: {
+          difference: kind, amount_minor: minor, currency: cur, account: account.value,
+          reason: reason.value } });
+        return `A ${kind} of ${money(minor, cur)} is booked to ` +
+          `${account.value === "club" ? "the club" : account.value}.`;
+      }));
+  }
+
+  draw();
+}
