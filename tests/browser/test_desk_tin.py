@@ -123,6 +123,11 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
     # after play: Ann pays 0.10 in cash for Thursday, in the tin
     page.get_by_role("link", name="After play").click()
     page.wait_for_load_state("networkidle")
+    shown = page.get_by_test_id("account-form")
+    shown.get_by_label("Member").select_option(label="Ann")
+    shown.get_by_role("button", name="Show his account").click()
+    expect(page.get_by_test_id("balance")).to_have_text(
+        "Ann's balance: -0.10 GBP (below zero: owed to the club)")
     paying = page.get_by_test_id("payment")
     paying.get_by_label("Member").select_option("Ann")
     paying.get_by_label("Amount").fill("0.10")
@@ -134,6 +139,12 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
     expect(book.get_by_role("status")).to_have_text("Ann paid the club 0.10 GBP (cash).")
     tin = api(server, tess, "GET", f"/evenings/{tonight}")
     assert tin["sessions"][0]["cash_paid_in_minor"] == 10
+    ann = next(m for m in api(server, tess, "GET", "/members")["members"] if m["name"] == "Ann")
+    account = api(server, tess, "GET", f"/members/{ann['member_id']}/account")
+    assert not any(account["balances"].values())  # she paid what she owed
+    expect(page.get_by_test_id("balance")).to_have_text("Ann is square with the club.")
+    expect(page.get_by_test_id("account-lines").locator("li")).to_have_count(
+        len(account["entries"]))
     shown_equals_the_tin(page, tin)
 
     # a tin with an open table is not counted
@@ -153,6 +164,7 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
         second, [EndSession(method="divide-pool")], WriteRequest(Actor("Tess", me["member_id"])))
     page.get_by_test_id("tin-date").get_by_role("button", name="Show the tin").click()
     count = page.get_by_test_id("count-form")
+    expect(count.locator(".refusal")).to_have_count(0)  # the tin drawn again
     count.get_by_label("Counted (GBP)").fill("4.60")
     count.get_by_role("button", name="Record the count").click()
     expect(page.get_by_test_id("tin").get_by_role("status")).to_have_text(

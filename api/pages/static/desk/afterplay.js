@@ -198,11 +198,12 @@ export async function afterPlayRoom(main) {
     h("div", { class: "columns" }, account, correct));
 
   let tinShown = null;
+  let accountShown = null;
 
   async function refresh(note) {
-    // the tin too, once it is drawn: a cash payment for one of its tables is in it
+    // the tin and the account shown too, once drawn: a payment is in both
     await Promise.all([drawDebts(), drawBook(note), settleUpPanel(settle),
-      tinShown ? tinShown.redraw() : null]);
+      tinShown ? tinShown.redraw() : null, accountShown ? accountShown.redraw() : null]);
   }
 
   let tables = [];  // the open tables, then those ended in the last three months, newest first
@@ -223,8 +224,9 @@ export async function afterPlayRoom(main) {
   drawPay();
   const drawnTin = tinPanel(tin, { mode: "after", members });
   ownTinPanel(ownTin, { tables, members });
-  accountPanel(account, members);
+  const drawnAccount = accountPanel(account, members);
   correctionPanel(correct, { done: () => refresh() });
   await refresh();
   tinShown = drawnTin;
+  accountShown = drawnAccount;
 }

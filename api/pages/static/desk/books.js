@@ -83,7 +83,7 @@ export async function settleUpPanel(panel, { asOf, title = "Who pays whom" } = {
 }
 
 /** A member's account: his balances, then his lines with their running balance, a page at
- * a time; his account as a CSV; his own link to send him. */
+ * a time; his account as a CSV; his own link to send him. Its handle draws it again. */
 export function accountPanel(panel, members) {
   const who = h("select", { name: "member" }, members.map((m) =>
     h("option", { value: m.member_id }, m.guest ? `${m.name} (guest)` : m.name)));
@@ -106,10 +106,12 @@ export function accountPanel(panel, members) {
       return;
     }
     const balances = Object.entries(first.balances || {});
-    body.append(h("p", { "data-testid": "balance" }, balances.length
-      ? `${name}'s balance: ${balances.map(([c, v]) => money(v, c)).join(", ")} ` +
-        "(below zero: owed to the club)"
-      : `${name}'s account has no line yet.`));
+    const square = first.total_entries ? `${name} is square with the club.`
+      : `${name}'s account has no line yet.`;
+    const owing = balances.filter(([, v]) => v !== 0);
+    body.append(h("p", { "data-testid": "balance" }, owing.length
+      ? `${name}'s balance: ${owing.map(([c, v]) => money(v, c)).join(", ")} ` +
+        "(below zero: owed to the club)" : square));
     let firstPage = first;
     await paged(body, {
       read: async (after) => {
@@ -169,4 +171,5 @@ export function accountPanel(panel, members) {
   }
 
   if (members.length) draw();
+  return { redraw: () => (members.length ? draw() : null) };
 }
