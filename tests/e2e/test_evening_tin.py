@@ -198,3 +198,14 @@ def test_the_evenings_refusals_name_their_field_and_rule(tess, club):
     assert_problem(join(tess, "0" * 32), 404, rule="session-exists")
     assert_problem(tess.get(f"{TIN}?until=2026-12-01"), 422)
     assert entries() == 1  # the one join
+
+
+def test_the_register_names_a_table_still_open_that_joined_the_tin(tess, club):
+    """The register names a session by its name from the moment it is open, not only once it
+    has posted a result: the desk lists entries by names."""
+    sid = a_table(tess, "Table still open", ["Ann", "Bob", "Cal"], 10, end=False)
+    created(join(tess, sid))
+    pay(tess, "Ann", "club", 10, session_id=sid)
+    entries = tess.get("/book-entries").get_json()["entries"]
+    assert [(e["kind"], e["session_name"]) for e in entries] == [
+        ("evening", "Table still open"), ("payment", "Table still open")]
