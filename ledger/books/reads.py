@@ -543,6 +543,8 @@ def register(conn: Connection, club_id: str, cut: Cut, filters: Filters, *, afte
         position, size = rows[-1].seq, REGISTER_CHUNK
     named = {row["session_id"] for row in out if row["session_id"]}
     names = store.session_names(conn, club_id, named) if named else {}
+    if named - names.keys():  # a table still open, joined to a tin or paid for: its name
+        names.update(store.open_session_names(conn, club_id, named - names.keys()))
     for row in out:
         row["session_name"] = names.get(row["session_id"] or "")
     return {"entries": out, "next_after": next_after, **cut.echo()}

@@ -39,7 +39,7 @@ from ledger.domain.bookentries import (
     PaymentRecorded,
     SessionJoinedEvening,
 )
-from ledger.domain.currencies import check_kept
+from ledger.domain.currencies import check_kept, in_money
 from ledger.domain.periods import period_of
 from ledger.domain.tins import Tin, evening_of
 from ledger.domain.vocabulary import Status
@@ -108,8 +108,9 @@ class Books:
             owes = -bk.account_summary(items)["balances"].get(currency, 0)
             if entry.amount_minor > owes:
                 raise WriteOffExceedsDebt(
-                    f"{member} owes {max(owes, 0)} {currency}: a write-off of "
-                    f"{entry.amount_minor} would exceed it", rule="write-off-exceeds-debt",
+                    f"{member} owes {in_money(max(owes, 0), currency)} {currency}: a write-off "
+                    f"of {in_money(entry.amount_minor, currency)} {currency} would exceed it",
+                    rule="write-off-exceeds-debt",
                     field="amount_minor", owes_minor=max(owes, 0))
             return entry
 
@@ -201,8 +202,10 @@ class Books:
             left = check["unbooked_minor"]
             if entry.signed_minor * left <= 0 or abs(entry.signed_minor) > abs(left):
                 raise InvalidInput(
-                    f"the cash check leaves {left} unbooked: a {difference} of "
-                    f"{entry.amount_minor} does not match it",
+                    f"the cash check leaves {in_money(left, entry.currency)} "
+                    f"{entry.currency} unbooked: a {difference} of "
+                    f"{in_money(entry.amount_minor, entry.currency)} {entry.currency} does "
+                    "not match it",
                     rule="cash-difference-exceeds-check", field="amount_minor",
                     unbooked_minor=left)
             return entry

@@ -23,6 +23,7 @@ from .tables import (
     book_postings,
     member_standings,
     session_results,
+    sessions,
 )
 
 
@@ -298,6 +299,16 @@ def session_names(conn: Connection, club_id: str, session_ids: Iterable[str]
                     session_results.c.session_id.in_(list(session_ids)))
              .distinct())
     return {str(sid): str(name) for sid, name in conn.execute(query)}
+
+
+def open_session_names(conn: Connection, club_id: str, session_ids: Iterable[str]
+                       ) -> dict[str, str]:
+    """{session id: its name} of those of the club's sessions, from their folded state: a
+    session that has posted no result yet (one still open) is named too."""
+    query = select(sessions.c.id, sessions.c.state).where(
+        sessions.c.club_id == club_id, sessions.c.id.in_(list(session_ids)))
+    return {str(sid): str((state or {}).get("name") or "")
+            for sid, state in conn.execute(query)}
 
 
 def result_sums(conn: Connection, club_id: str, by: str, *, until: datetime | None = None

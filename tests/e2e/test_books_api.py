@@ -155,6 +155,9 @@ def test_a_write_off_needs_a_reason_and_may_not_exceed_the_debt(tess, club):
                                           "currency": "GBP", "reason": "moved away"})
     problem = assert_problem(too_much, 422, rule="write-off-exceeds-debt")
     assert problem["field"] == "amount_minor" and problem["owes_minor"] == 10
+    # the sentence a treasurer reads says the amounts in money, with the currency
+    assert problem["detail"] == \
+        "Cal owes 0.10 GBP: a write-off of 0.11 GBP would exceed it"
     no_reason = post(tess, "/write-offs", {"member": "Cal", "amount_minor": 10,
                                            "currency": "GBP", "reason": " "})
     assert assert_problem(no_reason, 422)["field"] == "reason"

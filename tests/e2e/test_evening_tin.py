@@ -86,8 +86,10 @@ def test_two_tables_share_the_evenings_tin_and_its_shortage_shows(tess, club):
     refused = post(tess, f"{TIN}/cash-differences", {
         "difference": "shortage", "amount_minor": 21, "currency": "GBP", "account": "club",
         "reason": "tin short"})
-    assert assert_problem(refused, 422, rule="cash-difference-exceeds-check")[
-        "unbooked_minor"] == -20
+    problem = assert_problem(refused, 422, rule="cash-difference-exceeds-check")
+    assert problem["unbooked_minor"] == -20
+    assert problem["detail"] == ("the cash check leaves -0.20 GBP unbooked: a shortage of "
+                                 "0.21 GBP does not match it")
     created(post(tess, f"{TIN}/cash-differences", {
         "difference": "shortage", "amount_minor": 20, "currency": "GBP", "account": "club",
         "reason": "tin short"}))  # 8
@@ -196,3 +198,14 @@ def test_the_evenings_refusals_name_their_field_and_rule(tess, club):
     assert_problem(join(tess, "0" * 32), 404, rule="session-exists")
     assert_problem(tess.get(f"{TIN}?until=2026-12-01"), 422)
     assert entries() == 1  # the one join
+
+
+def test_the_register_names_a_table_still_open_that_joined_the_tin(tess, club):
+    """The register names a session by its name from the moment it is open, not only once it
+    has posted a result: the desk lists entries by names."""
+    sid = a_table(tess, "Table still open", ["Ann", "Bob", "Cal"], 10, end=False)
+    created(join(tess, sid))
+    pay(tess, "Ann", "club", 10, session_id=sid)
+    entries = tess.get("/book-entries").get_json()["entries"]
+    assert [(e["kind"], e["session_name"]) for e in entries] == [
+        ("evening", "Table still open"), ("payment", "Table still open")]

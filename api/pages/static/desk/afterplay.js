@@ -6,12 +6,33 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
+import { accountPanel, settleUpPanel, writeOffForm } from "./books.js";
+import { correctionPanel } from "./correct.js";
+import { day, endedTables, PAGE, paged } from "./lists.js";
+import { ownTinPanel, tinPanel } from "./tins.js";
 
 const KIND_WORDS = {
   payment: "Payment", "write-off": "Write-off", reversal: "Reversal", float: "Float",
-  cash: "Cash counted", "cash-difference": "Cash difference",
+  cash: "Cash counted", "cash-count": "Tin counted", "cash-difference": "Cash difference",
+  evening: "Joined the tin", "opening-balance": "Opening balance",
+  "period-closed": "Month closed", "period-reopened": "Month reopened",
+  currencies: "Currencies",
 };
 const SHOWN = 25;  // the book's last entries listed
+
+/** A book entry in words: "Payment: Ann paid the club, 1.00 GBP (cash)". */
+export function entryWords(e) {
+  const what = KIND_WORDS[e.kind] || e.type;
+  const party = (name) => (name === "club" ? "the club" : name);
+  const tin = e.evening ? `the tin of ${e.evening}` : "";
+  const parties = e.kind === "payment" ? `${party(e.payer_name)} paid ${party(e.payee_name)}`
+    : [e.member_name, e.session_name, tin].filter(Boolean).join(", ");
+  const minor = e.amount_minor ?? e.counted_minor;
+  const amount = minor !== null && minor !== undefined ? money(minor, e.currency) : "";
+  const how = e.method ? ` (${e.method})` : "";
+  const more = e.kind === "reversal" ? `reverses entry ${e.reverses}: ${e.reason}` : "";
+  return `${what}: ${[parties, amount].filter(Boolean).join(", ")}${how}${more ? ` — ${more}` : ""}`;
+}
 
 async function allEntries() {
   const entries = [];
@@ -33,36 +54,36 @@ export async function afterPlayRoom(main) {
   let currencies = ["GBP"];
 
   async function drawDebts() {
-    let answer;
-    try {
-      answer = (await call("GET", "/debts")).body;
-    } catch (failure) {
-      debts.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
-      return;
-    }
-    const open = [...answer.debts].sort((a, b) => (a.since || "").localeCompare(b.since || ""));
-    const totals = Object.entries(answer.totals || {}).map(([c, v]) => money(v, c));
-    debts.replaceChildren(h("h3", { id: "debts-h" }, "Open debts, oldest first"),
-      open.length ? h("p", {}, `Owed to the club: ${totals.join(", ")}.`) : "",
-      open.length ? h("ul", { class: "list", "data-testid": "debts" }, open.map((d) =>
-        h("li", { "data-member": d.name },
-          h("span", { class: "grow" }, h("strong", {}, d.name), " owes ",
-            h("strong", {}, money(d.amount_minor, d.currency)), h("br", {}),
-            h("span", { class: "muted" }, `${d.session_name ? `from ${d.session_name}, `
-              : ""}since ${when(d.since)}`)))))
-        : h("p", { class: "muted" }, "Nobody owes the club anything."));
+    // oldest first, as the ledger lists them, ten at a time; the totals are over them all
+    const totals = h("p", {});
+    debts.replaceChildren(h("h3", { id: "debts-h" }, "Open debts, oldest first"), totals);
+    await paged(debts, {
+      read: async (after) => {
+        const page = (await call("GET", `/debts?after=${after}&limit=${PAGE}`)).body;
+        const sums = Object.entries(page.totals || {}).map(([c, v]) => money(v, c));
+        totals.textContent = sums.length ? `Owed to the club: ${sums.join(", ")}.` : "";
+        return { items: page.debts, next_after: page.next_after };
+      },
+      draw: (d) => h("li", { "data-member": d.name },
+        h("span", { class: "grow" }, h("strong", {}, d.name), " owes ",
+          h("strong", {}, money(d.amount_minor, d.currency)), h("br", {}),
+          h("span", { class: "muted" }, `${d.session_name ? `from ${d.session_name}, `
+            : ""}since ${when(d.since)}`)), writeOffButton(d)),
+      empty: "Nobody owes the club anything.", label: "debts", testid: "debts",
+    });
   }
 
-  function entryWords(e) {
-    const what = KIND_WORDS[e.kind] || e.type;
-    const party = (name) => (name === "club" ? "the club" : name);
-    const parties = e.kind === "payment" ? `${party(e.payer_name)} paid ${party(e.payee_name)}`
-      : e.member_name || "";
-    const amount = e.amount_minor !== null && e.amount_minor !== undefined
-      ? money(e.amount_minor, e.currency) : "";
-    const how = e.method ? ` (${e.method})` : "";
-    const more = e.kind === "reversal" ? `reverses entry ${e.reverses}: ${e.reason}` : "";
-    return `${what}: ${[parties, amount].filter(Boolean).join(", ")}${how}${more ? ` — ${more}` : ""}`;
+  function writeOffButton(d) {
+    const open = h("button", { class: "btn small", type: "button",
+      "aria-label": `Write off ${d.name}'s debt of ${money(d.amount_minor, d.currency)}` },
+    "Write off…");
+    open.addEventListener("click", () => {
+      const item = open.closest("li");
+      open.remove();
+      item.append(writeOffForm(d, refresh));
+      item.querySelector("input[name=reason]").focus();
+    });
+    return open;
   }
 
   function reverseForm(e, item) {
@@ -125,12 +146,18 @@ export async function afterPlayRoom(main) {
       currencies.map((c) => h("option", { value: c }, c)));
     const method = h("select", { name: "method" },
       h("option", { value: "cash" }, "Cash"), h("option", { value: "transfer" }, "Transfer"));
+    // the table it is paid for: its cash then counts in that table's tin
+    const table = h("select", { name: "session_id" }, h("option", { value: "" }, "No table"),
+      tables.map((t) => h("option", { value: t.session_id }, `${t.name || "A table with no " +
+        "name"} (${t.ended_at ? `ended ${day(t.ended_at)}` : "open"})`)));
     const form = h("form", { "data-testid": "payment" },
       field("Which way", direction, "direction"),
       field("Member", who, "member"),
       h("div", { class: "row" }, field("Amount", amount, "amount_minor"),
         field("Currency", currency, "currency")),
       field("Paid by", method, "method"),
+      field("For the table", table, "session_id", "Cash paid for a table is counted in its " +
+        "tin."),
       h("div", { class: "row", "data-field": "*" },
         h("button", { class: "btn primary", type: "submit" }, "Record the payment")));
     form.addEventListener("submit", async (event) => {
@@ -145,6 +172,7 @@ export async function afterPlayRoom(main) {
       const inward = direction.value === "in";
       const body = { payer: inward ? who.value : "club", payee: inward ? "club" : who.value,
         amount_minor: minor, currency: currency.value, method: method.value };
+      if (table.value) body.session_id = table.value;
       try {
         await call("POST", "/payments", { body });
         amount.value = "";
@@ -161,12 +189,30 @@ export async function afterPlayRoom(main) {
     pay.replaceChildren(h("h3", { id: "pay-h" }, "Take or pay out a payment"), form);
   }
 
+  const tin = h("section", { class: "panel", "aria-label": "Count the evening's tin" });
+  const ownTin = h("section", { class: "panel", "aria-label": "A table's own tin" });
+  const settle = h("section", { class: "panel", "aria-label": "Who pays whom" });
+  const account = h("section", { class: "panel", "aria-label": "A member's account" });
+  const correct = h("section", { class: "panel", "aria-label": "Correct an ended table" });
+  main.append(h("div", { class: "columns" }, h("div", {}, tin, ownTin), settle),
+    h("div", { class: "columns" }, account, correct));
+
+  let tinShown = null;
+  let accountShown = null;
+
   async function refresh(note) {
-    await Promise.all([drawDebts(), drawBook(note)]);
+    // the tin and the account shown too, once drawn: a payment is in both
+    await Promise.all([drawDebts(), drawBook(note), settleUpPanel(settle),
+      tinShown ? tinShown.redraw() : null, accountShown ? accountShown.redraw() : null]);
   }
 
+  let tables = [];  // the open tables, then those ended in the last three months, newest first
   try {
-    const [m, c] = await Promise.all([call("GET", "/members"), call("GET", "/club/currencies")]);
+    const since = new Date(Date.now() - 92 * 86400000).toISOString();
+    const [m, c, open, ended] = await Promise.all([call("GET", "/members"),
+      call("GET", "/club/currencies"), call("GET", "/club/sessions"),
+      endedTables(since, 0, 200)]);
+    tables = [...open.body.sessions, ...ended.items.reverse()];
     members = m.body.members;
     const kept = c.body.currency && c.body.currency !== "units" ? [c.body.currency] : [];
     currencies = [...kept, ...(c.body.accepted || [])];
@@ -176,5 +222,11 @@ export async function afterPlayRoom(main) {
     return;
   }
   drawPay();
+  const drawnTin = tinPanel(tin, { mode: "after", members });
+  ownTinPanel(ownTin, { tables, members });
+  const drawnAccount = accountPanel(account, members);
+  correctionPanel(correct, { done: () => refresh() });
   await refresh();
+  tinShown = drawnTin;
+  accountShown = drawnAccount;
 }

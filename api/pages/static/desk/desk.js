@@ -11,6 +11,7 @@ import { call, desk, h, sentence } from "./api.js";
 import { adminRoom } from "./admin.js";
 import { afterPlayRoom } from "./afterplay.js";
 import { auditRoom, eveningRoom } from "./evening.js";
+import { monthEndRoom } from "./monthend.js";
 
 const app = document.getElementById("app");
 
@@ -19,6 +20,7 @@ const ROOMS = [
   { id: "admin", title: "The admin's room", roles: ["admin"], render: adminRoom },
   { id: "evening", title: "The evening", roles: ["treasurer"], render: eveningRoom },
   { id: "after", title: "After play", roles: ["treasurer"], render: afterPlayRoom },
+  { id: "month", title: "Month-end", roles: ["treasurer"], render: monthEndRoom },
   { id: "links", title: "Members' links", roles: ["treasurer"], render: adminRoom },
   { id: "audit", title: "The auditor's room", roles: ["auditor"], render: auditRoom },
 ];

@@ -8,6 +8,8 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
+import { endedTables, dayStart } from "./lists.js";
+import { endedPanel, tinPanel } from "./tins.js";
 
 // The presets by their source's name (docs/rules.md §3).
 const LAWS = [
@@ -34,6 +36,7 @@ export async function eveningRoom(main, { me }) {
   main.append(h("div", { class: "columns" }, tables, opener));
   let members = [];
   let currency = "GBP";
+  let tin = null;  // the evening's tin: drawn again when a table opens or ends
 
   async function drawTables(note) {
     let list;
@@ -53,6 +56,7 @@ export async function eveningRoom(main, { me }) {
           h("button", { class: "btn", type: "button", "aria-expanded": "false",
             onclick: (event) => toggleTable(event.currentTarget, s) }, "Tablets and end"))))
         : h("p", { class: "muted" }, "No table is open. Open one here."));
+    if (tin) await tin.redraw();
   }
 
   async function toggleTable(button, summary) {
@@ -82,6 +86,8 @@ export async function eveningRoom(main, { me }) {
       : `played for ${view.unit}s`;
     detail.replaceChildren(
       h("p", {}, `${view.seats.join(", ")}; ${stake}; next to deal: ${view.next_dealer || "—"}.`),
+      h("p", { "data-testid": "pools" }, `Left in the pools: ${view.pool_units} in the pool, ` +
+        `${view.next_pool_units} for the next (${view.unit}s).`),
       pairForm(view), endForm(view, detail, summary));
   }
 
@@ -251,6 +257,24 @@ export async function eveningRoom(main, { me }) {
   }
   drawOpener();
   await drawTables();
+  tin = drawTin(main, members);
+}
+
+/** The evening's tin and the tables ended since the evening began (./tins.js); the tin's
+ * handle, to draw it again. */
+function drawTin(main, members) {
+  const tin = h("section", { class: "panel", "aria-label": "The evening's tin" });
+  const ended = h("section", { class: "panel", "aria-label": "Ended tables" });
+  main.append(h("div", { class: "columns" }, tin, ended));
+  return tinPanel(tin, {
+    mode: "evening", members,
+    // the tables a tin may take: the open ones and those ended since the evening began
+    tables: async (evening) => [
+      ...(await openTables()),
+      ...(await endedTables(dayStart(evening), 0, 100)).items,
+    ],
+    onDraw: (evening) => { endedPanel(ended, evening); },
+  });
 }
 
 export async function auditRoom(main) {
