@@ -122,15 +122,16 @@ class Sessions(MethodView):
     @blp.arguments(ClubSessionsQuery, location="query", as_kwargs=True)
     @blp.response(200, ClubSessionsPage)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, after: int, limit: int, since: Any = None, until: Any = None):
+    def get(self, after: int, limit: int, since: Any = None, until: Any = None,
+            name: str | None = None):
         """The club's sessions, newest first
 
-        Every session of the club opened in the window (`since`, `until`), open or ended:
-        its name, players, when it was opened and last written, and its log's length. Follow
-        `next_after` until it is null.
+        Every session of the club opened in the window (`since`, `until`), open or ended,
+        whose name contains `name` (any case): its name, players, when it was opened and
+        last written, and its log's length. Follow `next_after` until it is null.
         """
-        return ClubAudit(ledger(), books()).sessions(since=since, until=until, after=after,
-                                                     limit=limit)
+        return ClubAudit(ledger(), books()).sessions(since=since, until=until, name=name,
+                                                     after=after, limit=limit)
 
 
 @blp.route("/verify")

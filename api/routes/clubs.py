@@ -88,10 +88,9 @@ class CheckpointKeySchema(Open):
                        "verify-export FILE --public-key <it>`"})
     key_id = fields.String(required=True, allow_none=True,
                            metadata={"description": "Its short name"})
-    source = fields.String(required=True, allow_none=True,
-                           validate=validate.OneOf(["environment", "instance folder"]),
-                           metadata={"description": "Where the private key is kept (never in "
-                                                    "the database)"})
+    source = fields.String(required=True, allow_none=True, metadata={
+        "description": "Where the private key is kept, never in the database: environment "
+                       "(LOO_CHECKPOINT_KEY or its _FILE) or instance folder; null: no key"})
 
 
 class MemberInSchema(Strict):

@@ -199,6 +199,8 @@ class ClubPageQuery(KnownQuery):
 
 
 class ClubSessionsQuery(ClubPageQuery):
+    name = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "Only sessions whose name contains this, in any case"})
     since = fields.AwareDateTime(format="iso", metadata={
         "description": "Opened at or after (ISO 8601 with its offset)"})
     until = fields.AwareDateTime(format="iso", metadata={
@@ -256,6 +258,9 @@ class ClubVerifySchema(Open):
 class ExportCheckSchema(Open):
     ok = fields.Boolean(required=True)
     problems = fields.List(fields.String(), required=True)
+    events = fields.Integer(required=True, metadata={"description": "The events checked"})
+    key_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "The short id of the key the signature was checked by (null: none)"})
     summary = fields.String(required=True, metadata={
         "description": "What was checked, and by which key (as `lanterloo verify-export` "
                        "prints it)"})

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from ledger.audit import export as exported
+from ledger.audit.checkpoints import key_id
 from ledger.books.service import Books
 from ledger.domain import InvalidInput
 from ledger.sessions.service import Ledger
@@ -51,13 +52,14 @@ class ClubAudit:
         self.club_id: str = ledger.club_id
 
     def sessions(self, *, since: datetime | None = None, until: datetime | None = None,
-                 after: int = 0, limit: int = 20) -> dict[str, Any]:
-        """A page of the club's sessions opened in [since, until), newest first: name,
-        players, open or ended, opened when, last entry when, version."""
+                 name: str | None = None, after: int = 0, limit: int = 20) -> dict[str, Any]:
+        """A page of the club's sessions opened in [since, until) whose name contains
+        `name` (any case), newest first: name, players, open or ended, opened when, last
+        entry when, version."""
         _check_page(after, limit)
         with self.ledger.store.reading() as conn:
             rows, total = queries.club_sessions(conn, self.club_id, since=since, until=until,
-                                                after=after, limit=limit)
+                                                name=name, after=after, limit=limit)
         return {"sessions": [_summary(r) for r in rows], "total": total,
                 "next_after": after + limit if after + limit < total else None}
 
@@ -90,4 +92,5 @@ def check_export_file(data: Any, trusted: set[str] | None) -> dict[str, Any]:
     folded again to its statement."""
     checked = exported.check_export(data, trusted)
     return {"ok": not checked.problems, "problems": list(checked.problems),
+            "events": checked.events, "key_id": key_id(checked.key) if checked.key else None,
             "summary": checked.summary()}

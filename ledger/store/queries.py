@@ -95,11 +95,15 @@ def sessions_of_no_club(conn: Connection) -> list[Row[Any]]:
 
 
 def club_sessions(conn: Connection, club_id: str, *, since: datetime | None = None,
-                  until: datetime | None = None, after: int = 0, limit: int = 20,
-                  newest_first: bool = True) -> tuple[list[Any], int]:
-    """A page of the club's sessions opened in [since, until), by the time they were opened
-    (newest first, or oldest), with their folded state; and how many the window holds."""
+                  until: datetime | None = None, name: str | None = None, after: int = 0,
+                  limit: int = 20, newest_first: bool = True) -> tuple[list[Any], int]:
+    """A page of the club's sessions opened in [since, until) (whose name contains `name`,
+    in any case), by the time they were opened (newest first, or oldest), with their folded
+    state; and how many the window holds."""
     where = [sessions.c.club_id == club_id]
+    if name:
+        where.append(func.lower(sessions.c.state["name"].as_string())
+                     .contains(name.lower(), autoescape=True))
     if since is not None:
         where.append(sessions.c.created_at >= since)
     if until is not None:

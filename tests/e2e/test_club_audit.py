@@ -69,6 +69,9 @@ def test_the_sessions_are_listed_newest_first_by_name_paged_and_windowed(http, c
     assert [(s["session_id"], s["status"], s["version"]) for s in rest["sessions"]] == [
         (first, "ended", 2)]
     assert rest["next_after"] is None
+    named = http.get("/audit/sessions?name=TUES", headers=auditor).get_json()
+    assert [s["name"] for s in named["sessions"]] == ["Tuesday"] and named["total"] == 1
+    assert http.get("/audit/sessions?name=%25", headers=auditor).get_json()["total"] == 0
     later = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
     empty = http.get("/audit/sessions", query_string={"since": later}, headers=auditor)
     assert empty.get_json() == {"sessions": [], "total": 0, "next_after": None}
@@ -114,6 +117,8 @@ def test_an_exported_session_is_checked_and_a_changed_figure_is_found(http, club
     assert checked.get_json()["ok"] is True, checked.get_json()
     assert f"session {sid}" in checked.get_json()["summary"]
     assert f"key {checkpoints.key_id(signing.public_hex)}" in checked.get_json()["summary"]
+    assert checked.get_json()["key_id"] == checkpoints.key_id(signing.public_hex)
+    assert checked.get_json()["events"] == len(exported["events"])
 
     altered = copy.deepcopy(exported)
     altered["events"][0]["actor"] = "somebody else"
