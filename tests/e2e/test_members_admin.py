@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from api.cli.main import main
 from ledger.audit import checkpoint_log, checkpoints
 from ledger.books.service import Books
 from ledger.clubs.service import Actor
@@ -136,7 +137,7 @@ def test_a_member_seated_at_an_open_table_or_owing_the_club_is_not_retired(http,
     assert member_id(http, club, "Ann") == ann and member_id(http, club, "Bob") == bob
 
 
-def test_a_retired_member_keeps_his_history_and_loses_his_access(http, engine, club):
+def test_a_retired_member_keeps_his_history_and_loses_his_access(http, engine, club, capsys):
     # the dealer's own token, a waiting sign-in link for him; he sat at a table that ended
     opened = http.post("/sessions", headers=bearer(club, "treasurer"),
                        json={"players": ["dealer", "treasurer", "auditor"], "name": "Old"})
@@ -199,6 +200,12 @@ def test_a_retired_member_keeps_his_history_and_loses_his_access(http, engine, c
                    422, rule="member-retired")
     assert [t for t, _ in logged(engine, club)[before:]] == []  # the other table's opening
     assert books_verify(engine, club) == []
+    # the operator's list names him, retired
+    capsys.readouterr()
+    assert main(["member", "list", "--club", club.name, "--database-url",
+                 engine.url.render_as_string(hide_password=False)]) == 0
+    listed = capsys.readouterr().out
+    assert f"{dealer}  dealer  (retired {retired.get_json()['retired_at'][:10]})" in listed
 
 
 def test_the_admin_sets_the_currencies_and_a_refusal_records_nothing(http, engine, club):
