@@ -130,7 +130,8 @@ def _perform(clubs: Clubs, club_id: str, member: str, request: WriteRequest, wha
 
     def write(tx: Tx, head: Head) -> dict[str, Any]:
         conn = tx.conn
-        row = clubstore.find_member(conn, club_id, member_id=member)
+        # locked before anything is checked: a table seating him waits, or is waited for
+        row = clubstore.find_member(conn, club_id, member_id=member, lock="update")
         if row is None:
             raise NotFound(f"no member {member}", rule="member-exists", field="member_id")
         if row.retired_at is not None:

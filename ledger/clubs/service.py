@@ -179,8 +179,9 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
         if not isinstance(player, str):
             raise InvalidInput("players are members' names or ids", rule="players",
                                field=field or f"players.{i}")
-        row = store.find_member(conn, club_id, member_id=player) \
-            or store.find_member(conn, club_id, name_key=name_key(player))
+        lock = None if retired_ok else "share"  # against a retirement (membership.py)
+        row = store.find_member(conn, club_id, member_id=player, lock=lock) \
+            or store.find_member(conn, club_id, name_key=name_key(player), lock=lock)
         if row is None and name_key(player) in guest_keys:
             check_name(player, field or "players")
             member_id = uuid4().hex

@@ -75,8 +75,11 @@ def member_tokens(conn: Connection, club_id: str, member_id: str) -> list[str]:
 
 
 def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
-                name_key: str | None = None) -> Any:
-    """The club's member with this id or this casefolded name (another club's: None)."""
+                name_key: str | None = None, lock: str | None = None) -> Any:
+    """The club's member with this id or this casefolded name (another club's: None).
+    `lock`: "update" (a change of the member: his retirement) or "share" (seating him),
+    which wait for each other on PostgreSQL, so that a member is never seated at a table
+    that opens while he is being retired (SQLite has one writer at a time)."""
     query = select(members).where(members.c.club_id == club_id)
     if member_id is not None:
         query = query.where(members.c.id == member_id)
@@ -84,6 +87,8 @@ def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
         query = query.where(members.c.name_key == name_key)
     else:
         return None
+    if lock is not None:
+        query = query.with_for_update(read=lock == "share")
     return conn.execute(query).first()
 
 

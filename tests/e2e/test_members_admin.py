@@ -6,6 +6,9 @@ each refusal is problem+json naming its field, and appends nothing; a treasurer 
 
 from __future__ import annotations
 
+import threading
+from datetime import UTC, datetime
+
 import pytest
 from sqlalchemy import func, select
 
@@ -13,6 +16,9 @@ from api.cli.main import main
 from ledger.audit import checkpoint_log, checkpoints
 from ledger.books.service import Books
 from ledger.clubs.service import Actor
+from ledger.domain import LedgerError, OpenSession
+from ledger.sessions.service import Ledger
+from ledger.store import clubstore
 from ledger.store.tables import book_entries, club_log
 from ledger.writes import WriteRequest
 from tests.clubs import Club, make_club
@@ -253,3 +259,28 @@ def test_the_checkpoint_key_shows_whether_heads_are_signed_and_its_public_key(
         monkeypatch.undo()
         checkpoints.forget_configuration()
         checkpoint_log.forget_state()
+
+
+@pytest.mark.backends("postgresql")
+def test_a_table_opening_while_its_player_retires_waits_and_is_refused(http, engine, club):
+    ann = add(http, club, "Ann")
+    outcome: list[object] = []
+    with engine.connect() as conn, conn.begin():  # a retirement in progress: his row held
+        clubstore.find_member(conn, club.club_id, member_id=ann, lock="update")
+
+        def open_table() -> None:
+            try:
+                Ledger(engine).for_club(club.club_id).open_session(
+                    OpenSession(players=["Ann", "treasurer"], name="Late"),
+                    WriteRequest(Actor("treasurer", club.members["treasurer"])))
+                outcome.append("opened")
+            except LedgerError as error:
+                outcome.append(error.rule)
+
+        opening = threading.Thread(target=open_table)
+        opening.start()
+        opening.join(timeout=1.5)
+        assert opening.is_alive() and outcome == []  # it waits for the retirement
+        clubstore.retire_member(conn, club.club_id, ann, now=datetime.now(UTC))
+    opening.join(timeout=10)
+    assert outcome == ["member-retired"]
