@@ -1,7 +1,8 @@
 """The club log: who may act in a club, as a chained log; and the stored heads of its logs.
 
 Every change of a club's members and tokens is recorded, in the transaction that makes it,
-as an entry of the club's log (`record`): the club created, a member added, a token issued
+as an entry of the club's log (`record`): the club created, a member added (renamed, a guest
+admitted, retired: ledger/clubs/membership.py), a token issued
 (with its secret's SHA-256, never the secret) or revoked, a session from before clubs
 attached. An upgrade starts the log of an existing club with one `ClubLogStarted` entry that
 takes in its members, tokens and sessions as they were (migration 0011). Entries chain like
