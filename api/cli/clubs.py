@@ -98,9 +98,10 @@ def cmd_member_add(args: argparse.Namespace, with_clubs: WithClubs) -> int:
 
 def cmd_member_list(args: argparse.Namespace, with_clubs: WithClubs) -> int:
     def work(clubs: Any) -> int:
-        for member in clubs.members(clubs.club(args.club)["club_id"]):
+        for member in clubs.members(clubs.club(args.club)["club_id"], retired=True):
+            retired = f"  (retired {member['retired_at'][:10]})" if member["retired_at"] else ""
             print(f"{member['member_id']}  {member['name']}"
-                  f"{'  (guest)' if member['guest'] else ''}")
+                  f"{'  (guest)' if member['guest'] else ''}{retired}")
         return 0
 
     return with_clubs(args, work)

@@ -47,7 +47,7 @@ ENDERS = (TREASURER,)  # append SessionEnded
 STATE_READERS = STAFF  # a session's state and its deals
 RECORD_READERS = (ADMIN, TREASURER, AUDITOR)  # the event log and the statement
 MEMBER_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's members (to seat them)
-MANAGERS = (ADMIN,)  # add members; list, create and revoke tokens
+MANAGERS = (ADMIN,)  # add, rename, admit and retire members; list, create and revoke tokens
 LINK_ISSUERS = (ADMIN, TREASURER)  # issue and revoke member tokens (a treasurer: only those)
 CORRECTORS = (TREASURER,)  # void or replace any entry
 UNDOERS = (TREASURER, DEALER)  # undo the last entry (a dealer: only his own)
@@ -57,6 +57,7 @@ BOOK_READERS = (ADMIN, TREASURER, AUDITOR)  # the club's books
 ACCOUNT_READERS = (*BOOK_READERS, MEMBER)  # a member: his own account only (own="member_id")
 OWN_READERS = (ADMIN, TREASURER, AUDITOR, MEMBER)  # a member's statements: his own only
 BOOKKEEPERS = (TREASURER,)  # payments, write-offs, cash counts, an evening's tin
+CURRENCY_SETTERS = (ADMIN, TREASURER)  # the currencies the club keeps: a club's setting
 
 auth = HTTPTokenAuth(scheme="Bearer", realm=REALM)
 # Only its decorators are used: they document a view without registering anything.

@@ -17,6 +17,7 @@ from api.http.auth import (
     ACCOUNT_READERS,
     BOOK_READERS,
     BOOKKEEPERS,
+    CURRENCY_SETTERS,
     requires,
 )
 from api.http.context import books, check_session_id
@@ -185,15 +186,16 @@ class Currencies(MethodView):
         """
         return books().currencies(as_of=as_of)
 
-    @requires(*BOOKKEEPERS)
+    @requires(*CURRENCY_SETTERS)
     @write_doc(blp, CurrenciesIn, "setClubCurrencies")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
     def put(self):
         """Set the currencies the club keeps
 
-        ISO 4217 codes only. Recorded in the book log (`CurrenciesSet`); balances already
-        held in a currency the club no longer keeps stay as they are.
+        ISO 4217 codes only; the admin or the treasurer. Recorded in the book log
+        (`CurrenciesSet`); balances already held in a currency the club no longer keeps stay
+        as they are.
         """
         data = CurrenciesIn().load(json_object())
         return written(books().set_currencies(**data, request=write_request()))

@@ -1,7 +1,9 @@
-"""The caller's club: who am I, its members, its tokens.
+"""The caller's club: who am I, its members, its tokens, its checkpoint key.
 
 Every route works inside the caller's club only: another club's member or token answers 404
 exactly as a missing one does. A token's secret is shown once, in the 201 that creates it.
+The admin renames a member, makes a guest a member and retires a member
+(ledger/clubs/membership.py: each an entry of the club's log, through the write protocol).
 """
 
 from __future__ import annotations
@@ -16,14 +18,17 @@ from api.http.auth import (
     MANAGERS,
     MEMBER,
     MEMBER_READERS,
+    RECORD_READERS,
     may_issue,
     principal,
     requires,
 )
 from api.http.extension import services
 from api.http.inputs import Blueprint, header_params, json_object
-from api.http.writing import write_request, written
-from api.schemas import PLAYER, Open, Strict, printable
+from api.http.writing import errors, write_request, written
+from api.schemas import PLAYER, KnownQuery, Open, Strict, printable
+from ledger.audit.checkpoint_log import key_status
+from ledger.clubs.membership import change_member, retire_member
 from ledger.clubs.tokens import issue_token
 
 blp = Blueprint("club", __name__, url_prefix="",
@@ -51,10 +56,41 @@ class MemberSchema(Open):
     name = fields.String(required=True)
     guest = fields.Boolean(required=True)
     created_at = fields.String(required=True, metadata={"format": "date-time"})
+    retired_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "When the admin retired him; null: a member "
+                                              "now"})
 
 
 class MembersSchema(Open):
     members = fields.List(fields.Nested(MemberSchema), required=True)
+
+
+class MembersQuery(KnownQuery):
+    retired = fields.Boolean(load_default=False, truthy={"1", "true"}, falsy={"0", "false"},
+                             metadata={"description": "true: the retired members too"})
+
+
+class MemberChangeInSchema(Strict):
+    name = fields.String(validate=PLAYER["validate"], metadata={
+        "description": "His display name from now on", "example": "Tess"})
+    guest = fields.Boolean(truthy={True}, falsy={False}, metadata={
+        "description": "false: the guest becomes a member of the club (a member is not made "
+                       "a guest again)"})
+
+
+class CheckpointKeySchema(Open):
+    signed = fields.Boolean(required=True, metadata={
+        "description": "Whether the service signs heads (a session's end, an export)"})
+    signing = fields.String(required=True, metadata={
+        "description": "ok, off (no key), or what fails (as GET /readyz says it)"})
+    public_key = fields.String(required=True, allow_none=True, metadata={
+        "description": "The Ed25519 public key, hex: what an auditor pins, `lanterloo "
+                       "verify-export FILE --public-key <it>`"})
+    key_id = fields.String(required=True, allow_none=True,
+                           metadata={"description": "Its short name"})
+    source = fields.String(required=True, allow_none=True, metadata={
+        "description": "Where the private key is kept, never in the database: environment "
+                       "(LOO_CHECKPOINT_KEY or its _FILE) or instance folder; null: no key"})
 
 
 class MemberInSchema(Strict):
@@ -123,10 +159,12 @@ class Club(MethodView):
 class Members(MethodView):
     @requires(*MEMBER_READERS)
     @blp.doc(operationId="listMembers")
+    @blp.arguments(MembersQuery, location="query", as_kwargs=True)
     @blp.response(200, MembersSchema)
-    def get(self):
-        """List the club's members (guests included)"""
-        return {"members": services().clubs.members(principal().club_id)}
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, retired: bool = False):
+        """List the club's members (guests included; the retired with `retired=true`)"""
+        return {"members": services().clubs.members(principal().club_id, retired=retired)}
 
     @requires(*MANAGERS)
     @blp.doc(requestBody={"required": True,
@@ -142,6 +180,63 @@ class Members(MethodView):
         member = services().clubs.add_member(principal().club_id, body["name"],
                                              guest=body["guest"], by=principal().actor)
         return member, 201
+
+
+@blp.route("/members/<member_id>")
+class Member(MethodView):
+    @requires(*MANAGERS)
+    @blp.doc(operationId="changeMember", parameters=header_params("Idempotency-Key"),
+             requestBody={"required": True,
+                          "content": {"application/json": {"schema": MemberChangeInSchema}}})
+    @blp.response(200, MemberSchema)
+    @errors(blp, "BAD_REQUEST", "NOT_FOUND", "CONFLICT", "UNSUPPORTED_MEDIA_TYPE",
+            "UNPROCESSABLE_ENTITY")
+    def patch(self, member_id: str):
+        """Rename a member, or make a guest a member
+
+        `name`: his display name from now on, unique in the club whatever its case; the
+        sessions he played keep the name he was seated under. `"guest": false`: the guest
+        becomes a member. Recorded in the club's log; a retired member is not changed (409).
+        """
+        body = _body(MemberChangeInSchema)
+        return written(change_member(services().clubs, principal().club_id, member_id,
+                                     name=body.get("name"), guest=body.get("guest"),
+                                     request=write_request()), status=200)
+
+
+@blp.route("/members/<member_id>/retirement")
+class Retirement(MethodView):
+    @requires(*MANAGERS)
+    @blp.doc(operationId="retireMember", parameters=header_params("Idempotency-Key"))
+    @blp.response(200, MemberSchema)
+    @errors(blp, "NOT_FOUND", "CONFLICT", "UNPROCESSABLE_ENTITY")
+    def post(self, member_id: str):
+        """Retire a member
+
+        Refused (409) while he holds a seat at an open table or his account is not settled
+        (he owes the club, or the club owes him), and for the caller himself (422). Every
+        access he holds is taken back with it (his tokens revoked, his waiting links and
+        pairing codes withdrawn). His history stays; from then on he is not listed among the
+        members (but with `retired=true`), nor seated, paired, or given access. Recorded in
+        the club's log.
+        """
+        return written(retire_member(services().clubs, principal().club_id, member_id,
+                                     request=write_request()), status=200)
+
+
+@blp.route("/club/checkpoint-key")
+class CheckpointKey(MethodView):
+    @requires(*RECORD_READERS)
+    @blp.doc(operationId="getCheckpointKey")
+    @blp.response(200, CheckpointKeySchema)
+    def get(self):
+        """The service's checkpoint key: whether heads are signed, and the public key
+
+        The private key lives outside the database (the environment, or checkpoint.key in
+        the instance folder) and is never shown; the public key is what an auditor copies to
+        check an export offline (`lanterloo verify-export FILE --public-key <it>`).
+        """
+        return key_status()
 
 
 @blp.route("/tokens")

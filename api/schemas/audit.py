@@ -187,3 +187,80 @@ class TokenRegisterSchema(Open):
 # The query schema of each audit query (its JSON route and its CSV route).
 QUERY_SCHEMAS: dict[str, type[ma.Schema]] = {
     "events": AuditQuery, "penalties": RegisterQuery, "corrections": CorrectionsQuery}
+
+
+# -- the club as a whole (ledger/audit/club.py) ----------------------------------------------
+
+class ClubPageQuery(KnownQuery):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1),
+                           metadata={"description": "How many were seen (the `next_after` of "
+                                                    "the page before); 0 to start"})
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class ClubSessionsQuery(ClubPageQuery):
+    name = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "Only sessions whose name contains this, in any case"})
+    since = fields.AwareDateTime(format="iso", metadata={
+        "description": "Opened at or after (ISO 8601 with its offset)"})
+    until = fields.AwareDateTime(format="iso", metadata={
+        "description": "Opened before (ISO 8601 with its offset)"})
+
+    @ma.validates_schema
+    def _until_after_since(self, data: dict[str, Any], **kwargs: Any) -> None:
+        since, until = data.get("since"), data.get("until")
+        if since is not None and until is not None and until <= since:
+            raise ma.ValidationError("until must be after since", field_name="until")
+
+
+class ClubSessionSchema(Open):
+    session_id = fields.String(required=True)
+    name = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "ended"]))
+    version = fields.Integer(required=True, metadata={"description": "Its log's length"})
+    players = fields.List(fields.String(), required=True,
+                          metadata={"description": "The seats, in order"})
+    opened_at = fields.String(required=True, metadata={"format": "date-time"})
+    last_entry_at = fields.String(required=True, metadata={"format": "date-time"})
+
+
+class ClubSessionsPage(Open):
+    sessions = fields.List(fields.Nested(ClubSessionSchema), required=True,
+                           metadata={"description": "Newest first"})
+    total = fields.Integer(required=True, metadata={"description": "Sessions in the window"})
+    next_after = fields.Integer(required=True, allow_none=True)
+
+
+class VerifiedSessionSchema(ClubSessionSchema):
+    ok = fields.Boolean(required=True)
+    chain_head = fields.String(required=True, allow_none=True)
+    problems = fields.List(fields.String(), required=True)
+
+
+class VerifiedBooksSchema(Open):
+    ok = fields.Boolean(required=True)
+    problems = fields.List(fields.String(), required=True)
+
+
+class ClubVerifySchema(Open):
+    ok = fields.Boolean(required=True, metadata={
+        "description": "This page's verdict: its sessions (and on the first page the book "
+                       "log and the club log) whole and agreeing with their logs"})
+    sessions = fields.List(fields.Nested(VerifiedSessionSchema), required=True,
+                           metadata={"description": "Oldest first"})
+    books = fields.Nested(VerifiedBooksSchema, required=True, allow_none=True, metadata={
+        "description": "The book log and the club log, on the first page (after=0); null "
+                       "on the others"})
+    total = fields.Integer(required=True, metadata={"description": "The club's sessions"})
+    next_after = fields.Integer(required=True, allow_none=True)
+
+
+class ExportCheckSchema(Open):
+    ok = fields.Boolean(required=True)
+    problems = fields.List(fields.String(), required=True)
+    events = fields.Integer(required=True, metadata={"description": "The events checked"})
+    key_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "The short id of the key the signature was checked by (null: none)"})
+    summary = fields.String(required=True, metadata={
+        "description": "What was checked, and by which key (as `lanterloo verify-export` "
+                       "prints it)"})

@@ -33,9 +33,12 @@ import orjson
 from sqlalchemy import Connection
 
 from ledger.audit.checkpoints import (
+    ENV_KEY,
+    KeyProblem,
     check,
     configured_signer,
     keep,
+    key_id,
     log_path,
     read_log,
     signature_problem,
@@ -308,6 +311,26 @@ def signing_status() -> str:
         parts.append(f"refused: {len(refused)} chains contradict a head signed before ("
                      + ", ".join(sorted(refused)[:3]) + ")")
     return "; ".join(parts) or "ok"
+
+
+def key_status() -> dict[str, Any]:
+    """The service's checkpoint key as the club's admin and auditor see it: whether heads
+    are signed, how the signing goes (`signing_status`), the public key an auditor pins
+    (`lanterloo verify-export FILE --public-key <it>`) and its short id, and where the key
+    is kept: "environment" (LOO_CHECKPOINT_KEY or its _FILE) or "instance folder". Never
+    the private key nor its path."""
+    source = "environment" if os.environ.get(ENV_KEY) or os.environ.get(f"{ENV_KEY}_FILE") \
+        else "instance folder"
+    try:
+        signer = configured_signer()
+    except (KeyProblem, OSError) as error:
+        return {"signed": False, "signing": f"failing: {error}", "public_key": None,
+                "key_id": None, "source": source}
+    if signer is None:
+        return {"signed": False, "signing": "off", "public_key": None, "key_id": None,
+                "source": None}
+    return {"signed": True, "signing": signing_status(), "public_key": signer.public_hex,
+            "key_id": key_id(signer.public_hex), "source": source}
 
 
 def forget_state() -> None:

@@ -32,7 +32,7 @@ from ledger.store.tables import ROLES
 from ledger.store.tables import clubs as clubs_table
 
 __all__ = ["Actor", "Principal", "Clubs", "ROLES", "MEMBER_ROLE", "TOKEN_PREFIX", "NotFound",
-           "name_key",
+           "name_key", "check_current", "check_name", "member_dict",
            "resolve_players", "hash_secret", "create_short_lived_token"]
 
 TOKEN_PREFIX = "loo_"
@@ -139,7 +139,16 @@ def _iso(moment: datetime | None) -> str | None:
 
 def member_dict(row: Any) -> dict[str, Any]:
     return {"member_id": row.id, "name": row.name, "guest": bool(row.guest),
-            "created_at": _iso(row.created_at)}
+            "created_at": _iso(row.created_at), "retired_at": _iso(row.retired_at)}
+
+
+def check_current(row: Any, field: str = "member") -> None:
+    """A retired member is not seated, paired, nor given access (ledger/clubs/membership.py):
+    his history is kept as it was."""
+    if row.retired_at is not None:
+        raise InvalidInput(f"{row.name} has retired from the club: he cannot be seated, "
+                           "paired at a tablet or given access", rule="member-retired",
+                           field=field)
 
 
 def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
@@ -153,13 +162,14 @@ def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
 
 
 def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: list[Any],
-                    *, now: datetime, by: Actor | None = None, field: str | None = None
-                    ) -> dict[str, tuple[str, str]]:
+                    *, now: datetime, by: Actor | None = None, field: str | None = None,
+                    retired_ok: bool = False) -> dict[str, tuple[str, str]]:
     """{the name as sent: (seat name, member id)} for each player of a new session, or for
     an aftercomer (`field`: the one field a refusal names, "player").
 
     A player is a member's id or display name (any case); a name listed in `guests` that is
-    no member yet becomes a guest member now, in the caller's transaction.
+    no member yet becomes a guest member now, in the caller's transaction. A retired member
+    is refused, but where a session recorded before is attached (`retired_ok`).
     """
     hint = 'list them under "guests"' if field is None else 'send "guest": true'
     guest_keys = {name_key(g) for g in guests if isinstance(g, str)}
@@ -169,8 +179,9 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
         if not isinstance(player, str):
             raise InvalidInput("players are members' names or ids", rule="players",
                                field=field or f"players.{i}")
-        row = store.find_member(conn, club_id, member_id=player) \
-            or store.find_member(conn, club_id, name_key=name_key(player))
+        lock = None if retired_ok else "share"  # against a retirement (membership.py)
+        row = store.find_member(conn, club_id, member_id=player, lock=lock) \
+            or store.find_member(conn, club_id, name_key=name_key(player), lock=lock)
         if row is None and name_key(player) in guest_keys:
             check_name(player, field or "players")
             member_id = uuid4().hex
@@ -181,6 +192,8 @@ def resolve_players(conn: Connection, club_id: str, players: list[Any], guests: 
             raise InvalidInput(f"player {player!r} is not a member of the club; add them as a "
                                f"member or {hint}", rule="club-member",
                                field=field or f"players.{i}", player=player)
+        if not retired_ok:
+            check_current(row, field or f"players.{i}")
         resolved[player] = (row.name, row.id)
         seated_keys.add(name_key(player))
         seated_keys.add(row.name_key)
@@ -296,9 +309,11 @@ class Clubs:
         row = store.find_member(conn, club_id, member_id=member_id)
         return member_dict(row)
 
-    def members(self, club_id: str) -> list[dict[str, Any]]:
+    def members(self, club_id: str, *, retired: bool = False) -> list[dict[str, Any]]:
+        """The club's members and guests by name; the retired too with `retired`."""
         with self.store.reading() as conn:
-            return [member_dict(r) for r in store.list_members(conn, club_id)]
+            return [member_dict(r) for r in store.list_members(conn, club_id)
+                    if retired or r.retired_at is None]
 
     def member(self, club_id: str, id_or_name: str, field: str = "member") -> dict[str, Any]:
         with self.store.reading() as conn:
@@ -339,6 +354,9 @@ class Clubs:
                 or not 1 <= expires_in_days <= MAX_EXPIRY_DAYS):
             raise InvalidInput(f"expires_in_days must be from 1 to {MAX_EXPIRY_DAYS}",
                                rule="token-expiry", field="expires_in_days")
+        holder = store.find_member(conn, club_id, member_id=member_id)
+        if holder is not None:
+            check_current(holder)
         now = _now()
         expires_at = now + timedelta(days=expires_in_days) if expires_in_days else None
         token_id = secrets.token_hex(8)

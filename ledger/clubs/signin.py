@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ledger.clubs import codes
-from ledger.clubs.service import ROLES, Actor, Clubs, NotFound, name_key
+from ledger.clubs.service import ROLES, Actor, Clubs, NotFound, check_current, name_key
 from ledger.domain import InvalidInput, LedgerError
 from ledger.store import clubstore, open_store
 from ledger.store import tabletstore as store
@@ -82,6 +82,7 @@ class SignIn:
             if found is None:
                 raise InvalidInput(f"no member {member} in the club: add him first",
                                    rule="member-exists", field="member")
+            check_current(found)
             link_id, code = codes.make(conn, length=CODE_LENGTH, club_id=club_id,
                                        member_id=found.id, role=role, created_by=created_by,
                                        expires_at=expires, now=now,

@@ -25,7 +25,13 @@ from sqlalchemy import Engine
 
 from ledger.clubs import codes
 from ledger.clubs.codes import ALPHABET
-from ledger.clubs.service import Actor, NotFound, create_short_lived_token, name_key
+from ledger.clubs.service import (
+    Actor,
+    NotFound,
+    check_current,
+    create_short_lived_token,
+    name_key,
+)
 from ledger.domain import InvalidInput, LedgerError, event_from_record, event_to_record
 from ledger.store import clubstore, open_store
 from ledger.store import tabletstore as store
@@ -102,6 +108,7 @@ class Tablets:
             if found is None:
                 raise NotFound(f"no member {member} in the club", rule="member-exists",
                                field="member")
+            check_current(found)
             member_id = found.id
             expires = now + CODE_LIFETIME
             code_id, code = codes.make(conn, length=CODE_LENGTH, club_id=club_id,

@@ -231,7 +231,7 @@ class Ledger(SessionReads):
             state = SessionState.from_dict(orjson.loads(head.state_json or b"null"))
             now = datetime.now(UTC)
             resolved = resolve_players(tx.conn, club_id, list(state.seats), list(state.seats),
-                                       now=now, by=request.actor)
+                                       now=now, by=request.actor, retired_ok=True)
             members = {seat: resolved[seat][1] for seat in state.seats}
             if len(set(members.values())) != len(members):
                 raise InvalidInput("two seats name one member of the club (names differ only "
@@ -272,7 +272,7 @@ class Ledger(SessionReads):
             missing = [seat for seat in state.seats if seat not in state.members]
             now = datetime.now(UTC)
             resolved = resolve_players(tx.conn, club_id, missing, missing, now=now,
-                                       by=request.actor)
+                                       by=request.actor, retired_ok=True)
             members = {seat: resolved[seat][1] for seat in missing}
             folding = Folding(session_id)
             state, events = execute(state, AttachLatecomers(members=members),

@@ -1,7 +1,8 @@
 """The club log: who may act in a club, as a chained log; and the stored heads of its logs.
 
 Every change of a club's members and tokens is recorded, in the transaction that makes it,
-as an entry of the club's log (`record`): the club created, a member added, a token issued
+as an entry of the club's log (`record`): the club created, a member added (renamed, a guest
+admitted, retired: ledger/clubs/membership.py), a token issued
 (with its secret's SHA-256, never the secret) or revoked, a session from before clubs
 attached. An upgrade starts the log of an existing club with one `ClubLogStarted` entry that
 takes in its members, tokens and sessions as they were (migration 0011). Entries chain like
@@ -31,6 +32,9 @@ from .tables import club_log, clubs, idempotency_keys, log_heads, members, token
 CLUB_CREATED = "ClubCreated"
 LOG_STARTED = "ClubLogStarted"  # an existing club's log, started by the upgrade
 MEMBER_ADDED = "MemberAdded"
+MEMBER_RENAMED = "MemberRenamed"  # {member_id, name}: his display name from now on
+GUEST_ADMITTED = "GuestAdmitted"  # {member_id}: a guest made a member of the club
+MEMBER_RETIRED = "MemberRetired"  # {member_id, retired_at}: no longer seated nor given access
 TOKEN_ISSUED = "TokenIssued"
 TOKEN_REVOKED = "TokenRevoked"
 SESSION_ATTACHED = "SessionAttached"
@@ -142,6 +146,12 @@ def member_payload(member_id: str, name: str, guest: bool) -> dict[str, Any]:
     return {"member_id": member_id, "name": name, "guest": bool(guest)}
 
 
+def member_state(member_id: str, name: str, guest: bool,
+                 retired_at: str | None = None) -> dict[str, Any]:
+    """A member as the log makes him and as `check` compares him with his row."""
+    return {**member_payload(member_id, name, guest), "retired_at": retired_at}
+
+
 def token_payload(*, token_id: str, member_id: str, role: str, label: str, secret_hash: str,
                   created_at: datetime, expires_at: datetime | None) -> dict[str, Any]:
     return {"token_id": token_id, "member_id": member_id, "role": role, "label": label,
@@ -180,8 +190,18 @@ class Known:
             for token in payload.get("tokens", []):
                 self.apply(TOKEN_ISSUED, token)
         elif type_ == MEMBER_ADDED:
-            self.members[payload["member_id"]] = member_payload(
-                payload["member_id"], payload["name"], payload["guest"])
+            self.members[payload["member_id"]] = member_state(
+                payload["member_id"], payload["name"], payload["guest"],
+                payload.get("retired_at"))
+        elif type_ in (MEMBER_RENAMED, GUEST_ADMITTED, MEMBER_RETIRED):
+            member = self.members.get(payload["member_id"])
+            if member is not None:
+                if type_ == MEMBER_RENAMED:
+                    member["name"] = payload["name"]
+                elif type_ == GUEST_ADMITTED:
+                    member["guest"] = False
+                else:
+                    member["retired_at"] = payload["retired_at"]
         elif type_ == TOKEN_ISSUED:
             self.tokens[payload["token_id"]] = {
                 **{k: payload[k] for k in ("token_id", "member_id", "role", "label",
@@ -213,8 +233,8 @@ def check(conn: Connection, club_id: str) -> list[str]:
     name = conn.execute(select(clubs.c.name).where(clubs.c.id == club_id)).scalar_one()
     if known.name != name:
         problems.append(f"clubs.name: stored {name!r}, the club log's {known.name!r}")
-    stored_members = {r.id: member_payload(r.id, r.name, r.guest) for r in conn.execute(
-        select(members).where(members.c.club_id == club_id))}
+    stored_members = {r.id: member_state(r.id, r.name, r.guest, _iso(r.retired_at))
+                      for r in conn.execute(select(members).where(members.c.club_id == club_id))}
     stored_tokens = {r.id: {"token_id": r.id, "member_id": r.member_id, "role": r.role,
                             "label": r.label, "secret_hash": r.secret_hash,
                             "created_at": _iso(r.created_at),

@@ -43,9 +43,43 @@ def insert_member(conn: Connection, *, member_id: str, club_id: str, name: str, 
                    clublog.member_payload(member_id, name, guest), by=by)
 
 
+def rename_member(conn: Connection, club_id: str, member_id: str, *, name: str,
+                  name_key: str, by: Acting | None = None) -> None:
+    conn.execute(update(members).where(members.c.club_id == club_id, members.c.id == member_id)
+                 .values(name=name, name_key=name_key))
+    clublog.record(conn, club_id, clublog.MEMBER_RENAMED,
+                   {"member_id": member_id, "name": name}, by=by)
+
+
+def admit_guest(conn: Connection, club_id: str, member_id: str, *,
+                by: Acting | None = None) -> None:
+    """The guest becomes a member of the club."""
+    conn.execute(update(members).where(members.c.club_id == club_id, members.c.id == member_id)
+                 .values(guest=False))
+    clublog.record(conn, club_id, clublog.GUEST_ADMITTED, {"member_id": member_id}, by=by)
+
+
+def retire_member(conn: Connection, club_id: str, member_id: str, *, now: datetime,
+                  by: Acting | None = None) -> None:
+    conn.execute(update(members).where(members.c.club_id == club_id, members.c.id == member_id)
+                 .values(retired_at=now))
+    clublog.record(conn, club_id, clublog.MEMBER_RETIRED,
+                   {"member_id": member_id, "retired_at": clublog.utc_iso(now)}, by=by)
+
+
+def member_tokens(conn: Connection, club_id: str, member_id: str) -> list[str]:
+    """The ids of the member's tokens that are not revoked."""
+    return list(conn.scalars(select(tokens.c.id).where(
+        tokens.c.club_id == club_id, tokens.c.member_id == member_id,
+        tokens.c.revoked_at.is_(None)).order_by(tokens.c.created_at, tokens.c.id)))
+
+
 def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
-                name_key: str | None = None) -> Any:
-    """The club's member with this id or this casefolded name (another club's: None)."""
+                name_key: str | None = None, lock: str | None = None) -> Any:
+    """The club's member with this id or this casefolded name (another club's: None).
+    `lock`: "update" (a change of the member: his retirement) or "share" (seating him),
+    which wait for each other on PostgreSQL, so that a member is never seated at a table
+    that opens while he is being retired (SQLite has one writer at a time)."""
     query = select(members).where(members.c.club_id == club_id)
     if member_id is not None:
         query = query.where(members.c.id == member_id)
@@ -53,6 +87,8 @@ def find_member(conn: Connection, club_id: str, *, member_id: str | None = None,
         query = query.where(members.c.name_key == name_key)
     else:
         return None
+    if lock is not None:
+        query = query.with_for_update(read=lock == "share")
     return conn.execute(query).first()
 
 

@@ -94,6 +94,29 @@ def sessions_of_no_club(conn: Connection) -> list[Row[Any]]:
                              .order_by(sessions.c.created_at, sessions.c.id)))
 
 
+def club_sessions(conn: Connection, club_id: str, *, since: datetime | None = None,
+                  until: datetime | None = None, name: str | None = None, after: int = 0,
+                  limit: int = 20, newest_first: bool = True) -> tuple[list[Any], int]:
+    """A page of the club's sessions opened in [since, until) (whose name contains `name`,
+    in any case), by the time they were opened (newest first, or oldest), with their folded
+    state; and how many the window holds."""
+    where = [sessions.c.club_id == club_id]
+    if name:
+        where.append(func.lower(sessions.c.state["name"].as_string())
+                     .contains(name.lower(), autoescape=True))
+    if since is not None:
+        where.append(sessions.c.created_at >= since)
+    if until is not None:
+        where.append(sessions.c.created_at < until)
+    order = (sessions.c.created_at.desc(), sessions.c.id.desc()) if newest_first \
+        else (sessions.c.created_at, sessions.c.id)
+    total = conn.scalar(select(func.count()).select_from(sessions).where(*where)) or 0
+    rows = list(conn.execute(
+        select(sessions.c.id, sessions.c.version, sessions.c.created_at, sessions.c.updated_at,
+               sessions.c.state).where(*where).order_by(*order).offset(after).limit(limit)))
+    return rows, int(total)
+
+
 def club_sessions_with_old_joins(conn: Connection) -> list[Row[Any]]:
     """The club's sessions (id, club id) where an aftercomer joined before a join named his
     member (PlayerJoined of schema version 1): where a seat may name no member."""

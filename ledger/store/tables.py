@@ -77,6 +77,8 @@ members = Table(
     Column("name_key", String(NAME_LENGTH), nullable=False),
     Column("guest", Boolean, nullable=False),
     Column("created_at", Timestamp, nullable=False),
+    # When the admin retired him (migration 0016); null: a member now. His history stays.
+    Column("retired_at", Timestamp, nullable=True),
     UniqueConstraint("club_id", "name_key"),
 )
 

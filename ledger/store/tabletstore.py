@@ -56,6 +56,22 @@ def recent_sessions(conn: Connection, club_id: str, limit: int) -> list[Row[Any]
         .order_by(sessions.c.updated_at.desc(), sessions.c.id).limit(limit)))
 
 
+def club_states(conn: Connection, club_id: str) -> list[Any]:
+    """The folded state of every session of the club (whose seat is whose, and open or
+    ended): a member's retirement looks for a seat he still holds."""
+    return [state or {} for state in conn.scalars(
+        select(sessions.c.state).where(sessions.c.club_id == club_id))]
+
+
+def withdraw_member_codes(conn: Connection, club_id: str, member_id: str, *,
+                          now: datetime) -> None:
+    """Let every unused code (sign-in link, pairing code) for the member expire now."""
+    conn.execute(update(pairing_codes).where(
+        pairing_codes.c.club_id == club_id, pairing_codes.c.member_id == member_id,
+        pairing_codes.c.used_at.is_(None), pairing_codes.c.expires_at > now)
+        .values(expires_at=now))
+
+
 def events_after(conn: Connection, session_id: str, after_version: int,
                  limit: int) -> list[Row[Any]]:
     """The session's events after `after_version`, in order, each with the label of the

@@ -1,39 +1,169 @@
 """The auditor's room at the desk in real Chromium on a phone and a laptop: an auditor signed
-in with the link the admin gave him sees the open tables by name and verifies one, with a
-clear verdict; he is offered nothing to write."""
+in with the link the admin gave him verifies the whole club with one verdict, finds the
+club's sessions by name and date, verifies one, explains its figures (each the API's),
+exports it as a file with a name and sees the ledger say the file is intact; reads the book
+log and the corrections. Everything he does is a read: the only POST is the file's check."""
 
 from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
 
+from ledger.audit import checkpoint_log, checkpoints
+from ledger.books.service import Books
 from ledger.clubs.service import Actor, Clubs
 from ledger.clubs.signin import SignIn
 from ledger.domain import OpenSession
+from ledger.domain.commands import EndSession, StartDeal
 from ledger.sessions.service import Ledger
 from ledger.writes import WriteRequest
 
-from .desk import create_club, fits, open_link, signed_in
+from .desk import DOC_SIZES, create_club, fits, open_link, signed_in
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
-def test_the_auditor_verifies_an_open_table(new_device, server, axe_source, size):
-    name = f"Audit {size}"
+@pytest.fixture
+def signing_key(monkeypatch, tmp_path):
+    """The server signs each end with a key of the test's own, into a log of its own."""
+    signer, seed = checkpoints.Signer.generate()
+    monkeypatch.setenv("LOO_INSTANCE_DIR", str(tmp_path))
+    monkeypatch.setenv("LOO_CHECKPOINT_KEY", seed)
+    checkpoints.forget_configuration()
+    checkpoint_log.forget_state()
+    yield signer
+    monkeypatch.undo()
+    checkpoints.forget_configuration()
+    checkpoint_log.forget_state()
+
+
+def the_club(server, name: str) -> tuple[str, str, str]:
+    """A club with Friday ended (docs/rules.md §10.1 at 10p: Dan takes the pool of 3; the
+    next pool is divided; an entry undone on the way), Saturday open, and a payment booked:
+    (club id, Friday's id, the admin's member id)."""
     create_club(server, name)
     clubs = Clubs(server.engine)
     club = clubs.club(name)["club_id"]
     admin = clubs.member(club, "Mrs Bell")["member_id"]
     tess = clubs.add_member(club, "Tess")["member_id"]
-    clubs.add_member(club, "Ode")
-    Ledger(server.engine).for_club(club).open_session(
-        OpenSession(players=["Tess", "Ode"], name="Friday"),
-        WriteRequest(Actor("Tess", tess)))
+    for member in ("Dan", "Ann", "Ode"):
+        clubs.add_member(club, member)
+    ledger = Ledger(server.engine).for_club(club)
+    as_tess = WriteRequest(Actor("Tess", tess))
+    friday = ledger.open_session(OpenSession(
+        players=["Tess", "Dan", "Ann"], first_dealer="Tess", name="Friday",
+        money_per_unit_minor=10, currency="GBP"), as_tess).body["session_id"]
+    ledger.append(friday, [StartDeal(trump_card="7D", face_up={
+        "Tess": "5C", "Dan": "9H", "Ann": "KS"})], as_tess)
+    ledger.undo(friday, reason="the wrong trump card", request=as_tess)
+    ledger.append(friday, [StartDeal(trump_card="7H", face_up={
+        "Tess": "5C", "Dan": "9H", "Ann": "KS"})], as_tess)
+    ledger.append(friday, [EndSession(method="divide-pool")], as_tess)
+    ledger.open_session(OpenSession(players=["Dan", "Ann"], name="Saturday"), as_tess)
+    Books(server.engine, club).record_payment(
+        payer="Ann", payee="club", amount_minor=10, currency="GBP", method="cash",
+        request=as_tess)
+    return club, friday, admin
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_auditor_verifies_explains_and_exports(new_device, server, axe_source, size,
+                                                   shots, signing_key, tmp_path):
+    name = f"Audit {size}"
+    club, friday, admin = the_club(server, name)
     link = SignIn(server.engine).create_link(club, member="Ode", role="auditor",
                                              created_by=admin)
     ode = open_link(new_device, server, f"{server.url}/desk#signin={link['code']}", size)
     signed_in(ode, "Ode, auditor")
-    row = ode.page.get_by_test_id("tables").locator("[data-table='Friday']")
+    page = ode.page
+    written: list[str] = []
+    page.on("request", lambda r: written.append(f"{r.method} {r.url.split('?')[0]}")
+            if r.method != "GET" else None)
+    token = page.evaluate("() => localStorage.getItem('lanterloo.desk.token')")
+
+    def api(path: str):
+        answer = page.request.get(f"{server.url}{path}",
+                                  headers={"Authorization": f"Bearer {token}"})
+        assert answer.ok, answer.text()
+        return answer.json()
+
+    # the whole club, one verdict
+    page.get_by_role("button", name="Verify the whole club").click()
+    expect(page.get_by_test_id("club-verdict")).to_have_text(
+        "The club verifies: 2 sessions, the book log and the club log each agree with their "
+        "logs.")
+
+    # the sessions by name, newest first; today's window finds both
+    sessions = page.get_by_test_id("sessions")
+    expect(sessions.locator("li")).to_have_count(2)
+    expect(sessions.locator("li").first).to_contain_text("Saturday")
+    today = datetime.now(UTC).astimezone().date().isoformat()
+    window = page.get_by_test_id("sessions-window")
+    window.get_by_label("Opened from").fill(today)
+    window.get_by_label("Opened to").fill(today)
+    window.get_by_role("button", name="Show the sessions").click()
+    expect(page.get_by_test_id("sessions-count")).to_have_text(
+        "Sessions 1–2 of 2, newest first.")
+    # a window that ends before it starts: the ledger's sentence beside the field it names
+    window.get_by_label("Opened from").fill("2026-12-31")
+    window.get_by_label("Opened to").fill("2026-01-01")
+    window.get_by_role("button", name="Show the sessions").click()
+    expect(window.locator("[data-field='until'] .refusal")).to_contain_text(
+        "until must be after since")
+    window.get_by_label("Opened from").fill(today)
+    window.get_by_label("Opened to").fill(today)
+    window.get_by_label("Name").fill("fri")
+    window.get_by_role("button", name="Show the sessions").click()
+    expect(page.get_by_test_id("sessions-count")).to_have_text(
+        "Sessions 1–1 of 1, newest first.")
+    expect(window.locator(".refusal")).to_have_count(0)
+    row = sessions.locator("[data-session='Friday']")
+    version = api(f"/sessions/{friday}")["version"]
+    expect(row).to_contain_text(f"ended, {version} entries; Tess, Dan, Ann")
     row.get_by_role("button", name="Verify Friday").click()
-    expect(row).to_contain_text("Verified: the log of 1 entry and every figure agree.")
-    expect(ode.page.locator("main form")).to_have_count(0)
+    expect(row.get_by_test_id("verdict")).to_have_text(
+        f"Verified: the log of {version} entries and every figure agree.")
+
+    # every figure is the API's
+    row.get_by_role("button", name="Explain Friday").click()
+    figures = row.get_by_test_id("figures")
+    trail = api(f"/sessions/{friday}/explain")
+    statement = {p["player"]: p for p in api(f"/sessions/{friday}/statement")["players"]}
+    for player in ("Tess", "Dan", "Ann"):
+        figure = next(f for f in trail["figures"] if f["account"] == player)
+        minor = statement[player]["net_money_minor"]
+        sign = "-" if minor < 0 else ""
+        expect(figures.locator(f"[data-figure='{player}']")).to_contain_text(
+            f"{player}: {figure['net_units']} units ({sign}{abs(minor) // 100}."
+            f"{abs(minor) % 100:02d} GBP)")
+    figures.get_by_role("button", name="Why Dan").click()
+    expect(figures.locator("[data-figure='Dan'] .postings li")).to_have_count(
+        len(next(f for f in trail["figures"] if f["account"] == "Dan")["postings"]))
+
+    # the export: a file with a name, the API's own, and the ledger says it is intact
+    with page.expect_download() as download:
+        row.get_by_role("button", name="Export Friday").click()
+    opened = api(f"/sessions/{friday}")
+    assert download.value.suggested_filename == \
+        f"friday-{api('/audit/sessions')['sessions'][1]['opened_at'][:10]}.lanterloo.json"
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text()) == api(f"/sessions/{friday}/export")
+    expect(row.get_by_test_id("export-verdict")).to_have_text(
+        f"{download.value.suggested_filename} is intact: its {opened['version']} entries, "
+        "every hash, the signature by the club's key "
+        f"{checkpoints.key_id(signing_key.public_hex)} and every figure hold.")
+
+    # the book log and the corrections, as the API has them
+    book = page.get_by_test_id("book")
+    (entry,) = api("/book-entries")["entries"]
+    expect(book.locator(f"[data-seq='{entry['seq']}']")).to_contain_text(
+        f"#{entry['seq']} payment: Ann to the club, 0.10 GBP")
+    expect(page.get_by_test_id("corrections")).to_contain_text("the wrong trump card")
+    assert api("/audit/corrections")["corrections"][0]["reason"] == \
+        "the wrong trump card"
     fits(ode, axe_source)
+    if size in DOC_SIZES:
+        page.screenshot(path=str(shots / f"desk-auditor-{size}.png"), full_page=True)
+    assert set(written) == {f"POST {server.url}/audit/export-check"}, written

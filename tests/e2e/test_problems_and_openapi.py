@@ -85,6 +85,8 @@ def test_the_openapi_document_is_served_as_json_listing_every_path(client):
         "/sessions/{session_id}/verify", "/sessions/{session_id}/export",
         "/sessions/{session_id}/offences",
         "/audit/events", "/audit/penalties", "/audit/corrections", "/audit/tokens",
+        "/audit/sessions", "/audit/verify", "/audit/export-check",
+        "/members/{member_id}", "/members/{member_id}/retirement", "/club/checkpoint-key",
         "/members/{member_id}/account", "/accounts", "/debts", "/standings", "/payments",
         "/write-offs", "/sessions/{session_id}/cash", "/sessions/{session_id}/explain",
         "/sessions/{session_id}/pairing-codes", "/pairing", "/club/sessions", "/signin-links",

@@ -1,6 +1,10 @@
-// The admin's room: the club's members, who holds access and since when, and sign-in links
-// to give a person a role. The treasurer's "Members' links" is the same room with what his
-// role may do: member links only, no members added, no other access listed.
+// The admin's room: the club's members (added, renamed, a guest made a member, retired), who
+// holds access and since when, sign-in links to give a person a role, the club's currencies
+// and the checkpoint key. The treasurer's "Members' links" is the same room with what his
+// role may do: member links only, no members changed, no other access listed.
+//
+// Nothing here decides a rule: the ledger refuses (a name taken, a member still seated or
+// owing, a currency listed twice) and its sentence is shown beside the field it names.
 
 import { call, clearRefusals, field, h, sentence, showRefusal, when } from "./api.js";
 
@@ -19,16 +23,21 @@ export async function adminRoom(main, { me }) {
   const give = h("section", { class: "panel", "aria-label": "Sign-in links to give" });
   const links = h("section", { class: "panel", "aria-label": "Sign-in links" });
   const access = h("section", { class: "panel", "aria-label": "Who holds access" });
+  const currencies = h("section", { class: "panel", "aria-label": "The club's currencies" });
+  const key = h("section", { class: "panel", "aria-label": "The checkpoint key" });
   main.append(h("div", { class: "columns" }, h("div", {}, members, give),
-    h("div", {}, links, isAdmin ? access : null)));
+    h("div", {}, links, isAdmin ? access : null, isAdmin ? currencies : null,
+      isAdmin ? key : null)));
 
-  const state = { members: [], links: [], tokens: [] };
+  const state = { members: [], retired: [], links: [], tokens: [] };
 
   async function load() {
-    const asks = [call("GET", "/members"), call("GET", "/signin-links")];
+    const asks = [call("GET", isAdmin ? "/members?retired=true" : "/members"),
+      call("GET", "/signin-links")];
     if (isAdmin) asks.push(call("GET", "/tokens"));
     const [m, l, t] = await Promise.all(asks);
-    state.members = m.body.members;
+    state.members = m.body.members.filter((x) => !x.retired_at);
+    state.retired = m.body.members.filter((x) => x.retired_at);
     state.links = l.body.links;
     state.tokens = t ? t.body.tokens : [];
   }
@@ -36,11 +45,21 @@ export async function adminRoom(main, { me }) {
   function drawMembers() {
     const list = h("ul", { class: "list", "data-testid": "members" },
       state.members.map((m) => h("li", { "data-member": m.name },
-        h("span", { class: "grow" }, h("strong", {}, m.name), m.guest ? " (guest)" : ""),
-        h("span", { class: "muted" }, `since ${when(m.created_at)}`))));
+        h("span", { class: "grow" }, h("strong", {}, m.name), m.guest ? " (guest)" : "",
+          isAdmin ? h("br", {}) : " ", h("span", { class: "muted" }, `since ${when(m.created_at)}`)),
+        isAdmin ? h("button", { class: "btn small", type: "button", "aria-expanded": "false",
+          "aria-label": `Change ${m.name}`, onclick: (e) => toggleChange(e.currentTarget, m) },
+        "Change") : null)));
     members.replaceChildren(h("h3", { id: "members-h" }, `Members (${state.members.length})`),
       list);
     if (!isAdmin) return;
+    if (state.retired.length) {
+      members.append(h("h3", {}, `Retired (${state.retired.length})`),
+        h("ul", { class: "list", "data-testid": "retired" }, state.retired.map((m) =>
+          h("li", { "data-member": m.name },
+            h("span", { class: "grow" }, h("strong", {}, m.name)),
+            h("span", { class: "muted" }, `retired ${when(m.retired_at)}`)))));
+    }
     const name = h("input", { type: "text", name: "name", autocomplete: "off",
       maxlength: "40", required: true });
     const guest = h("input", { type: "checkbox", name: "guest" });
@@ -66,6 +85,129 @@ export async function adminRoom(main, { me }) {
     members.append(h("h3", {}, "Add a member"), form);
   }
 
+  /** A member's changes: a new name, a guest made a member, retiring him. */
+  function toggleChange(button, member) {
+    const item = button.closest("li");
+    const open = item.querySelector(".member-change");
+    button.setAttribute("aria-expanded", open ? "false" : "true");
+    if (open) { open.remove(); return; }
+    const name = h("input", { type: "text", name: "name", autocomplete: "off", maxlength: "40",
+      value: member.name });
+    const rename = h("form", { "data-testid": "rename" }, field("New name", name, "name"),
+      h("div", { class: "row", "data-field": "*" },
+        h("button", { class: "btn", type: "submit" }, `Rename ${member.name}`)));
+    rename.addEventListener("submit", (event) => {
+      event.preventDefault();
+      change(rename, `${member.name} is now ${name.value.trim()}.`,
+        () => call("PATCH", `/members/${member.member_id}`, { body: { name: name.value.trim() } }));
+    });
+    const admit = h("form", { "data-testid": "admit" }, h("div", { class: "row",
+      "data-field": "guest" }, h("button", { class: "btn", type: "submit" },
+      `Make ${member.name} a member`)));
+    admit.addEventListener("submit", (event) => {
+      event.preventDefault();
+      change(admit, `${member.name} is a member of the club.`,
+        () => call("PATCH", `/members/${member.member_id}`, { body: { guest: false } }));
+    });
+    const retire = h("form", { "data-testid": "retire" },
+      h("p", { class: "muted" }, "Retiring keeps his history and takes back every access " +
+        "he holds; the ledger refuses while he sits at an open table or his account is " +
+        "not settled."),
+      h("div", { class: "row", "data-field": "member_id" },
+        h("button", { class: "btn", type: "submit" }, `Retire ${member.name}`)));
+    retire.addEventListener("submit", (event) => {
+      event.preventDefault();
+      change(retire, `${member.name} has retired.`,
+        () => call("POST", `/members/${member.member_id}/retirement`));
+    });
+    item.append(h("div", { class: "member-change grow", "data-testid": "member-change" },
+      rename, member.guest ? admit : null, retire));
+    name.focus();
+  }
+
+  async function change(form, done, request) {
+    clearRefusals(form);
+    try {
+      await request();
+    } catch (failure) {
+      showRefusal(form, failure);
+      return;
+    }
+    await refresh();
+    members.querySelector("[data-testid=members]")
+      .after(h("p", { class: "done", role: "status" }, done));
+  }
+
+  async function drawCurrencies() {
+    let kept;
+    try {
+      kept = (await call("GET", "/club/currencies")).body;
+    } catch (failure) {
+      currencies.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      return;
+    }
+    const own = h("input", { type: "text", name: "currency", autocomplete: "off",
+      maxlength: "3", value: kept.currency, autocapitalize: "characters" });
+    const others = h("input", { type: "text", name: "accepted", autocomplete: "off",
+      value: kept.accepted.join(", "), autocapitalize: "characters" });
+    const form = h("form", { "data-testid": "currencies" },
+      field("The club's currency", own, "currency", "Its books are kept in it (ISO 4217: GBP)"),
+      field("Also accepted", others, "accepted", "Payments may be taken in these, " +
+        "separated by commas (EUR, USD); leave empty for none"),
+      h("div", { class: "row", "data-field": "*" },
+        h("button", { class: "btn primary", type: "submit" }, "Keep these currencies")));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearRefusals(form);
+      const accepted = others.value.split(/[\s,]+/).filter(Boolean)
+        .map((c) => c.toUpperCase());
+      try {
+        await call("PUT", "/club/currencies",
+          { body: { currency: own.value.trim().toUpperCase(), accepted } });
+      } catch (failure) {
+        showRefusal(form, failure);
+        return;
+      }
+      await drawCurrencies();
+      currencies.append(h("p", { class: "done", role: "status" }, "The club keeps these " +
+        "currencies from now on; balances already held stay as they are."));
+    });
+    currencies.replaceChildren(h("h3", { id: "currencies-h" }, "The club's currencies"),
+      h("p", { "data-testid": "currencies-now" }, `Books kept in ${kept.currency}` +
+        (kept.accepted.length ? `; payments also in ${kept.accepted.join(", ")}.` : ".")),
+      form);
+  }
+
+  async function drawKey() {
+    let status;
+    try {
+      status = (await call("GET", "/club/checkpoint-key")).body;
+    } catch (failure) {
+      key.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      return;
+    }
+    const parts = [h("h3", { id: "key-h" }, "The checkpoint key")];
+    if (!status.signed) {
+      parts.push(h("p", { class: "refusal", "data-testid": "key-status" },
+        status.signing === "off" ? "Heads are not signed: the service has no checkpoint " +
+          "key. The operator makes one (docs/operations.md, \"The checkpoint key\")."
+          : `Heads are not signed: ${status.signing}`));
+    } else {
+      const ok = status.signing === "ok";
+      parts.push(h("p", { class: ok ? "done" : "refusal", "data-testid": "key-status" },
+        ok ? `Heads are signed: every table's end and every export, with key ${status.key_id}.`
+          : `Heads are signed with key ${status.key_id}, but: ${status.signing}`),
+      h("p", { class: "muted" }, `The private key is kept in the ${status.source}, never ` +
+          "in the database. An auditor copies the public key to check an export on his " +
+          "own machine:"),
+      h("code", { class: "link-out", "data-testid": "public-key" }, status.public_key),
+      copyButton(status.public_key, "Copy the public key"),
+      h("p", { class: "muted" }, "lanterloo verify-export FILE --public-key " +
+          "<the public key above>"));
+    }
+    key.replaceChildren(...parts);
+  }
+
   function drawGive() {
     const who = h("select", { name: "member" },
       h("option", { value: "" }, "Choose a member"),
@@ -86,15 +228,7 @@ export async function adminRoom(main, { me }) {
       try {
         const made = (await call("POST", "/signin-links",
           { body: { member: who.value, role: role.value } })).body;
-        const copy = h("button", { class: "btn", type: "button" }, "Copy the link");
-        copy.addEventListener("click", async () => {
-          try {
-            await navigator.clipboard.writeText(made.url);
-            copy.textContent = "Copied";
-          } catch {
-            copy.textContent = "Select the link above and copy it";
-          }
-        });
+        const copy = copyButton(made.url, "Copy the link");
         out.append(h("div", { class: "done" },
           h("p", {}, `Give this link to ${made.member} (${made.role}). It works once, until ` +
             `${when(made.expires_at)}; it is shown only now.`),
@@ -184,4 +318,18 @@ export async function adminRoom(main, { me }) {
   drawGive();
   drawLinks();
   drawAccess();
+  if (isAdmin) await Promise.all([drawCurrencies(), drawKey()]);
+}
+
+function copyButton(text, label) {
+  const copy = h("button", { class: "btn", type: "button" }, label);
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      copy.textContent = "Copied";
+    } catch {
+      copy.textContent = "Select it above and copy it";
+    }
+  });
+  return copy;
 }

@@ -10,7 +10,8 @@ import { saved } from "/table/static/api.js";
 import { call, desk, h, sentence } from "./api.js";
 import { adminRoom } from "./admin.js";
 import { afterPlayRoom } from "./afterplay.js";
-import { auditRoom, eveningRoom } from "./evening.js";
+import { auditRoom } from "./auditor.js";
+import { eveningRoom } from "./evening.js";
 import { monthEndRoom } from "./monthend.js";
 
 const app = document.getElementById("app");

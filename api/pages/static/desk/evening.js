@@ -276,35 +276,3 @@ function drawTin(main, members) {
     onDraw: (evening) => { endedPanel(ended, evening); },
   });
 }
-
-export async function auditRoom(main) {
-  const panel = h("section", { class: "panel", "aria-label": "Verify the open tables" });
-  main.append(panel);
-  let list;
-  try {
-    list = await openTables();
-  } catch (failure) {
-    panel.append(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
-    return;
-  }
-  panel.append(h("h3", { id: "verify-h" }, "Verify the open tables"),
-    h("p", { class: "muted" }, "The ledger folds each table's log again and compares it " +
-      "with what it shows."),
-    list.length ? h("ul", { class: "list", "data-testid": "tables" }, list.map((s) => {
-      const verdict = h("span", { class: "grow", "aria-live": "polite" });
-      return h("li", { "data-table": s.name },
-        h("span", { class: "grow" }, h("strong", {}, s.name || "A table with no name"),
-          h("br", {}), h("span", { class: "muted" }, `last entry ${when(s.updated_at)}`)),
-        h("button", { class: "btn", type: "button", onclick: async () => {
-          try {
-            const v = (await call("GET", `/sessions/${s.session_id}/verify`)).body;
-            verdict.replaceChildren(h("span", { class: v.ok ? "done" : "refusal" },
-              v.ok ? `Verified: the log of ${v.version} ${v.version === 1 ? "entry" : "entries"} ` +
-                `and every figure agree.`
-                : `Does not verify: ${(v.problems || []).join("; ")}`));
-          } catch (failure) {
-            verdict.replaceChildren(h("span", { class: "refusal" }, sentence(failure)));
-          }
-        } }, `Verify ${s.name || "the table"}`), verdict);
-    })) : h("p", { class: "muted" }, "No table is open."));
-}
