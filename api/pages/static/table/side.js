@@ -8,6 +8,7 @@ import { DECLARATION_LABEL, moneyText } from "./words.js";
 import { render, state } from "./state.js";
 import { openPenalty, undo } from "./transport.js";
 import { button, face, faceUpView, money } from "./pieces.js";
+import { betweenButton } from "./between.js";
 
 export const SEAT_DECLARED = { play: "plays", throw_up: "threw up", take_miss: "the miss",
   play_miss_for_pool: "miss for the pool" };
@@ -136,7 +137,8 @@ export function toolbar(m, exp) {
       class: "btn", "data-testid": "undo", disabled: !target,
       title: target ? `Undo ${target}` : "Nothing to undo",
     }),
-    button("Penalty…", openPenalty, {
+    // between deals no penalty is offered: its place holds the table's changes
+    exp.phase === "between-deals" ? betweenButton(m) : button("Penalty…", openPenalty, {
       class: "btn", "data-testid": "penalty", disabled: !penalty,
     }),
     h("div", { class: "segment", role: "group", "aria-label": "How to log the tricks" },

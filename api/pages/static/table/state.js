@@ -23,6 +23,7 @@ export const state = {
   syncAgain: false, // sync() was called while a sync ran: run once more when it ends
   picks: { trump: null, faceUp: {} },
   penalty: null, // {player, offence, redeal}
+  between: null, // {step, name, guest, after, members}: the dialog between deals (between.js)
   exchange: null, // {player, out: [cards], in: [cards]}: an exchange being entered
   flush: null, // {player, flushes: {player: [cards]}, pam}: flushes being entered
   civil: null, // {player, card}: the ace of trumps tapped as a lead, "Pam, be civil" asked

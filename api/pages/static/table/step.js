@@ -50,7 +50,8 @@ export function stepParts(m, exp) {
     const pay = payIn(m, action);
     const single = action.kind === "single";
     const picks = state.picks;
-    const dealt = single ? rotateDealt(m, action.dealer) : [];
+    // who is dealt in is the ledger's word (a withdrawing dealer is not); foreseen offline
+    const dealt = single ? (action.dealt || rotateDealt(m, action.dealer)) : [];
     const next = dealt.find((p) => !(p in picks.faceUp));
     let prompt;
     if (exp.phase === "redeal") prompt = `${action.dealer} deals again: tap the card turned up`;

@@ -18,6 +18,7 @@ import { openSession, pairWith } from "./signin.js";
 import { start, sync } from "./transport.js";
 import { dealNotices, settlementView } from "./pieces.js";
 import { penaltyDialog } from "./penalty.js";
+import { betweenDialog, tableNotices } from "./between.js";
 import { stepParts } from "./step.js";
 import { balancesView, dealView, header, menuView, seatMap, toolbar } from "./side.js";
 import { conflictDialog, entryLabel, loginView, refusedDialog, sessionChooser, signOutDialog } from "./dialogs.js";
@@ -54,12 +55,14 @@ function draw() {
   app.className = `app play${variant ? " variant" : ""}`;
   const parts = stepParts(m, exp);
   const penalty = (exp.actions || []).find((a) => a.type === "PenaltyImposed");
-  const notices = dealNotices(m);
+  const notices = [...tableNotices(state.snapshot.session), ...dealNotices(m)];
   const settled = m.deal && m.deal.phase === "settled"
     ? settlementView(m.predicted ? m.deal : (state.snapshot.deal || m.deal), m.rules)
     : null;
+  const between = state.between && exp.phase === "between-deals";
+  if (state.between && !between) state.between = null; // another tablet dealt meanwhile
   const blocked = Boolean(state.conflict || state.refused || state.askSignOut
-    || (state.penalty && penalty));
+    || (state.penalty && penalty) || between);
   const screen = h("main", { class: "screen", inert: blocked },
     h("section", { class: "stage", "aria-label": "What to log" },
       h("h2", { class: "prompt", "data-testid": "prompt" }, parts.prompt),
@@ -85,15 +88,17 @@ function draw() {
     state.conflict ? conflictDialog() : null,
     !state.conflict && state.refused ? refusedDialog() : null,
     state.penalty && penalty && !state.conflict && !state.refused ? penaltyDialog(m, penalty) : null,
+    between && !state.conflict && !state.refused ? betweenDialog(m) : null,
     state.askSignOut ? signOutDialog() : null);
 }
 
 setRenderer(draw);
 window.addEventListener("online", () => sync());
 window.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && (state.menu || state.penalty || state.askSignOut)) {
+  if (event.key === "Escape" && (state.menu || state.penalty || state.between || state.askSignOut)) {
     state.menu = false;
     state.penalty = null;
+    state.between = null;
     state.askSignOut = false;
     render();
   }
