@@ -72,6 +72,7 @@ export function openSession(sid) {
   state.conflict = null;
   state.refused = null;
   state.confirm = null;
+  state.between = null; // the dialog between deals was another session's
 }
 
 export async function loadSessions() {
