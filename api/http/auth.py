@@ -163,11 +163,19 @@ def may_issue(role: str) -> None:
                          title="Not allowed for this role", rule="role", field="role")
 
 
+def refused_events(role: str) -> dict[str, str]:
+    """The event types a role that may append may not send, each with the sentence the
+    refusal gives: only a treasurer ends a session (the tablet asks, GET /club)."""
+    if role in APPENDERS and role not in ENDERS:
+        return {"SessionEnded": f"only a {' or '.join(ENDERS)} may end the session"}
+    return {}
+
+
 def check_commands(commands: Iterable[Command]) -> None:
-    """Roles that may append may not append everything: only a treasurer ends a session."""
-    if principal().role not in ENDERS and any(isinstance(c, EndSession) for c in commands):
-        raise ApiProblem(403, "forbidden",
-                         f"only a {' or '.join(ENDERS)} may end the session",
+    """Roles that may append may not append everything (refused_events)."""
+    refused = refused_events(principal().role)
+    if "SessionEnded" in refused and any(isinstance(c, EndSession) for c in commands):
+        raise ApiProblem(403, "forbidden", refused["SessionEnded"],
                          title="Not allowed for this role", rule="role", field="type")
 
 

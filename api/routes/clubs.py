@@ -21,6 +21,7 @@ from api.http.auth import (
     RECORD_READERS,
     may_issue,
     principal,
+    refused_events,
     requires,
 )
 from api.http.extension import services
@@ -49,6 +50,12 @@ class WhoAmISchema(Open):
     token_id = fields.String(required=True)
     token_label = fields.String(required=True,
                                 metadata={"description": "The device, e.g. tablet 2"})
+    refused_events = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                                 metadata={"description": "The event types this role may not "
+                                                          "append, each with the sentence its "
+                                                          "refusal gives (a dealer does not "
+                                                          "end the session); empty for roles "
+                                                          "that append everything or nothing"})
 
 
 class MemberSchema(Open):
@@ -152,7 +159,7 @@ class Club(MethodView):
         me = principal()
         return {"club_id": me.club_id, "club": me.club_name, "member_id": me.member_id,
                 "member": me.member_name, "role": me.role, "token_id": me.token_id,
-                "token_label": me.token_label}
+                "token_label": me.token_label, "refused_events": refused_events(me.role)}
 
 
 @blp.route("/members")

@@ -349,6 +349,10 @@ ACTIONS: dict[str, dict[str, fields.Field]] = {
                                                          "trump; null if nothing forces it"}),
         "club_law": fields.Boolean(metadata={"description": "Between deals: a club turned up "
                                                             "will force everyone to stand"}),
+        "dealt": fields.List(fields.String(), metadata={
+            "description": "Between deals: who will be dealt in, from the dealer's left (a "
+                           "withdrawing dealer, or one standing out, is not); the turn-up "
+                           "single's `face_up` names each"}),
     },
     "DeclarationMade": {
         "player": fields.String(required=True, metadata={"description": "Whose turn it is"}),

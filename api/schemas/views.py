@@ -63,6 +63,14 @@ def as_of_member() -> fields.Nested:
                        "it shows; the session may have moved on since"})
 
 
+class LastRoundSchema(Open):
+    deals_left = fields.Integer(required=True, metadata={
+        "description": "Deals of the last round still to be dealt"})
+    over = fields.Boolean(required=True, metadata={
+        "description": "Its last deal is settled: the table ends the session (the ledger "
+                       "does not end it by itself)"})
+
+
 class SessionViewSchema(Open):
     session_id = fields.String(required=True)
     name = fields.String(required=True)
@@ -87,6 +95,14 @@ class SessionViewSchema(Open):
     next_dealer = fields.String(required=True, allow_none=True)
     deals_dealt = players_to(fields.Integer(), required=True,
                               metadata={"description": "How many deals each player dealt"})
+    withdrawing = fields.String(required=True, allow_none=True, metadata={
+        "description": "Who withdraws at his deal (docs/rules.md §11.26): he deals without "
+                       "being dealt in and leaves after that deal; null when nobody does"})
+    withdrawn = fields.List(fields.String(), required=True, metadata={
+        "description": "The players who have withdrawn, in seat order"})
+    last_round = fields.Nested(LastRoundSchema, required=True, allow_none=True, metadata={
+        "description": "The last round, from the moment it is called until a deal is dealt "
+                       "after it (docs/rules.md §8.5); null otherwise"})
     pool_units = fields.Integer(required=True)
     next_pool_units = fields.Integer(required=True)
     loos_owed = fields.List(fields.Nested(LooOwedSchema), required=True)

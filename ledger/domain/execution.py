@@ -22,7 +22,7 @@ from .expect import expected
 from .guards import within_amount_limit
 from .seating import hands_dealt
 from .state import SessionState
-from .vocabulary import Account, Phase, Status
+from .vocabulary import Account, Forced, Phase, Status
 
 __all__ = ["execute", "fold", "expected", "session_view", "deal_view"]
 
@@ -107,6 +107,10 @@ def session_view(state: SessionState, *, choices: bool = True) -> dict[str, Any]
         "deal_no": state.deal_no,
         "next_dealer": state.next_dealer,
         "deals_dealt": dict(state.deals_dealt),
+        # docs/rules.md §11.26: who withdraws at his deal (he deals, then leaves), and who has
+        "withdrawing": state.withdrawing,
+        "withdrawn": [p for p in players if p not in state.active],
+        "last_round": _last_round(state),
         "pool_units": state.pool_units(),
         "next_pool_units": state.next_pool_units(),
         "loos_owed": list(state.loos_owed),
@@ -124,3 +128,16 @@ def session_view(state: SessionState, *, choices: bool = True) -> dict[str, Any]
     if warnings:  # written only when there is one (docs/rules.md §11.42)
         view["warnings"] = warnings
     return view
+
+
+def _last_round(state: SessionState) -> dict[str, Any] | None:
+    """The last round (docs/rules.md §8.5, §11.27), from the moment it is called: how many of
+    its deals are still to be dealt, and whether it is over (its last deal settled; the table
+    then ends the session, which the ledger does not do by itself). None when no last round
+    was called, or when a deal dealt after one is under way."""
+    deal = state.deal
+    in_round = deal is not None and deal.forced == Forced.LAST_ROUND
+    if not state.last_round_left and not in_round:
+        return None
+    over = not state.last_round_left and deal is not None and deal.phase == Phase.SETTLED
+    return {"deals_left": state.last_round_left, "over": over}

@@ -14,6 +14,7 @@ from .offence_tables import offences_for
 from .penalising import offenders_in_play
 from .penalty_offers import penalty_offers
 from .playing import pam_call_card
+from .seating import dealt_in
 from .state import DealState, SessionState
 from .vocabulary import BETWEEN_DEALS, Call, DealKind, EndMethod, Entry, Phase, Status
 
@@ -37,6 +38,9 @@ def expected(state: SessionState) -> dict[str, Any]:
              "forced": plan.forced,
              "club_law": plan.kind == DealKind.HAND and plan.forced is None
              and state.rules.club_law,
+             # who is dealt in, from the dealer's left: a withdrawing dealer, or one standing
+             # out at a large table, is not (the turn-up single asks a card of each)
+             "dealt": dealt_in(state, state.next_dealer) if state.next_dealer else [],
              "needs": ["trump_card", "face_up"] if plan.kind == DealKind.SINGLE
              else ["trump_card"]}]
         actions.append({"type": "PlayerJoined"})

@@ -183,3 +183,40 @@ def test_print_the_matrix():
     for name, result in VARIANT_RESULTS.items():
         print(f"{name}, five-card: {result}")
     assert len(RESULTS) <= len(VIEWPORTS) and len(VARIANT_RESULTS) <= len(VIEWPORTS)
+
+
+# Whether a one-line box shows its whole text: its text is not wider than the box (the prompt
+# and the badge end in an ellipsis when it is).
+_CUT = """(el) => el.scrollWidth > el.clientWidth + 0.5"""
+
+
+def test_the_badge_and_the_prompt_are_whole_on_a_tablet_768_wide(new_device, server, shots):
+    """At 768 x 1024 (the commonest tablet upright) the longest prompt of an ordinary evening
+    and the badge's longest words are shown whole, not cut by an ellipsis."""
+    club = server.club()
+    sid = open_session(server, club, name="Thursday at the Bell")
+    device = new_device({"width": 768, "height": 1024})
+    sign_in(device, club.tokens["dealer"], sid)
+    page = device.page
+    badge = page.get_by_test_id("sync")
+    cut: list[str] = []
+
+    def whole(where: str) -> None:
+        for name, box in (("prompt", prompt(device)), ("badge", badge)):
+            if box.evaluate(_CUT):
+                cut.append(f"{where}: the {name} is cut: {box.inner_text()!r}")
+
+    expect(prompt(device)).to_have_text("A deals the turn-up single: tap the card turned up",
+                                        timeout=TIMEOUT)
+    whole("the turn-up single")
+    page.screenshot(path=str(shots / "whole-prompt-768.png"))
+    device.context.set_offline(True)
+    page.locator(f'[data-testid=board] button[data-card="{SINGLE[0]}"]').click()
+    for _player, card in SINGLE[1].items():
+        page.locator(f'[data-testid=board] button[data-card="{card}"]').click()
+    expect(badge).to_have_text("No connection — 1 not yet saved", timeout=TIMEOUT)
+    whole("no connection")
+    page.screenshot(path=str(shots / "whole-badge-768.png"))
+    device.context.set_offline(False)
+    wait_saved(device)
+    assert not cut, "\n".join(cut)

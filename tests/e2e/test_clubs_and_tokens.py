@@ -74,7 +74,9 @@ def test_a_new_token_is_shown_once_and_only_its_hash_is_stored(engine, http, clu
     me = http.get("/club", headers=bearer(token)).get_json()
     assert me == {"club_id": club.club_id, "club": club.name,
                   "member_id": club.members["dealer"], "member": "dealer", "role": "dealer",
-                  "token_id": token_id, "token_label": "tablet 2"}
+                  "token_id": token_id, "token_label": "tablet 2",
+                  # the dealer's tablet asks what his role may not send, in the refusal's words
+                  "refused_events": {"SessionEnded": "only a treasurer may end the session"}}
 
 
 def test_the_secret_is_compared_in_constant_time(engine, club, monkeypatch):

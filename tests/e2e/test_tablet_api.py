@@ -4,6 +4,8 @@ now, and the tablet's pages and files (public, 'self'-only, outside the OpenAPI 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .conftest import EXAMPLE_1, PLAYERS, Table
@@ -160,3 +162,24 @@ def test_the_tablet_pages_are_public_and_load_only_their_own_files(app):
         assert script.mimetype == "text/javascript"
     spec = anonymous.get("/openapi.json").get_json()
     assert not [p for p in spec["paths"] if p.startswith(("/table", "/docs"))]
+
+
+def test_every_module_the_tablet_loads_is_in_the_offline_shell(app):
+    """The tablet's script is ES modules importing each other: each one it reaches is served
+    as a script and cached by the service worker, so the tablet still opens with no connection."""
+    anonymous = app.test_client()
+    shell = anonymous.get("/table/sw.js").get_data(as_text=True).split("\n", 2)[1]
+    seen, todo = set(), ["table.js"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        with anonymous.get(f"/table/static/{name}") as script:
+            assert script.status_code == 200 and script.mimetype == "text/javascript", name
+            source = script.get_data(as_text=True)
+        assert f'"/table/static/{name}"' in shell, name
+        todo += re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', source, re.M | re.S)
+    # the split by job (sign-in, the ledger and the outbox, screens, variants), each short
+    assert {"signin.js", "transport.js", "step.js", "variants.js"} <= seen
+

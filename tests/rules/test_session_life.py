@@ -53,6 +53,8 @@ def test_a_player_withdraws_at_his_deal_pays_the_price_and_takes_no_further_part
         table.send("PlayerWithdrew", player="C")
     assert refused.value.problem["rule"] == "withdraw-at-own-deal"
     table.send("PlayerWithdrew", player="B")
+    # every tablet of the table reads who withdraws at his deal, then who has withdrawn
+    assert (table.session()["withdrawing"], table.session()["withdrawn"]) == ("B", [])
     started = one(table.send("DealStarted", trump_card="3S"), "DealStarted")
     assert started["dealer"] == "B" and "B" not in started["dealt"]
     assert ("B", "pool", 3) in postings([{"payload": started}])
@@ -62,6 +64,7 @@ def test_a_player_withdraws_at_his_deal_pays_the_price_and_takes_no_further_part
     tricks(table, ["C", "C", "C"])
     session = table.session()
     assert session["active"] == ["A", "C", "D", "E"] and session["next_dealer"] == "C"
+    assert (session["withdrawing"], session["withdrawn"]) == (None, ["B"])
 
 
 def test_an_aftercomer_joins_at_a_seat_between_deals(table):
@@ -117,6 +120,20 @@ def test_the_last_round_makes_everyone_stand_with_no_miss(table):
     table.send("LastRoundStarted")
     started = one(table.send("DealStarted", trump_card="2S"), "DealStarted")
     assert started["forced"] == "last-round" and started["miss"] is False
+
+
+def test_the_session_view_says_when_the_last_round_is_called_and_when_it_is_over(table):
+    table.open(["A", "B", "C"], preset="blenheim", first_dealer="A")
+    assert table.session()["last_round"] is None
+    table.send("LastRoundStarted")
+    assert table.session()["last_round"] == {"deals_left": 3, "over": False}
+    for trump, left in (("2S", 2), ("3S", 1), ("4S", 0)):
+        table.send("DealStarted", trump_card=trump)
+        assert table.session()["last_round"] == {"deals_left": left, "over": False}
+        tricks(table, ["A", "B", "C"])  # everyone stands: the tricks divide the pool
+    assert table.session()["last_round"] == {"deals_left": 0, "over": True}
+    table.send("DealStarted", trump_card="5S")  # the table plays on: the round is behind it
+    assert table.session()["last_round"] is None
 
 
 def test_nothing_is_recorded_after_the_end(table):

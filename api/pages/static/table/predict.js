@@ -31,7 +31,7 @@ export function fromServer(session, deal) {
     serverExpected: session.expected,
     nextDeal: next && session.expected.phase === "between-deals" ? {
       dealer: next.dealer, kind: next.kind, fresh: next.fresh, forced: next.forced,
-      club_law: next.club_law,
+      club_law: next.club_law, dealt: next.dealt,
     } : null,
     deal: deal ? {
       no: deal.deal_no, dealer: deal.dealer, kind: deal.kind, trump: deal.trump_card,
@@ -260,7 +260,7 @@ export function apply(model, body) {
       const next = m.nextDeal || { dealer: m.nextDealer, kind: "hand" };
       const dealer = body.dealer || next.dealer;
       m.dealNo += 1;
-      const dealt = dealtOrder(m.active, dealer);
+      const dealt = next.dealt || dealtOrder(m.active, dealer);
       m.deal = {
         no: m.dealNo, dealer, kind: next.kind, trump: body.trump_card, dealt,
         phase: "declaring", forced: next.forced, miss: !isVariant(m.rules),
@@ -380,7 +380,7 @@ export function expected(model) {
     const next = model.nextDeal || { dealer: model.nextDealer, kind: "hand", fresh: false };
     return { phase: "between-deals", actions: [{
       type: "DealStarted", dealer: next.dealer, kind: next.kind, fresh: next.fresh,
-      forced: next.forced, club_law: next.club_law,
+      forced: next.forced, club_law: next.club_law, dealt: next.dealt,
       needs: next.kind === "single" ? ["trump_card", "face_up"] : ["trump_card"],
     }, { type: "LastRoundStarted" }] };
   }
