@@ -484,14 +484,21 @@ def report(runs: list[dict[str, Any]], args: argparse.Namespace, when: str, load
         "deal read p99 | tablet poll p99 | live poll p99 | live lag p50/p99 | books p99 | "
         "CPU/request app + PostgreSQL | load generators CPU | worker RSS max (sum) |",
         "|" + "---|" * 15,
-    ]
+    ]  # the first step, the last within the bounds and the first past them
 
     def p(step: dict[str, Any], kind: str, key: str = "p99") -> str:
         got = step["kinds"].get(kind)
         return f"{got[key]:.1f}" if got else "-"
 
     for run_ in runs:
-        for step in run_["steps"]:
+        steps = run_["steps"]
+        within = [s for s in steps if s["within"]]
+        past = [s for s in steps if not s["within"]]
+        # on the page: the first step, the last within the bounds and the first past them
+        # (every step is printed as it ends, and kept by --json)
+        shown = [s for s in steps if s is steps[0] or (within and s is within[-1])
+                 or (past and s is past[0])]
+        for step in shown:
             lines.append(
                 f"| {run_['backend']} | {run_['held']} | {step['tables']}"
                 f"{'' if step['within'] else ' (past)'} | {step['requests_per_s']:,.0f} | "

@@ -95,10 +95,15 @@ def report(data: dict[str, Any]) -> str:
                 f"{med(name, 'p99_ms'):.2f} ms | {med(name, 'app_ms_per_req'):.2f} + "
                 f"{med(name, 'pg_ms_per_req'):.2f} | {versus} | "
                 + (f"{within(name, raw, 'rps'):.2f} x |" if kind != "raw" else "(baseline) |"))
-    lines += ["", "Every round (req/s, p50 ms, p99 ms, non-2xx answers):", "", "```"]
-    for name in SCENARIOS:
-        lines.append(f"{name:16} " + "  ".join(
-            f"{r['rps']:7.0f} {r['p50_ms']:6.2f} {r['p99_ms']:6.1f} {r['non2xx']:3d}"
-            for r in res[name]))
-    lines.append("```")
+    lines.append("")
+    for c in CONNECTIONS:  # round by round, for the spread
+        loo, peer = f"peer_loo_c{c}", f"peer_peer_c{c}"
+        lines.append(f"{c} connection{'s' if c > 1 else ''}, Lanterloo over the peer round "
+                     "by round: throughput " + ", ".join(
+                         f"{x['rps'] / y['rps']:.2f}" for x, y in zip(res[loo], res[peer],
+                                                                       strict=True))
+                     + "; p99 " + ", ".join(
+                         f"{x['p99_ms'] / y['p99_ms']:.2f}" for x, y in zip(
+                             res[loo], res[peer], strict=True)) + "; non-2xx answers "
+                     + str(sum(r["non2xx"] for r in res[loo] + res[peer])) + ".")
     return "\n".join(lines)

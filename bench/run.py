@@ -525,7 +525,9 @@ class Probe:
         tick = os.sysconf("SC_CLK_TCK") * seconds / 100  # jiffies in 1 % of one core
 
         def grown(key: str) -> float:
-            return sum(v - before[key].get(pid, v) for pid, v in after[key].items()) / tick
+            # a process born in the window (a worker gunicorn recycled, its new connections)
+            # spent all its CPU in it
+            return sum(v - before[key].get(pid, 0) for pid, v in after[key].items()) / tick
 
         total = after["total"] - before["total"]
         wrk_cpu = (after["wrk"].ru_utime + after["wrk"].ru_stime - before["wrk"].ru_utime
