@@ -296,7 +296,7 @@ def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine boots workers slowly
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/nothing-here", timeout=1)
