@@ -94,6 +94,7 @@ bench: install
 # evening on SQLite (5 tables a minute up to 60); writes its table into docs/performance.md.
 # Up to about 35 minutes; run it on an otherwise idle machine. Needs PostgreSQL.
 capacity: install
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/capacity.py
 
 clean:
