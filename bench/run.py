@@ -918,7 +918,7 @@ def report(data: dict[str, Any]) -> str:
                          f"{'met' if rb['rebuild_s'] < 10 else 'missed'} |")
     lines += ["", "Every round (req/s, p50 ms, p99 ms, non-2xx answers):", "", "```"]
     for name, rounds in res.items():
-        if name == "rss":
+        if name == "rss" or name in peer.SCENARIOS:  # the peer's have their own table
             continue
         lines.append(f"{name:20} " + "  ".join(
             f"{r['rps']:7.0f} {r['p50_ms']:6.2f} {r['p99_ms']:6.1f} {r['non2xx']:3d}"
