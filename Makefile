@@ -89,10 +89,11 @@ bench: install
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/run.py
 
-# Tables at a dealer's pace under deploy/gunicorn.conf.py: PostgreSQL ramped 50 tables a minute
+# Tables at a dealer's pace under deploy/gunicorn.conf.py: PostgreSQL ramped 25 tables a minute
 # up to 1,000 (or until an append's p99 passes 100 ms or a live view lags 1 s), then one club's
 # evening on SQLite (5 tables a minute up to 60); writes its table into docs/performance.md.
-# Up to about 35 minutes; run it on an otherwise idle machine. Needs PostgreSQL.
+# Up to about 50 minutes (it stops at the first step past the bounds); run it on an otherwise
+# idle machine. Needs PostgreSQL.
 capacity: install
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/capacity.py
