@@ -11,7 +11,7 @@ PORT ?= 8000
 # pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=0`: one process).
 TEST_WORKERS ?= auto
 
-.PHONY: run test install lint typecheck alembic-check browser proxy pytest slow faults bench clean
+.PHONY: run test install lint typecheck alembic-check browser proxy pytest slow faults bench capacity clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,10 +82,21 @@ slow: install
 faults: install proxy
 	LOO_FAULTS=full LOO_TEST_TIER=all $(BIN)/python -m pytest -q tests/faults
 
-# Lanterloo beside its baselines (bare Flask, raw psycopg) under gunicorn and wrk, and a
-# million-event rebuild; writes the table into docs/performance.md. Needs wrk and PostgreSQL.
+# Lanterloo beside its baselines (bare Flask, raw psycopg) and the peer (pyeventsourcing, the
+# `bench` extra) under gunicorn and wrk, and a million-event rebuild; writes the tables into
+# docs/performance.md. Needs wrk and PostgreSQL.
 bench: install
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/run.py
+
+# Tables at a dealer's pace under deploy/gunicorn.conf.py: PostgreSQL ramped 25 tables a minute
+# up to 1,000 (or until an append's p99 passes 100 ms or a live view lags 1 s), then one club's
+# evening on SQLite (5 tables a minute up to 60); writes its table into docs/performance.md.
+# Up to about 50 minutes (it stops at the first step past the bounds); run it on an otherwise
+# idle machine. Needs PostgreSQL.
+capacity: install
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python bench/capacity.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis instance

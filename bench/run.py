@@ -63,6 +63,8 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlalchemy.pool import NullPool  # noqa: E402
 
+from bench import peer  # noqa: E402
+
 DEFAULT_POSTGRES = os.environ.get("LOO_TEST_POSTGRES_URL",
                                   "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PLAYERS = ["A", "B", "C", "D", "E"]
@@ -294,7 +296,7 @@ def gunicorn(app: str, env: dict[str, str], args: argparse.Namespace, code: Path
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine boots workers slowly
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/nothing-here", timeout=1)
@@ -381,10 +383,11 @@ def lua_string(value: str) -> str:
 
 def wrk(base: str, path: str, bodies: Any, targets: list[tuple[str, int]], token: str,
         args: argparse.Namespace, folder: Path, name: str, duration: float,
-        hosts: tuple[str, ...] = ()) -> dict[str, Any]:
+        hosts: tuple[str, ...] = (), connections: int | None = None) -> dict[str, Any]:
     """`bodies`: a list sent round robin, or (start, period, [(version, body)]): the body
     for a session at `version` is the one at (version - start) % period. `hosts`: base URLs
-    whose ports the connections take in turn (one wrk, one latency histogram)."""
+    whose ports the connections take in turn (one wrk, one latency histogram).
+    `connections`: wrk's connections (one thread each), --connections when not given."""
     if isinstance(bodies, tuple):
         start, period, schedule = bodies
         table = "{" + ", ".join(f"[{(v - start) % period}] = {lua_string(b)}"
@@ -403,7 +406,7 @@ def wrk(base: str, path: str, bodies: Any, targets: list[tuple[str, int]], token
                        if args.minimal else ""))
     lua = folder / f"{name}.lua"
     lua.write_text(script)
-    c = args.connections
+    c = connections or args.connections
     out = subprocess.run(["wrk", "-t", str(c), "-c", str(c), "-d", f"{int(duration)}s",
                           "--timeout", "10s", "-s", str(lua), base], check=True,
                          capture_output=True, text=True).stdout
@@ -522,7 +525,9 @@ class Probe:
         tick = os.sysconf("SC_CLK_TCK") * seconds / 100  # jiffies in 1 % of one core
 
         def grown(key: str) -> float:
-            return sum(v - before[key].get(pid, v) for pid, v in after[key].items()) / tick
+            # a process born in the window (a worker gunicorn recycled, its new connections)
+            # spent all its CPU in it
+            return sum(v - before[key].get(pid, 0) for pid, v in after[key].items()) / tick
 
         total = after["total"] - before["total"]
         wrk_cpu = (after["wrk"].ru_utime + after["wrk"].ru_stime - before["wrk"].ru_utime
@@ -564,7 +569,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pg = stack.enter_context(postgres_database(args.postgres_url))
         lite = f"sqlite:///{folder / 'bench.db'}"
         print("preparing the databases", file=sys.stderr)
-        pg_data = prepare(pg, code, c, (args.statement_small, args.statement_deals))
+        pg_data = prepare(pg, code, max(c, *peer.CONNECTIONS),
+                          (args.statement_small, args.statement_deals))
         lite_data = prepare(lite, code, c)
         raw_url = make_url(pg).set(drivername="postgresql").render_as_string(
             hide_password=False)
@@ -629,17 +635,39 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                      ("hosts2_full", full)):
                     scenarios.append((f"{name}_{suffix}", server, "/sessions/%s/events",
                                       bodies_, targets_, pg_data["token"]))
+        if only is not None and "peer" in only:
+            only |= set(peer.SCENARIOS)
+        why_not = peer.available()
+        if (only is None or only & set(peer.SCENARIOS)) and why_not:
+            print(f"the peer is left out: {why_not}", file=sys.stderr)
+        elif (only is None or only & set(peer.SCENARIOS)) and loo_deploy is not None:
+            # The peer beside Lanterloo, both under deploy/gunicorn.conf.py, and the raw
+            # INSERT, at 1 connection and at 8 (bench/peer.py).
+            from bench import peer_app
+
+            peer_app.create_tables(raw_url)
+            peer_server = stack.enter_context(gunicorn("bench.peer_app:create_app()", _env(
+                code, BENCH_DATABASE_URL=raw_url), args, code, config=deploy_conf))
+            tables = peer.open_tables(peer_server, max(peer.CONNECTIONS))
+            for conns in peer.CONNECTIONS:
+                scenarios += [
+                    (f"peer_raw_c{conns}", base, "/insert", plain_bodies, raw_targets, "",
+                     conns),
+                    (f"peer_loo_c{conns}", loo_deploy, "/sessions/%s/events", single_bodies,
+                     pg_data["single"], pg_data["token"], conns),
+                    (f"peer_peer_c{conns}", peer_server, "/sessions/%s/events",
+                     peer.bodies(singles), tables, peer.TOKEN, conns)]
         scenarios = [s for s in scenarios if only is None or s[0] in only]
         reads = [r for r in reads if only is None or "statement" in only or r[0] in only]
         state: dict[str, list[tuple[str, int]]] = {}
-        for name, server, path, bodies, targets, token in scenarios:  # warm up every worker
-            hosts = server if isinstance(server, tuple) else (server,)
+        for name, server, path, bodies, targets, token, *conns in scenarios:  # warm up
+            hosts = server if isinstance(server, tuple) else (server,)         # every worker
             targets = current_versions(hosts[0], token, targets) if token else targets
             state[name] = list(targets)
             wrk(hosts[0], path, bodies, targets, token, args, folder, name + "-warm", 2,
-                hosts=hosts if len(hosts) > 1 else ())
+                hosts=hosts if len(hosts) > 1 else (), connections=conns[0] if conns else None)
         for round_no in range(args.rounds):
-            for name, server, path, bodies, _, token in scenarios:
+            for name, server, path, bodies, _, token, *conns in scenarios:
                 hosts = server if isinstance(server, tuple) else (server,)
                 targets = state[name]
                 if token:  # carry on from where each session stands now, once a request
@@ -648,7 +676,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     state[name] = targets
                 before = probe.sample(hosts)
                 result = wrk(hosts[0], path, bodies, targets, token, args, folder, name,
-                             args.duration, hosts=hosts if len(hosts) > 1 else ())
+                             args.duration, hosts=hosts if len(hosts) > 1 else (),
+                             connections=conns[0] if conns else None)
                 result.update(probe.since(before, hosts))
                 result["load"] = os.getloadavg()[0]
                 result["app_ms_per_req"] = result["app_cpu_pct"] * 10 / result["rps"] \
@@ -889,7 +918,7 @@ def report(data: dict[str, Any]) -> str:
                          f"{'met' if rb['rebuild_s'] < 10 else 'missed'} |")
     lines += ["", "Every round (req/s, p50 ms, p99 ms, non-2xx answers):", "", "```"]
     for name, rounds in res.items():
-        if name == "rss":
+        if name == "rss" or name in peer.SCENARIOS:  # the peer's have their own table
             continue
         lines.append(f"{name:20} " + "  ".join(
             f"{r['rps']:7.0f} {r['p50_ms']:6.2f} {r['p99_ms']:6.1f} {r['non2xx']:3d}"
@@ -1000,6 +1029,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     hosts = hosts_report(data) if set(HOST_SCENARIOS) & set(data["results"]) else ""
     print(hosts)
+    beside = peer.report(data)
+    print(beside)
     if args.json:
         Path(args.json).write_text(json.dumps(data, indent=1, default=str))
     if not args.no_write:
@@ -1007,6 +1038,8 @@ def main(argv: list[str] | None = None) -> int:
             write_doc(table)
         if hosts:
             write_doc(hosts, HOSTS_BEGIN, HOSTS_END)
+        if beside:
+            write_doc(beside, peer.BEGIN, peer.END)
     return 0
 
 

@@ -114,6 +114,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from api.cli.progress import watching
     from ledger.operations.bulk import verify_all
     from ledger.sessions.service import Ledger
 
@@ -131,9 +132,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         found: dict[str, list[str]] = {}
         if args.all:
             # One pass over the whole log, in parallel (ledger/operations/bulk.py); the same
-            # findings.
+            # findings. Its progress on a terminal (api/cli/progress.py).
             try:
-                found = verify_all(engine)
+                with watching() as watch:
+                    found = verify_all(engine, progress=watch("verifying"))
             except LedgerError as error:
                 print(f"error: {error.message}", file=sys.stderr)
                 return 2
@@ -188,6 +190,7 @@ def _verify_book_logs(engine: Any) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
+    from api.cli.progress import watching
     from ledger.books import postings
     from ledger.operations.bulk import rebuild_all, verify_all
     from ledger.sessions.service import Ledger
@@ -203,9 +206,10 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
         if args.all:
             # Every session rewritten in one parallel pass, then verified in another
             # (ledger/operations/bulk.py); reported session by session as below.
-            rebuild_all(engine)
-            clubs = postings.rebuild_clubs(engine)
-            found = verify_all(engine)
+            with watching() as watch:
+                rebuild_all(engine, progress=watch("rebuilding"))
+                clubs = postings.rebuild_clubs(engine)
+                found = verify_all(engine, progress=watch("verifying"))
         for session_id in (found if args.all else args.session):
             if not args.all and not ledger.session_exists(session_id):
                 print(f"error: no session {session_id}", file=sys.stderr)
@@ -228,6 +232,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_copy(args: argparse.Namespace) -> int:
+    from api.cli.progress import watching
     from ledger.operations.database import make_engine
     from ledger.operations.database_copy import CopyFailed, copy_database
 
@@ -235,7 +240,8 @@ def cmd_copy(args: argparse.Namespace) -> int:
     target = make_engine(args.target, operator=True)
     try:
         print(f"copying {_describe(source)} to {_describe(target)}")
-        report = copy_database(source, target, echo=print)
+        with watching() as watch:
+            report = copy_database(source, target, echo=print, watch=watch)
     except CopyFailed as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

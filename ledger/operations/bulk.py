@@ -9,6 +9,10 @@ session; here the sessions are cut, in id order, into chunks of about CHUNK_EVEN
 among worker processes (one per CPU, each with its own connection pool:
 `engine.dispose(close=False)` after the fork, as SQLAlchemy's pooling docs say).
 
+A `Progress` given to a pass hears of each chunk as it is done (its sessions and events),
+from the worker processes too (through a queue, the chunks shared out as without one):
+api/cli/progress.py draws it on a terminal.
+
 A chunk is folded with Python's cyclic garbage collector paused (`_collector_paused`): it
 holds tens of thousands of events and states alive, the collector's scans of them were a
 third of the pass's CPU, and the fold makes no cycles for it to find (docs/performance.md).
@@ -19,9 +23,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import queue
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Engine, select
 
@@ -32,7 +37,7 @@ from ledger.store.base import Store
 from ledger.store.migrate import upgrade
 from ledger.store.tables import sessions
 
-__all__ = ["migrate", "rebuild_all", "rebuild_stale", "verify_all", "workers_for"]
+__all__ = ["Progress", "migrate", "rebuild_all", "rebuild_stale", "verify_all", "workers_for"]
 
 CHUNK_EVENTS = 50_000  # events read and folded per transaction
 INLINE_EVENTS = 100_000  # below this, one process: forking costs more than it saves
@@ -40,18 +45,30 @@ INLINE_EVENTS = 100_000  # below this, one process: forking costs more than it s
 Run = Callable[[Store, str, str], Pass]
 
 
-def verify_all(engine: Engine, *, workers: int | None = None) -> dict[str, list[str]]:
+class Progress(Protocol):
+    """Who watches a long pass: told its size, then what each chunk did."""
+
+    def begin(self, sessions: int, events: int) -> None:
+        """The pass starts: `sessions` sessions, about `events` events (their versions)."""
+
+    def advance(self, sessions: int, events: int) -> None:
+        """One more chunk is done: its sessions and the events it read."""
+
+
+def verify_all(engine: Engine, *, workers: int | None = None,
+               progress: Progress | None = None) -> dict[str, list[str]]:
     """{session_id: what verify finds for it} for every session, in id order ([] where the
     log is whole and the projections agree with it)."""
-    ids, found = _pass(engine, projections.verify, workers)
+    ids, found = _pass(engine, projections.verify, workers, progress=progress)
     return {sid: found.problems.get(sid, []) for sid in ids}
 
 
-def rebuild_all(engine: Engine, *, workers: int | None = None) -> list[str]:
+def rebuild_all(engine: Engine, *, workers: int | None = None,
+                progress: Progress | None = None) -> list[str]:
     """Rewrite every session's projections from its log; the session ids in order. A log
     that does not fold is refused (its chunk is not written); `verify_all` afterwards says
     what is wrong with logs that are not whole."""
-    ids, _ = _pass(engine, projections.rebuild, workers)
+    ids, _ = _pass(engine, projections.rebuild, workers, progress=progress)
     return ids
 
 
@@ -122,13 +139,25 @@ def _collector_paused() -> Iterator[None]:
             gc.collect(0)
 
 
-def _run_chunks(engine: Engine, run: Run, chunks: Sequence[tuple[str, str]]) -> Pass:
+Done = Callable[[tuple[int, int]], None]
+
+
+def _run_chunks(engine: Engine, run: Run, chunks: Sequence[tuple[str, str]],
+                done: Done | None = None) -> Pass:
+    """`done`: told (sessions, events) of each chunk as it is done."""
     store = open_store(engine)
     total = Pass()
     for first, last in chunks:
         with _collector_paused():
-            total.add(run(store, first, last))
+            chunk = run(store, first, last)
+        total.add(chunk)
+        if done is not None:
+            done((len(chunk.problems), chunk.events))
     return total
+
+
+def _telling(progress: Progress) -> Done:
+    return lambda counts: progress.advance(*counts)
 
 
 _FORKED: dict[str, Any] = {}
@@ -136,32 +165,46 @@ _FORKED: dict[str, Any] = {}
 
 def _in_worker(job: tuple[str, list[tuple[str, str]]]) -> Pass:
     key, chunks = job
-    engine, run = _FORKED[key]
+    engine, run, told = _FORKED[key]
     if not _FORKED.get("disposed"):
         # The parent's pooled connections are its own: this process opens its own.
         engine.dispose(close=False)
         _FORKED["disposed"] = True
-    return _run_chunks(engine, run, chunks)
+    return _run_chunks(engine, run, chunks, told.put if told is not None else None)
 
 
-def _pass(engine: Engine, run: Run, workers: int | None, stale_only: bool = False
-          ) -> tuple[list[str], Pass]:
+def _pass(engine: Engine, run: Run, workers: int | None, stale_only: bool = False,
+          progress: Progress | None = None) -> tuple[list[str], Pass]:
     ids, chunks, claimed = _plan(engine, stale_only)
+    if progress is not None:
+        progress.begin(len(ids), claimed)
     if not chunks:
         return ids, Pass()
+    done = _telling(progress) if progress is not None else None
     n = workers if workers is not None else workers_for(claimed)
     n = max(1, min(n, len(chunks)))
     if run is projections.rebuild and engine.dialect.name == "sqlite":
         n = 1  # one writer at a time on a SQLite file
     if n == 1:
-        return ids, _run_chunks(engine, run, chunks)
+        return ids, _run_chunks(engine, run, chunks, done)
     # Chunk i goes to worker i mod n: each worker's share of the log is about the same.
     shares = [list(chunks[i::n]) for i in range(n)]
     key = str(id(engine))
-    _FORKED[key] = (engine, run)
+    context = multiprocessing.get_context("fork")
+    told = context.Queue() if done is not None else None  # the workers' chunks, as done
+    _FORKED[key] = (engine, run, told)
     try:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
-            results = pool.map(_in_worker, [(key, share) for share in shares])
+        with context.Pool(n) as pool:
+            pending = pool.map_async(_in_worker, [(key, share) for share in shares])
+            left = len(chunks)
+            while told is not None and done is not None and left:
+                try:
+                    done(told.get(timeout=0.2))
+                    left -= 1
+                except queue.Empty:
+                    if pending.ready() and not pending.successful():
+                        break  # a worker failed: pending.get() raises its error
+            results = pending.get()
     finally:
         _FORKED.pop(key, None)
     total = Pass()

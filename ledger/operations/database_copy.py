@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, insert, select, text
 
 from ledger.books import postings
-from ledger.operations.bulk import rebuild_all, verify_all
+from ledger.operations.bulk import Progress, rebuild_all, verify_all
 from ledger.store.db import writer
 from ledger.store.migrate import alembic_config, current, upgrade
 from ledger.store.tables import (
@@ -78,8 +78,10 @@ def _rows(conn: Connection, table: Any) -> Iterator[list[dict[str, Any]]]:
 
 
 def copy_database(source: Engine, target: Engine, *,
-                  echo: Callable[[str], None] = lambda _: None) -> CopyReport:
-    """Copy everything from `source` to the empty `target`; verify; return what was done."""
+                  echo: Callable[[str], None] = lambda _: None,
+                  watch: Callable[[str], Progress | None] = lambda _: None) -> CopyReport:
+    """Copy everything from `source` to the empty `target`; verify; return what was done.
+    `watch(what)`: who follows each long part (the log's copy, the rebuild, the verify)."""
     head = _head()
     at = current(source)
     if at != head:
@@ -97,9 +99,14 @@ def copy_database(source: Engine, target: Engine, *,
         src.begin()
         for table in COPIED:
             count = 0
+            progress = watch("copying the log") if table is events else None
+            if progress is not None:  # by events: a session's are spread over the log
+                progress.begin(0, src.scalar(select(func.count()).select_from(events)) or 0)
             for batch in _rows(src, table):
                 dst.execute(insert(table), batch)
                 count += len(batch)
+                if progress is not None:
+                    progress.advance(0, len(batch))
             report.rows[table.name] = count
             echo(f"copied {count} rows of {table.name}")
         if dst.dialect.name == "postgresql":
@@ -115,7 +122,7 @@ def copy_database(source: Engine, target: Engine, *,
                                       deal_views.c.view)):
             source_views[(row.session_id, row.deal_no)] = row.view
     report.sessions = len(source_states)
-    rebuild_all(target, workers=1)
+    rebuild_all(target, workers=1, progress=watch("rebuilding on the target"))
     postings.rebuild_clubs(target)  # a projection of the book logs, like session_results
     with target.connect() as conn:
         states = {row.id: row.state for row in conn.execute(
@@ -130,7 +137,8 @@ def copy_database(source: Engine, target: Engine, *,
                 {n: v for (s, n), v in source_views.items() if s == session_id}:
             report.problems.append(f"session {session_id}: the deal views rebuilt on the "
                                    "target differ from the source's")
-    for session_id, found in verify_all(target, workers=1).items():
+    for session_id, found in verify_all(target, workers=1,
+                                        progress=watch("verifying the target")).items():
         report.problems += [f"session {session_id}: {line}" for line in found]
         if not found:
             report.verified += 1
