@@ -35,7 +35,6 @@ from ledger.clubs.service import Actor
 from ledger.domain import ConcurrencyConflict, LedgerError
 from ledger.store.base import Store, StoredReply, Tx, VersionMoved, stored_reply
 
-CREATED = 201
 # writes decided again after losing a race, for a request that named no version
 RETRIES = 8
 
@@ -137,8 +136,8 @@ def _attempt(store: Store, request: WriteRequest, *, scope: str,
             decided_on = head.version
             body = write(tx, head)
             if key is not None:
-                tx.keep_reply(scope, key, fingerprint=str(request.fingerprint),
-                              status_code=CREATED, body=body, now=datetime.now(UTC))
+                tx.keep_reply(scope, key, fingerprint=str(request.fingerprint), body=body,
+                              now=datetime.now(UTC))
             return AppendResult(body)
     except VersionMoved as error:
         raise _RaceLost(decided_on, error) from error
