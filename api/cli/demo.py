@@ -21,6 +21,7 @@ from typing import Any
 
 from api.schemas import SessionOpenSchema, load_event
 from ledger.clubs.service import ROLES, Actor, Clubs, NotFound
+from ledger.domain.access import TokenStatus
 from ledger.sessions.service import Ledger
 from ledger.writes import WriteRequest
 
@@ -135,7 +136,7 @@ def demo_tokens(clubs: Clubs) -> dict[str, str]:
     """A new bearer token for each role of the demo club; the earlier demo tokens revoked."""
     club_id, members = demo_club(clubs)
     for token in clubs.tokens(club_id):
-        if token["label"] == DEMO_TOKEN_LABEL and token["status"] == "active":
+        if token["label"] == DEMO_TOKEN_LABEL and token["status"] == TokenStatus.ACTIVE:
             clubs.revoke_token(token["token_id"], club_id=club_id)
     return {role: clubs.create_token(club_id, members[DEMO_STAFF[role]], role,
                                      DEMO_TOKEN_LABEL)["token"] for role in ROLES}

@@ -29,6 +29,7 @@ from api.http.errors import ApiProblem, problem
 from api.http.extension import services
 from ledger.clubs.service import Principal
 from ledger.domain import Command
+from ledger.domain.access import Role
 from ledger.domain.commands import EndSession
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,8 +37,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 REALM = "lanterloo"
 SECURITY_SCHEME = "bearerAuth"
 
-ADMIN, TREASURER, DEALER, AUDITOR = "admin", "treasurer", "dealer", "auditor"
-MEMBER = "member"  # one member's own account and statements, nothing else
+ADMIN, TREASURER, DEALER, AUDITOR = Role.ADMIN, Role.TREASURER, Role.DEALER, Role.AUDITOR
+MEMBER = Role.MEMBER  # one member's own account and statements, nothing else
 STAFF = (ADMIN, TREASURER, DEALER, AUDITOR)
 EVERY_ROLE = (*STAFF, MEMBER)
 # Who may do what (docs/api.md, "Roles"):
@@ -88,7 +89,7 @@ def _refused(status: int) -> Any:
                    headers={"WWW-Authenticate": header})
 
 
-def requires(*roles: str, own: str | None = None) -> Callable[[F], F]:
+def requires(*roles: Role, own: str | None = None) -> Callable[[F], F]:
     """Only a valid token of one of `roles` gets through (401 / 403 otherwise); documents the
     security requirement and those answers in the OpenAPI document.
 
@@ -125,7 +126,7 @@ def requires(*roles: str, own: str | None = None) -> Callable[[F], F]:
         guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
         extra = {"x-own-member": own} if own is not None else {}
         return cast(F, _DOCS.doc(security=[{SECURITY_SCHEME: []}],
-                                 **{"x-roles": list(roles)}, **extra)(guarded))
+                                 **{"x-roles": [role.value for role in roles]}, **extra)(guarded))
 
     return decorate
 

@@ -25,11 +25,12 @@ from api.http.inputs import Blueprint, header_params, json_object
 from api.http.writing import write_request, written
 from api.schemas import PLAYER, Open, Strict, printable
 from ledger.clubs.tokens import issue_token
+from ledger.domain.access import TokenStatus
 
 blp = Blueprint("club", __name__, url_prefix="",
                 description="The caller's club: who am I, its members and its tokens.")
 
-ROLE_FIELD = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROLE)),
+ROLE_FIELD = fields.String(required=True, validate=validate.OneOf([r.value for r in EVERY_ROLE]),
                            metadata={"description": "admin, treasurer, dealer, auditor, or "
                                                     "member: his own account and statements "
                                                     "only"})
@@ -72,8 +73,7 @@ class TokenSchema(Open):
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     expires_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(required=True, validate=validate.OneOf(["active", "expired",
-                                                                    "revoked"]))
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in TokenStatus]))
 
 
 class NewTokenSchema(TokenSchema):

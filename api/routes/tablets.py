@@ -32,6 +32,7 @@ from api.http.inputs import Blueprint, json_object
 from api.schemas import Open, Strict, Variants, printable
 from api.schemas.records import EntryEventSchema
 from ledger.clubs.tablets import CODE_LIFETIME, TOKEN_LIFETIME, Tablets, normalise_code
+from ledger.domain.access import TokenStatus
 
 blp = Blueprint("tablets", __name__, url_prefix="",
                 description="The dealer's tablet: pairing a tablet with a code, the club's "
@@ -99,7 +100,7 @@ class PairedSchema(Open):
     member_id = fields.String(required=True)
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(required=True, validate=validate.OneOf(["active"]))
+    status = fields.String(required=True, validate=validate.OneOf([TokenStatus.ACTIVE.value]))
 
 
 class OpenSessionSchema(Open):

@@ -55,8 +55,6 @@ Position = BigInteger().with_variant(Integer(), "sqlite")
 Timestamp = DateTime(timezone=True)
 
 NAME_LENGTH = 64
-# A `member` token reads its own member's account and statements only (migration 0013).
-ROLES = ("admin", "treasurer", "dealer", "auditor", "member")
 
 clubs = Table(
     "clubs",
