@@ -10,7 +10,6 @@ from typing import Any
 
 import flask_smorest
 from flask import g, request
-from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.http.errors import ApiProblem
@@ -84,13 +83,12 @@ def sent_json() -> Any:
 
 
 class BodyParser(FlaskParser):
-    """webargs' parser for the schemas of `Blueprint.arguments`, reading the body through
-    `json_body` (an empty body is missing, as webargs has it)."""
+    """webargs' parser for the schemas of `Blueprint.arguments`: a body is read by
+    `json_object` on every route (415 if it is not sent as JSON, 400 if it is not one readable
+    JSON object), then loaded by the route's schema (422 naming the field)."""
 
-    def _raw_load_json(self, req: Any) -> Any:
-        if not is_json_request(req) or not req.get_data(cache=True):
-            return core.missing
-        return json_body()
+    def load_json(self, req: Any, schema: Any) -> Any:
+        return json_object()
 
 
 class Blueprint(flask_smorest.Blueprint):

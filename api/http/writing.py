@@ -48,13 +48,15 @@ WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESS
 
 
 def write_doc(blp: Blueprint, schema: type, operation: str) -> Any:
-    """Document a book write on `blp`: its body `schema`, its Idempotency-Key and its answer,
-    one of the family BookEntry (typed by its `type`)."""
-    return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
-                   requestBody={"required": True,
-                                "content": {"application/json": {"schema": schema}}},
-                   responses={201: {"content": {"application/json": {
-                       "schema": ref("BookEntry")}}}})
+    """A book write on `blp`: its body read by `schema` (given to the view as its first
+    argument), its Idempotency-Key and its answer, one of the family BookEntry (typed by its
+    `type`), documented."""
+    def decorate(view: Any) -> Any:
+        view = blp.arguments(schema)(view)
+        return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
+                       responses={201: {"content": {"application/json": {
+                           "schema": ref("BookEntry")}}}})(view)
+    return decorate
 
 
 def errors(blp: Blueprint, *names: str) -> Any:

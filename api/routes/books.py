@@ -30,7 +30,7 @@ from api.http.forms import (
     register_answer,
     settle_up_csv,
 )
-from api.http.inputs import Blueprint, json_object
+from api.http.inputs import Blueprint
 from api.http.writing import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
@@ -78,7 +78,7 @@ class Payments(MethodView):
     @write_doc(blp, PaymentIn, "recordPayment")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self):
+    def post(self, data: dict[str, Any]):
         """Record a payment
 
         Who paid whom (a member's id or name, or "club"), how much in minor units, in which
@@ -86,7 +86,6 @@ class Payments(MethodView):
         beyond what the schema says: a payer who is the payee (`payer-is-payee`), a party
         who is not a member of the club, a session of another club.
         """
-        data = PaymentIn().load(json_object())
         return written(books().record_payment(**data, request=write_request()))
 
 
@@ -96,13 +95,12 @@ class WriteOffs(MethodView):
     @write_doc(blp, WriteOffIn, "writeOffDebt")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self):
+    def post(self, data: dict[str, Any]):
         """Write off a debt
 
         Give up some or all of what a member owes in one currency, with a reason; never more
         than he owes (422 naming `owes_minor` otherwise), and only a member of the club.
         """
-        data = WriteOffIn().load(json_object())
         return written(books().write_off(**data, request=write_request()))
 
 
@@ -112,12 +110,11 @@ class Cash(MethodView):
     @write_doc(blp, CashIn, "countCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, session_id: str):
+    def post(self, data: dict[str, Any], session_id: str):
         """Record the cash counted on the table at the session's close
 
         The statement's `cash` section then compares it with what the ledger expects.
         """
-        data = CashIn().load(json_object())
         return written(books().count_cash(session_id, **data, request=write_request()))
 
 
@@ -127,13 +124,12 @@ class Float(MethodView):
     @write_doc(blp, FloatIn, "openFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self, session_id: str):
+    def post(self, data: dict[str, Any], session_id: str):
         """Record the float put in the session's tin
 
         The club's cash the tin starts with, in the session's currency: the cash check
         expects it back at the close (payouts from it, to a guest, counted against it).
         """
-        data = FloatIn().load(json_object())
         return written(books().open_float(session_id, **data, request=write_request()))
 
 
@@ -143,13 +139,12 @@ class CashDifferences(MethodView):
     @write_doc(blp, CashDifferenceIn, "bookCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, session_id: str):
+    def post(self, data: dict[str, Any], session_id: str):
         """Book a tin's shortage or surplus
 
         Against the club (its cash-over-short account) or a member who answers for it, with
         a reason; at most what the session's cash check leaves unbooked, of that sign.
         """
-        data = CashDifferenceIn().load(json_object())
         return written(books().book_cash_difference(session_id, **data,
                                                     request=write_request()))
 
@@ -160,14 +155,13 @@ class Reversal(MethodView):
     @write_doc(blp, ReversalIn, "reverseBookEntry")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, seq: int):
+    def post(self, data: dict[str, Any], seq: int):
         """Reverse a book entry
 
         Cancel a mistaken payment, write-off or cash count with a reason: a new entry
         (`EntryReversed`) posts its postings back; the entry itself stays as it was. An
         entry is reversed once (409 `entry-already-reversed`); a reversal is not reversed.
         """
-        data = ReversalIn().load(json_object())
         return written(books().reverse(seq, **data, request=write_request()))
 
 
@@ -189,13 +183,12 @@ class Currencies(MethodView):
     @write_doc(blp, CurrenciesIn, "setClubCurrencies")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def put(self):
+    def put(self, data: dict[str, Any]):
         """Set the currencies the club keeps
 
         ISO 4217 codes only. Recorded in the book log (`CurrenciesSet`); balances already
         held in a currency the club no longer keeps stay as they are.
         """
-        data = CurrenciesIn().load(json_object())
         return written(books().set_currencies(**data, request=write_request()))
 
 

@@ -6,6 +6,8 @@ exactly as a missing one does. A token's secret is shown once, in the 201 that c
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
@@ -21,7 +23,7 @@ from api.http.auth import (
     requires,
 )
 from api.http.extension import services
-from api.http.inputs import Blueprint, header_params, json_object
+from api.http.inputs import Blueprint, header_params
 from api.http.writing import write_request, written
 from api.schemas import PLAYER, Open, Strict, printable
 from ledger.clubs.tokens import issue_token
@@ -102,10 +104,6 @@ class TokenInSchema(Strict):
                                      validate=validate.Range(min=1, max=3650))
 
 
-def _body(schema: type[Strict]) -> dict:
-    return dict(schema().load(json_object()))
-
-
 @blp.route("/club")
 class Club(MethodView):
     @requires(*EVERY_ROLE)
@@ -129,16 +127,14 @@ class Members(MethodView):
         return {"members": services().clubs.members(principal().club_id)}
 
     @requires(*MANAGERS)
-    @blp.doc(requestBody={"required": True,
-                          "content": {"application/json": {"schema": MemberInSchema}}})
+    @blp.arguments(MemberInSchema)
     @blp.doc(operationId="addMember")
     @blp.response(201, MemberSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def post(self):
+    def post(self, body: dict[str, Any]):
         """Add a member: a display name unique in the club whatever its case"""
-        body = _body(MemberInSchema)
         member = services().clubs.add_member(principal().club_id, body["name"],
                                              guest=body["guest"], by=principal().actor)
         return member, 201
@@ -154,15 +150,14 @@ class Tokens(MethodView):
         return {"tokens": services().clubs.tokens(principal().club_id)}
 
     @requires(*LINK_ISSUERS)
-    @blp.doc(requestBody={"required": True,
-                          "content": {"application/json": {"schema": TokenInSchema}}},
-             parameters=header_params("Idempotency-Key"))
+    @blp.arguments(TokenInSchema)
+    @blp.doc(parameters=header_params("Idempotency-Key"))
     @blp.doc(operationId="createToken")
     @blp.response(201, NewTokenSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def post(self):
+    def post(self, body: dict[str, Any]):
         """Create a token for a member, with a role and a label; its secret is shown once
 
         An admin issues any role; a treasurer only `member` tokens, each bound to the member
@@ -170,7 +165,6 @@ class Tokens(MethodView):
         second token: it is answered with the first answer less the secret
         (`Idempotent-Replayed: true`), which is never stored.
         """
-        body = _body(TokenInSchema)
         may_issue(body["role"])
         result = issue_token(
             services().clubs, principal().club_id, body["member"], body["role"], body["label"],
