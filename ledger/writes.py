@@ -39,6 +39,15 @@ from ledger.store.base import Store, StoredReply, Tx, VersionMoved, stored_reply
 RETRIES = 8
 
 
+def fingerprint(what: object) -> str:
+    """What makes two requests with one Idempotency-Key "the same": the SHA-256 of `what` as
+    canonical JSON (keys sorted, no spaces, text as it is; what JSON cannot write, as its
+    str). The one recipe: the API's (method, path, body), a service's own, the demo's."""
+    canonical = json.dumps(what, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                           default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 class IdempotencyKeyReused(LedgerError):
     """The Idempotency-Key was already used for a different request."""
 
@@ -68,10 +77,8 @@ class WriteRequest:
         """This request with its fingerprint: the caller's, else made from `what`."""
         if self.fingerprint is not None or self.idempotency_key is None:
             return self
-        canonical = json.dumps([*what, self.expected_version], sort_keys=True,
-                               separators=(",", ":"), default=str)
         return WriteRequest(self.actor, self.expected_version, self.idempotency_key,
-                            hashlib.sha256(canonical.encode()).hexdigest())
+                            fingerprint([*what, self.expected_version]))
 
 
 @dataclass(frozen=True)

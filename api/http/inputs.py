@@ -3,7 +3,6 @@ Idempotency-Key and its fingerprint, Prefer, ETags."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any
@@ -14,6 +13,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.http.errors import ApiProblem
 from api.http.request_guard import INT64_MAX, INT64_MIN, nul_problem, number_problem
+from ledger import writes
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -190,10 +190,9 @@ def idempotency_key() -> str | None:
 
 
 def fingerprint(body: Any, *extra: object) -> str:
-    """What makes two requests "the same" for an idempotency key: method, path, body, extra."""
-    canonical = json.dumps([request.method, request.path, body, *extra], sort_keys=True,
-                           separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """What makes two requests "the same" for an idempotency key: method, path, body, extra
+    (ledger/writes.py's recipe)."""
+    return writes.fingerprint([request.method, request.path, body, *extra])
 
 
 def prefers_minimal() -> bool:

@@ -23,6 +23,7 @@ from flask import Response
 from api.http.actor import current_actor
 from api.http.errors import ApiProblem
 from api.http.inputs import (
+    REPLAYED_HEADER,
     Blueprint,
     etag,
     fingerprint,
@@ -37,13 +38,14 @@ from api.schemas.base import ref
 from ledger.domain import SessionNotFound
 from ledger.writes import AppendResult, WriteRequest
 
-REPLAYED_HEADER = "Idempotent-Replayed"
 MINIMAL = "return=minimal"
 
+# Every write's answer may carry it: its documentation.
+REPLAYED_DOC = {"description": "true when this is the stored answer to an earlier request "
+                               "with the same Idempotency-Key",
+                "schema": {"type": "string", "enum": ["true"]}}
 # The book writes' documentation: the stored answer's header, the refusals, the body and answer.
-ENTRY_HEADERS = {REPLAYED_HEADER: {
-    "description": "true when this is the stored answer to an earlier request with the same "
-                   "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
+ENTRY_HEADERS = {REPLAYED_HEADER: REPLAYED_DOC}
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
 
 

@@ -7,8 +7,8 @@ from flask.views import MethodView
 
 from api.http.auth import APPENDERS, RECORD_READERS, check_commands, requires
 from api.http.context import check_session_id, ledger
-from api.http.inputs import Blueprint, header_params, session_links
-from api.http.writing import write_request, written
+from api.http.inputs import REPLAYED_HEADER, Blueprint, header_params, session_links
+from api.http.writing import REPLAYED_DOC, write_request, written
 from api.schemas import (
     AppendResultSchema,
     EventsPageSchema,
@@ -40,9 +40,7 @@ class Events(MethodView):
                  "schema": {"type": "string"}},
         "Preference-Applied": {"description": "return=minimal when the lean form was sent",
                                "schema": {"type": "string", "enum": ["return=minimal"]}},
-        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
-                                               "earlier request with the same Idempotency-Key",
-                                "schema": {"type": "string", "enum": ["true"]}}})
+        REPLAYED_HEADER: REPLAYED_DOC})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")

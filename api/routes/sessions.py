@@ -12,8 +12,8 @@ from marshmallow import fields, validate
 from api.http.auth import OPENERS, STATE_READERS, requires
 from api.http.context import check_session_id, ledger
 from api.http.errors import ApiProblem, first_message
-from api.http.inputs import Blueprint, etag, header_params, session_links
-from api.http.writing import json_response, write_request, written
+from api.http.inputs import REPLAYED_HEADER, Blueprint, etag, header_params, session_links
+from api.http.writing import REPLAYED_DOC, json_response, write_request, written
 from api.schemas import (
     MAX_PLAYERS,
     PLAYER,
@@ -86,9 +86,7 @@ class Sessions(MethodView):
         "Location": {"description": "The new session", "schema": {"type": "string"}},
         "ETag": {"description": "The session version, for the If-Match of the first append",
                  "schema": {"type": "string"}},
-        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
-                                               "earlier request with the same Idempotency-Key",
-                                "schema": {"type": "string", "enum": ["true"]}}})
+        REPLAYED_HEADER: REPLAYED_DOC})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
