@@ -16,7 +16,6 @@ every role.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, TypeVar, cast
@@ -72,6 +71,11 @@ def _verify(token: str) -> Principal | None:
     return principal
 
 
+@auth.get_user_roles
+def _roles(found: Principal) -> Role:
+    return found.role
+
+
 @auth.error_handler
 def _refused(status: int) -> Any:
     if status == 403:
@@ -96,32 +100,20 @@ def requires(*roles: Role, own: str | None = None) -> Callable[[F], F]:
     `own` names the route's member parameter: a role of OWN_ONLY (a member's token) gets
     through only for its own member, else 403, decided before anything is looked up."""
 
-    allowed = frozenset(roles)
-
     def decorate(view: F) -> F:
-        if inspect.iscoroutinefunction(view):  # Flask's ensure_sync would be needed
-            raise TypeError("a guarded view must be a plain function")
-
         @wraps(view)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            # What Flask-HTTPAuth's login_required(role=...) does for a token, without its
-            # per-request generality (several schemes, async callbacks, role sets): the
-            # same token reaches _verify, and the same 401 and 403 are sent.
-            if request.method != "OPTIONS":
-                token = bearer_token(request.environ.get("HTTP_AUTHORIZATION"))
-                found = _verify(token) if token else None
-                if found is None:
-                    return auth.auth_error_callback(401)
-                if found.role not in allowed:
-                    return auth.auth_error_callback(403)
-                if found.role in OWN_ONLY and own is not None \
-                        and kwargs.get(own) != found.member_id:
+        def own_only(*args: Any, **kwargs: Any) -> Any:
+            if own is not None and request.method != "OPTIONS":
+                found = principal()
+                if found.role in OWN_ONLY and kwargs.get(own) != found.member_id:
                     return problem(403, "forbidden", "a member's token reads his own account "
                                    "and statements only", title="Not allowed for this role",
                                    rule="role")
             return view(*args, **kwargs)
 
-        guarded = cast(F, checked)
+        # Flask-HTTPAuth reads the bearer token, has _verify look it up (401 without a valid
+        # one) and _roles name its role (403 for a role not in `roles`).
+        guarded = cast(F, auth.login_required(role=list(roles))(own_only))
         guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
         guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
         extra = {"x-own-member": own} if own is not None else {}
@@ -129,21 +121,6 @@ def requires(*roles: Role, own: str | None = None) -> Callable[[F], F]:
                                  **{"x-roles": [role.value for role in roles]}, **extra)(guarded))
 
     return decorate
-
-
-def bearer_token(header: str | None) -> str | None:
-    """The token of an `Authorization: Bearer <token>` header, read as Flask-HTTPAuth reads
-    it (werkzeug's Authorization.from_header, then the scheme): None for no header, another
-    scheme, or parameters (`a=b`) in place of a token."""
-    if not header:
-        return None
-    scheme, _, rest = header.partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    rest = rest.strip(" \t")
-    if "=" in rest.rstrip("="):
-        return None
-    return rest
 
 
 def principal() -> Principal:
