@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam, insert, or_, select, update
 
 from . import clublog
+from .chain import utc_iso
 from .clublog import Acting
 from .tables import clubs, members, tokens
 
@@ -136,5 +137,5 @@ def revoke_token(conn: Connection, token_id: str, *, now: datetime,
                            .values(revoked_at=now).returning(tokens.c.club_id)).scalar()
     if club_id is not None:
         clublog.record(conn, club_id, clublog.TOKEN_REVOKED,
-                       {"token_id": token_id, "revoked_at": clublog.utc_iso(now)},
+                       {"token_id": token_id, "revoked_at": utc_iso(now)},
                        by=by)
