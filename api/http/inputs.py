@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import wraps
 from typing import Any
 
 import flask_smorest
-from flask import g, request
+import orjson
+from flask import Response, g, request
+from flask_smorest.utils import unpack_tuple_response
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.http.errors import ApiProblem
@@ -92,9 +95,34 @@ class BodyParser(FlaskParser):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint whose `arguments` read the body through `json_body`."""
+    """flask-smorest's Blueprint whose `arguments` read the body through `json_body`, and
+    whose `response` documents the answer's schema while the answer itself is written by
+    `json_response`, as every answer of the API is (reads and writes: one serializer)."""
 
     ARGUMENTS_PARSER = BodyParser()
+
+    def response(self, status_code: Any, schema: Any = None, **kwargs: Any) -> Any:
+        document = super().response(status_code, schema, **kwargs)
+
+        def decorator(view: Any) -> Any:
+            @wraps(view)
+            def answered(*args: Any, **kw: Any) -> Any:
+                result = view(*args, **kw)
+                if isinstance(result, Response):
+                    return result
+                body, status, headers = unpack_tuple_response(result)
+                return json_response(body, int(status or status_code), headers)
+            return document(answered)
+        return decorator
+
+
+def json_response(data: Any, status: int = 200, headers: Any = None) -> Response:
+    """`data` (the service's plain JSON: dicts, lists, strings, integers within the ledger's
+    limits, booleans, null) as an application/json response, written by orjson. The route's
+    schema documents it and is not dumped (api/schemas/__init__.py; with STRICT_RESPONSES,
+    api/http/contract.py holds every answer to it, as the test suite runs)."""
+    return Response(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), status=status,
+                    headers=headers, mimetype="application/json")
 
 
 def _too_deep() -> ApiProblem:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from flask import Response
 
 from api.http.actor import current_actor
@@ -30,6 +29,7 @@ from api.http.inputs import (
     header_params,
     idempotency_key,
     if_match_version,
+    json_response,
     precondition_required,
     prefers_minimal,
     sent_json,
@@ -125,12 +125,3 @@ def lean(body: dict[str, Any]) -> dict[str, Any]:
             "appended": [{"position": e["position"], "version": e["version"], "type": e["type"]}
                          for e in body["appended"]]}
 
-
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None
-                  ) -> Response:
-    """`data` (the service's plain JSON: dicts, lists, strings, integers within the ledger's
-    limits, booleans, null) as an application/json response, written by orjson. The route's
-    schema documents it (api/schemas/__init__.py; tests/e2e/test_openapi_contract.py checks every
-    answer against it)."""
-    return Response(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), status=status,
-                    headers=headers, mimetype="application/json")
