@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import Response, url_for
+from flask import url_for
 from flask.views import MethodView
 
 from api.http.auth import (
@@ -35,7 +35,6 @@ from api.http.writing import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
     errors,
-    json_response,
     write_doc,
     write_request,
     written,
@@ -246,10 +245,7 @@ class MemberAccount(MethodView):
         data["next"] = None if data["next_after"] is None else url_for(
             "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit,
             **args)
-        # Written straight as JSON (the schema documents it), as the audit pages are:
-        # marshmallow's dump of a page and the open items was a fifth of the read
-        # (docs/audit.md's benchmark).
-        return json_response(data)
+        return data
 
 
 @blp.route("/accounts")
@@ -365,7 +361,8 @@ class Standings(MethodView):
         return paged(data, "books.Standings", limit, as_of=as_of, since=since, until=until)
 
 
-def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Response:
+def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any
+          ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """A page of a list as JSON, with `next` (the next page's URL, with the same query) and
     its `Link` header when `next_after` says more follow (docs/api.md, "Paging")."""
     query: dict[str, Any] = {k: v.isoformat() if isinstance(v, datetime) else v
@@ -375,4 +372,4 @@ def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Respo
     if data["next_after"] is not None:
         data["next"] = url_for(endpoint, **query, after=data["next_after"], limit=limit)
         headers["Link"] = f'<{data["next"]}>; rel="next"'
-    return json_response(data, headers=headers)
+    return data, 200, headers

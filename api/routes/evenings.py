@@ -25,7 +25,6 @@ from api.http.writing import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
     errors,
-    json_response,
     write_doc,
     write_request,
     written,
@@ -132,7 +131,7 @@ class Evening(MethodView):
         if wants_csv(format):
             return csv_file(money_table(TIN_COLUMNS, reckoning(tin)),
                             f"lanterloo-evening-{evening}.csv", bom=bom)
-        return json_response(tin)
+        return tin
 
 
 def reckoning(tin: dict[str, Any]) -> list[dict[str, Any]]:

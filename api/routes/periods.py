@@ -23,7 +23,6 @@ from api.http.inputs import Blueprint, header_params
 from api.http.writing import (
     ENTRY_HEADERS,
     errors,
-    json_response,
     write_doc,
     write_request,
     written,
@@ -65,7 +64,7 @@ class PeriodList(MethodView):
         Every month ever closed, oldest first: whether it is closed now, who closed it and
         when, its end and every account's balance there, and its reopenings.
         """
-        return json_response(periods().periods(as_of=as_of))
+        return periods().periods(as_of=as_of)
 
 
 @blp.route("/periods/<period>/closing")

@@ -13,7 +13,7 @@ from api.http.auth import OPENERS, STATE_READERS, requires
 from api.http.context import check_session_id, ledger
 from api.http.errors import ApiProblem, first_message
 from api.http.inputs import REPLAYED_HEADER, Blueprint, etag, header_params, session_links
-from api.http.writing import REPLAYED_DOC, json_response, write_request, written
+from api.http.writing import REPLAYED_DOC, write_request, written
 from api.schemas import (
     MAX_PLAYERS,
     PLAYER,
@@ -138,4 +138,4 @@ class Session(MethodView):
         tag = etag(int(view["version"]))
         if request.if_none_match and request.if_none_match.contains_weak(tag.strip('"')):
             return Response(status=304, headers={"ETag": tag})
-        return json_response(view, 200, {"ETag": tag})
+        return view, 200, {"ETag": tag}
