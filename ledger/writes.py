@@ -35,9 +35,17 @@ from ledger.clubs.service import Actor
 from ledger.domain import ConcurrencyConflict, LedgerError
 from ledger.store.base import Store, StoredReply, Tx, VersionMoved, stored_reply
 
-CREATED = 201
 # writes decided again after losing a race, for a request that named no version
 RETRIES = 8
+
+
+def fingerprint(what: object) -> str:
+    """What makes two requests with one Idempotency-Key "the same": the SHA-256 of `what` as
+    canonical JSON (keys sorted, no spaces, text as it is; what JSON cannot write, as its
+    str). The one recipe: the API's (method, path, body), a service's own, the demo's."""
+    canonical = json.dumps(what, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                           default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 class IdempotencyKeyReused(LedgerError):
@@ -69,10 +77,8 @@ class WriteRequest:
         """This request with its fingerprint: the caller's, else made from `what`."""
         if self.fingerprint is not None or self.idempotency_key is None:
             return self
-        canonical = json.dumps([*what, self.expected_version], sort_keys=True,
-                               separators=(",", ":"), default=str)
         return WriteRequest(self.actor, self.expected_version, self.idempotency_key,
-                            hashlib.sha256(canonical.encode()).hexdigest())
+                            fingerprint([*what, self.expected_version]))
 
 
 @dataclass(frozen=True)
@@ -137,8 +143,8 @@ def _attempt(store: Store, request: WriteRequest, *, scope: str,
             decided_on = head.version
             body = write(tx, head)
             if key is not None:
-                tx.keep_reply(scope, key, fingerprint=str(request.fingerprint),
-                              status_code=CREATED, body=body, now=datetime.now(UTC))
+                tx.keep_reply(scope, key, fingerprint=str(request.fingerprint), body=body,
+                              now=datetime.now(UTC))
             return AppendResult(body)
     except VersionMoved as error:
         raise _RaceLost(decided_on, error) from error

@@ -20,6 +20,7 @@ from typing import Any
 
 from api.cli import links as cli_links
 from ledger.domain import LedgerError
+from ledger.domain.access import Role
 
 # main's runner: migrate, then `work(clubs)`; a refusal is one line on stderr and status 2.
 WithClubs = Callable[[argparse.Namespace, Callable[[Any], int]], int]
@@ -41,7 +42,7 @@ def cmd_club_create(args: argparse.Namespace, with_clubs: WithClubs) -> int:
         print(f"club {club['club_id']}: {club['name']}")
         print(f"member {member['member_id']}: {member['name']} (admin)")
         _print_token(token)
-        cli_links.print_link(clubs, club["club_id"], member["member_id"], "admin", args.url)
+        cli_links.print_link(clubs, club["club_id"], member["member_id"], Role.ADMIN, args.url)
         from api.cli.audit import ensure_checkpoint_key
 
         ensure_checkpoint_key()

@@ -15,14 +15,13 @@ returns the session already recorded instead of a second copy.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from api.schemas import SessionOpenSchema, load_event
 from ledger.clubs.service import ROLES, Actor, Clubs, NotFound
+from ledger.domain.access import TokenStatus
 from ledger.sessions.service import Ledger
-from ledger.writes import WriteRequest
+from ledger.writes import WriteRequest, fingerprint
 
 DEMO_VERSION = "v1"
 DEMO_KEY = f"lanterloo-demo-{DEMO_VERSION}"
@@ -108,11 +107,6 @@ DEALS: list[tuple[str, list[dict[str, Any]]]] = [
 ]
 
 
-def _fingerprint(data: Any) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
 def demo_club(clubs: Clubs) -> tuple[str, dict[str, str]]:
     """(the demo club's id, {member name: member id}), made if missing: players A-E and the
     staff of DEMO_STAFF."""
@@ -135,7 +129,7 @@ def demo_tokens(clubs: Clubs) -> dict[str, str]:
     """A new bearer token for each role of the demo club; the earlier demo tokens revoked."""
     club_id, members = demo_club(clubs)
     for token in clubs.tokens(club_id):
-        if token["label"] == DEMO_TOKEN_LABEL and token["status"] == "active":
+        if token["label"] == DEMO_TOKEN_LABEL and token["status"] == TokenStatus.ACTIVE:
             clubs.revoke_token(token["token_id"], club_id=club_id)
     return {role: clubs.create_token(club_id, members[DEMO_STAFF[role]], role,
                                      DEMO_TOKEN_LABEL)["token"] for role in ROLES}
@@ -150,14 +144,14 @@ def load_demo(ledger: Ledger, *, echo: Any = None) -> str:
     dealer = Actor(DEMO_STAFF["dealer"], members[DEMO_STAFF["dealer"]])
     command = SessionOpenSchema().load(OPEN)
     opened = club.open_session(command, WriteRequest(treasurer, idempotency_key=DEMO_KEY,
-                                                     fingerprint=_fingerprint(OPEN)))
+                                                     fingerprint=fingerprint(OPEN)))
     session_id = str(opened.body["session_id"])
     for number, (what, events) in enumerate(DEALS, start=1):
         commands = [load_event(event, f"events.{i}") for i, event in enumerate(events)]
         ending = any(event["type"] == "SessionEnded" for event in events)
         club.append(session_id, commands, WriteRequest(
             treasurer if ending else dealer, idempotency_key=f"{DEMO_KEY}-{number}",
-            fingerprint=_fingerprint(events)))
+            fingerprint=fingerprint(events)))
         if echo:
             echo(f"  {what}")
     return session_id

@@ -38,6 +38,7 @@ from api.cli import clubs as cli_clubs
 from api.cli import links as cli_links
 from api.cli import ops as cli_ops
 from ledger.domain import LedgerError
+from ledger.domain.access import Role
 
 
 def _database_url(args: argparse.Namespace) -> str | None:
@@ -327,7 +328,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   f"{base}/sessions/{session_id}/statement")
             clubs = _clubs(engine)
             club_id = clubs.club(DEMO_CLUB)["club_id"]
-            for role in ("admin", "treasurer", "auditor"):  # the desk's, in a browser
+            for role in (Role.ADMIN, Role.TREASURER, Role.AUDITOR):  # the desk's, in a browser
                 member_id = clubs.member(club_id, DEMO_STAFF[role])["member_id"]
                 cli_links.print_link(clubs, club_id, member_id, role, base)
     finally:

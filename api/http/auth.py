@@ -16,7 +16,6 @@ every role.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, TypeVar, cast
@@ -29,6 +28,7 @@ from api.http.errors import ApiProblem, problem
 from api.http.extension import services
 from ledger.clubs.service import Principal
 from ledger.domain import Command
+from ledger.domain.access import Role
 from ledger.domain.commands import EndSession
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,8 +36,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 REALM = "lanterloo"
 SECURITY_SCHEME = "bearerAuth"
 
-ADMIN, TREASURER, DEALER, AUDITOR = "admin", "treasurer", "dealer", "auditor"
-MEMBER = "member"  # one member's own account and statements, nothing else
+ADMIN, TREASURER, DEALER, AUDITOR = Role.ADMIN, Role.TREASURER, Role.DEALER, Role.AUDITOR
+MEMBER = Role.MEMBER  # one member's own account and statements, nothing else
 STAFF = (ADMIN, TREASURER, DEALER, AUDITOR)
 EVERY_ROLE = (*STAFF, MEMBER)
 # Who may do what (docs/api.md, "Roles"):
@@ -72,6 +72,11 @@ def _verify(token: str) -> Principal | None:
     return principal
 
 
+@auth.get_user_roles
+def _roles(found: Principal) -> Role:
+    return found.role
+
+
 @auth.error_handler
 def _refused(status: int) -> Any:
     if status == 403:
@@ -89,61 +94,34 @@ def _refused(status: int) -> Any:
                    headers={"WWW-Authenticate": header})
 
 
-def requires(*roles: str, own: str | None = None) -> Callable[[F], F]:
+def requires(*roles: Role, own: str | None = None) -> Callable[[F], F]:
     """Only a valid token of one of `roles` gets through (401 / 403 otherwise); documents the
     security requirement and those answers in the OpenAPI document.
 
     `own` names the route's member parameter: a role of OWN_ONLY (a member's token) gets
     through only for its own member, else 403, decided before anything is looked up."""
 
-    allowed = frozenset(roles)
-
     def decorate(view: F) -> F:
-        if inspect.iscoroutinefunction(view):  # Flask's ensure_sync would be needed
-            raise TypeError("a guarded view must be a plain function")
-
         @wraps(view)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            # What Flask-HTTPAuth's login_required(role=...) does for a token, without its
-            # per-request generality (several schemes, async callbacks, role sets): the
-            # same token reaches _verify, and the same 401 and 403 are sent.
-            if request.method != "OPTIONS":
-                token = bearer_token(request.environ.get("HTTP_AUTHORIZATION"))
-                found = _verify(token) if token else None
-                if found is None:
-                    return auth.auth_error_callback(401)
-                if found.role not in allowed:
-                    return auth.auth_error_callback(403)
-                if found.role in OWN_ONLY and own is not None \
-                        and kwargs.get(own) != found.member_id:
+        def own_only(*args: Any, **kwargs: Any) -> Any:
+            if own is not None and request.method != "OPTIONS":
+                found = principal()
+                if found.role in OWN_ONLY and kwargs.get(own) != found.member_id:
                     return problem(403, "forbidden", "a member's token reads his own account "
                                    "and statements only", title="Not allowed for this role",
                                    rule="role")
             return view(*args, **kwargs)
 
-        guarded = cast(F, checked)
+        # Flask-HTTPAuth reads the bearer token, has _verify look it up (401 without a valid
+        # one) and _roles name its role (403 for a role not in `roles`).
+        guarded = cast(F, auth.login_required(role=list(roles))(own_only))
         guarded = _DOCS.alt_response(401, response="UNAUTHORIZED")(guarded)
         guarded = _DOCS.alt_response(403, response="FORBIDDEN")(guarded)
         extra = {"x-own-member": own} if own is not None else {}
         return cast(F, _DOCS.doc(security=[{SECURITY_SCHEME: []}],
-                                 **{"x-roles": list(roles)}, **extra)(guarded))
+                                 **{"x-roles": [role.value for role in roles]}, **extra)(guarded))
 
     return decorate
-
-
-def bearer_token(header: str | None) -> str | None:
-    """The token of an `Authorization: Bearer <token>` header, read as Flask-HTTPAuth reads
-    it (werkzeug's Authorization.from_header, then the scheme): None for no header, another
-    scheme, or parameters (`a=b`) in place of a token."""
-    if not header:
-        return None
-    scheme, _, rest = header.partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    rest = rest.strip(" \t")
-    if "=" in rest.rstrip("="):
-        return None
-    return rest
 
 
 def principal() -> Principal:

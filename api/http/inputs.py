@@ -3,18 +3,20 @@ Idempotency-Key and its fingerprint, Prefer, ETags."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
+from functools import wraps
 from typing import Any
 
 import flask_smorest
-from flask import g, request
-from webargs import core
+import orjson
+from flask import Response, g, request
+from flask_smorest.utils import unpack_tuple_response
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.http.errors import ApiProblem
 from api.http.request_guard import INT64_MAX, INT64_MIN, nul_problem, number_problem
+from ledger import writes
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -84,19 +86,43 @@ def sent_json() -> Any:
 
 
 class BodyParser(FlaskParser):
-    """webargs' parser for the schemas of `Blueprint.arguments`, reading the body through
-    `json_body` (an empty body is missing, as webargs has it)."""
+    """webargs' parser for the schemas of `Blueprint.arguments`: a body is read by
+    `json_object` on every route (415 if it is not sent as JSON, 400 if it is not one readable
+    JSON object), then loaded by the route's schema (422 naming the field)."""
 
-    def _raw_load_json(self, req: Any) -> Any:
-        if not is_json_request(req) or not req.get_data(cache=True):
-            return core.missing
-        return json_body()
+    def load_json(self, req: Any, schema: Any) -> Any:
+        return json_object()
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint whose `arguments` read the body through `json_body`."""
+    """flask-smorest's Blueprint whose `arguments` read the body through `json_body`, and
+    whose `response` documents the answer's schema while the answer itself is written by
+    `json_response`, as every answer of the API is (reads and writes: one serializer)."""
 
     ARGUMENTS_PARSER = BodyParser()
+
+    def response(self, status_code: Any, schema: Any = None, **kwargs: Any) -> Any:
+        document = super().response(status_code, schema, **kwargs)
+
+        def decorator(view: Any) -> Any:
+            @wraps(view)
+            def answered(*args: Any, **kw: Any) -> Any:
+                result = view(*args, **kw)
+                if isinstance(result, Response):
+                    return result
+                body, status, headers = unpack_tuple_response(result)
+                return json_response(body, int(status or status_code), headers)
+            return document(answered)
+        return decorator
+
+
+def json_response(data: Any, status: int = 200, headers: Any = None) -> Response:
+    """`data` (the service's plain JSON: dicts, lists, strings, integers within the ledger's
+    limits, booleans, null) as an application/json response, written by orjson. The route's
+    schema documents it and is not dumped (api/schemas/__init__.py; with STRICT_RESPONSES,
+    api/http/contract.py holds every answer to it, as the test suite runs)."""
+    return Response(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), status=status,
+                    headers=headers, mimetype="application/json")
 
 
 def _too_deep() -> ApiProblem:
@@ -192,10 +218,9 @@ def idempotency_key() -> str | None:
 
 
 def fingerprint(body: Any, *extra: object) -> str:
-    """What makes two requests "the same" for an idempotency key: method, path, body, extra."""
-    canonical = json.dumps([request.method, request.path, body, *extra], sort_keys=True,
-                           separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """What makes two requests "the same" for an idempotency key: method, path, body, extra
+    (ledger/writes.py's recipe)."""
+    return writes.fingerprint([request.method, request.path, body, *extra])
 
 
 def prefers_minimal() -> bool:

@@ -33,6 +33,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.http import metrics
+from api.http.inputs import REPLAYED_HEADER
 from api.http.redaction import redact
 
 REQUEST_ID_HEADER = "X-Request-Id"
@@ -180,7 +181,7 @@ def install(app: Flask) -> None:
         path = redact(req.path)
         status = response.status_code
         rule = state.get("problem_rule") if status >= 400 else None
-        replayed = headers.get("Idempotent-Replayed") == "true"
+        replayed = headers.get(REPLAYED_HEADER) == "true"
         database_error = state.get("database_error")
         metrics.observe(method=method, route=route, endpoint=req.endpoint,
                         status=status, seconds=seconds, rule=rule, replayed=replayed,

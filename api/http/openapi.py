@@ -25,7 +25,7 @@ from marshmallow import fields
 from api.schemas.audit import AUDITED
 from api.schemas.base import Variants, printable, ref
 from api.schemas.books import BOOK_ENTRIES
-from api.schemas.events import EVENT_SCHEMAS, EXPECTED_ACTIONS
+from api.schemas.events import EVENT_SCHEMAS, EXPECTED_ACTIONS, AppendIn, EventBatchIn
 from api.schemas.records import ENTRY_EVENTS, RECORDED
 from ledger.domain import vocabulary
 
@@ -146,6 +146,12 @@ def install(api: Any) -> None:
             "discriminator": {"propertyName": "type",
                               "mapping": {kind: ref(name)["$ref"]
                                           for kind, name in names.items()}}})
+    # An append's body (POST /sessions/{id}/events): one event or a batch. Its schema reads
+    # either (AppendIn.load); the component says so, in place of the members apispec reads
+    # from its (no) fields.
+    components.schema("EventBatchIn", schema=EventBatchIn)
+    components.schema("AppendIn", schema=AppendIn)
+    components.schemas["AppendIn"] = {"oneOf": [ref("EventIn"), ref("EventBatchIn")]}
 
 
 def merge_parameters(blp: Any) -> None:

@@ -17,18 +17,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from flask import Response
 
 from api.http.actor import current_actor
 from api.http.errors import ApiProblem
 from api.http.inputs import (
+    REPLAYED_HEADER,
     Blueprint,
     etag,
     fingerprint,
     header_params,
     idempotency_key,
     if_match_version,
+    json_response,
     precondition_required,
     prefers_minimal,
     sent_json,
@@ -37,24 +38,27 @@ from api.schemas.base import ref
 from ledger.domain import SessionNotFound
 from ledger.writes import AppendResult, WriteRequest
 
-REPLAYED_HEADER = "Idempotent-Replayed"
 MINIMAL = "return=minimal"
 
+# Every write's answer may carry it: its documentation.
+REPLAYED_DOC = {"description": "true when this is the stored answer to an earlier request "
+                               "with the same Idempotency-Key",
+                "schema": {"type": "string", "enum": ["true"]}}
 # The book writes' documentation: the stored answer's header, the refusals, the body and answer.
-ENTRY_HEADERS = {REPLAYED_HEADER: {
-    "description": "true when this is the stored answer to an earlier request with the same "
-                   "Idempotency-Key", "schema": {"type": "string", "enum": ["true"]}}}
+ENTRY_HEADERS = {REPLAYED_HEADER: REPLAYED_DOC}
 WRITE_ERRORS = ("BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE_ENTITY")
 
 
 def write_doc(blp: Blueprint, schema: type, operation: str) -> Any:
-    """Document a book write on `blp`: its body `schema`, its Idempotency-Key and its answer,
-    one of the family BookEntry (typed by its `type`)."""
-    return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
-                   requestBody={"required": True,
-                                "content": {"application/json": {"schema": schema}}},
-                   responses={201: {"content": {"application/json": {
-                       "schema": ref("BookEntry")}}}})
+    """A book write on `blp`: its body read by `schema` (given to the view as its first
+    argument), its Idempotency-Key and its answer, one of the family BookEntry (typed by its
+    `type`), documented."""
+    def decorate(view: Any) -> Any:
+        view = blp.arguments(schema)(view)
+        return blp.doc(operationId=operation, parameters=header_params("Idempotency-Key"),
+                       responses={201: {"content": {"application/json": {
+                           "schema": ref("BookEntry")}}}})(view)
+    return decorate
 
 
 def errors(blp: Blueprint, *names: str) -> Any:
@@ -121,12 +125,3 @@ def lean(body: dict[str, Any]) -> dict[str, Any]:
             "appended": [{"position": e["position"], "version": e["version"], "type": e["type"]}
                          for e in body["appended"]]}
 
-
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None
-                  ) -> Response:
-    """`data` (the service's plain JSON: dicts, lists, strings, integers within the ledger's
-    limits, booleans, null) as an application/json response, written by orjson. The route's
-    schema documents it (api/schemas/__init__.py; tests/e2e/test_openapi_contract.py checks every
-    answer against it)."""
-    return Response(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), status=status,
-                    headers=headers, mimetype="application/json")

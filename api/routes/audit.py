@@ -15,7 +15,7 @@ from api.http.context import books, ledger
 from api.http.extension import services
 from api.http.formats import CSV_MIMETYPE
 from api.http.forms import run_query
-from api.http.inputs import Blueprint, json_object
+from api.http.inputs import Blueprint
 from api.schemas.audit import (
     AuditEventsPage,
     AuditQuery,
@@ -26,6 +26,7 @@ from api.schemas.audit import (
     CorrectionsPage,
     CorrectionsQuery,
     ExportCheckSchema,
+    ExportFileSchema,
     RegisterPage,
     RegisterQuery,
     TokenRegisterSchema,
@@ -154,13 +155,12 @@ class VerifyClub(MethodView):
 @blp.route("/export-check")
 class ExportCheck(MethodView):
     @requires(*RECORD_READERS)
-    @blp.doc(operationId="checkExport", requestBody={"required": True, "content": {
-        "application/json": {"schema": {"type": "object", "description": "A session as "
-                                        "GET /sessions/<id>/export answers it"}}}})
+    @blp.doc(operationId="checkExport")
+    @blp.arguments(ExportFileSchema)
     @blp.response(200, ExportCheckSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    def post(self):
+    def post(self, exported: dict[str, Any]):
         """Check an exported session, as `lanterloo verify-export` does
 
         Writes nothing. Every hash recomputed from the session's genesis, the head's
@@ -169,4 +169,4 @@ class ExportCheck(MethodView):
         body limit is checked with `lanterloo verify-export FILE --public-key <key>`.
         """
         signer = configured_signer()
-        return check_export_file(json_object(), {signer.public_hex} if signer else None)
+        return check_export_file(exported, {signer.public_hex} if signer else None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import Response, url_for
+from flask import url_for
 from flask.views import MethodView
 
 from api.http.auth import (
@@ -31,12 +31,11 @@ from api.http.forms import (
     register_answer,
     settle_up_csv,
 )
-from api.http.inputs import Blueprint, json_object
+from api.http.inputs import Blueprint
 from api.http.writing import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
     errors,
-    json_response,
     write_doc,
     write_request,
     written,
@@ -79,7 +78,7 @@ class Payments(MethodView):
     @write_doc(blp, PaymentIn, "recordPayment")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self):
+    def post(self, data: dict[str, Any]):
         """Record a payment
 
         Who paid whom (a member's id or name, or "club"), how much in minor units, in which
@@ -87,7 +86,6 @@ class Payments(MethodView):
         beyond what the schema says: a payer who is the payee (`payer-is-payee`), a party
         who is not a member of the club, a session of another club.
         """
-        data = PaymentIn().load(json_object())
         return written(books().record_payment(**data, request=write_request()))
 
 
@@ -97,13 +95,12 @@ class WriteOffs(MethodView):
     @write_doc(blp, WriteOffIn, "writeOffDebt")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self):
+    def post(self, data: dict[str, Any]):
         """Write off a debt
 
         Give up some or all of what a member owes in one currency, with a reason; never more
         than he owes (422 naming `owes_minor` otherwise), and only a member of the club.
         """
-        data = WriteOffIn().load(json_object())
         return written(books().write_off(**data, request=write_request()))
 
 
@@ -113,12 +110,11 @@ class Cash(MethodView):
     @write_doc(blp, CashIn, "countCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, session_id: str):
+    def post(self, data: dict[str, Any], session_id: str):
         """Record the cash counted on the table at the session's close
 
         The statement's `cash` section then compares it with what the ledger expects.
         """
-        data = CashIn().load(json_object())
         return written(books().count_cash(session_id, **data, request=write_request()))
 
 
@@ -128,13 +124,12 @@ class Float(MethodView):
     @write_doc(blp, FloatIn, "openFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self, session_id: str):
+    def post(self, data: dict[str, Any], session_id: str):
         """Record the float put in the session's tin
 
         The club's cash the tin starts with, in the session's currency: the cash check
         expects it back at the close (payouts from it, to a guest, counted against it).
         """
-        data = FloatIn().load(json_object())
         return written(books().open_float(session_id, **data, request=write_request()))
 
 
@@ -144,13 +139,12 @@ class CashDifferences(MethodView):
     @write_doc(blp, CashDifferenceIn, "bookCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, session_id: str):
+    def post(self, data: dict[str, Any], session_id: str):
         """Book a tin's shortage or surplus
 
         Against the club (its cash-over-short account) or a member who answers for it, with
         a reason; at most what the session's cash check leaves unbooked, of that sign.
         """
-        data = CashDifferenceIn().load(json_object())
         return written(books().book_cash_difference(session_id, **data,
                                                     request=write_request()))
 
@@ -161,14 +155,13 @@ class Reversal(MethodView):
     @write_doc(blp, ReversalIn, "reverseBookEntry")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, seq: int):
+    def post(self, data: dict[str, Any], seq: int):
         """Reverse a book entry
 
         Cancel a mistaken payment, write-off or cash count with a reason: a new entry
         (`EntryReversed`) posts its postings back; the entry itself stays as it was. An
         entry is reversed once (409 `entry-already-reversed`); a reversal is not reversed.
         """
-        data = ReversalIn().load(json_object())
         return written(books().reverse(seq, **data, request=write_request()))
 
 
@@ -190,14 +183,13 @@ class Currencies(MethodView):
     @write_doc(blp, CurrenciesIn, "setClubCurrencies")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def put(self):
+    def put(self, data: dict[str, Any]):
         """Set the currencies the club keeps
 
         ISO 4217 codes only; the admin or the treasurer. Recorded in the book log
         (`CurrenciesSet`); balances already held in a currency the club no longer keeps stay
         as they are.
         """
-        data = CurrenciesIn().load(json_object())
         return written(books().set_currencies(**data, request=write_request()))
 
 
@@ -255,10 +247,7 @@ class MemberAccount(MethodView):
         data["next"] = None if data["next_after"] is None else url_for(
             "books.MemberAccount", member_id=member_id, after=data["next_after"], limit=limit,
             **args)
-        # Written straight as JSON (the schema documents it), as the audit pages are:
-        # marshmallow's dump of a page and the open items was a fifth of the read
-        # (docs/audit.md's benchmark).
-        return json_response(data)
+        return data
 
 
 @blp.route("/accounts")
@@ -374,7 +363,8 @@ class Standings(MethodView):
         return paged(data, "books.Standings", limit, as_of=as_of, since=since, until=until)
 
 
-def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Response:
+def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any
+          ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """A page of a list as JSON, with `next` (the next page's URL, with the same query) and
     its `Link` header when `next_after` says more follow (docs/api.md, "Paging")."""
     query: dict[str, Any] = {k: v.isoformat() if isinstance(v, datetime) else v
@@ -384,4 +374,4 @@ def paged(data: dict[str, Any], endpoint: str, limit: int, **args: Any) -> Respo
     if data["next_after"] is not None:
         data["next"] = url_for(endpoint, **query, after=data["next_after"], limit=limit)
         headers["Link"] = f'<{data["next"]}>; rel="next"'
-    return json_response(data, headers=headers)
+    return data, 200, headers

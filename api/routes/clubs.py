@@ -8,6 +8,8 @@ The admin renames a member, makes a guest a member and retires a member
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
@@ -25,17 +27,18 @@ from api.http.auth import (
     requires,
 )
 from api.http.extension import services
-from api.http.inputs import Blueprint, header_params, json_object
+from api.http.inputs import Blueprint, header_params
 from api.http.writing import errors, write_request, written
 from api.schemas import PLAYER, KnownQuery, Open, Strict, printable
 from ledger.audit.checkpoint_log import key_status
 from ledger.clubs.membership import change_member, retire_member
 from ledger.clubs.tokens import issue_token
+from ledger.domain.access import TokenStatus
 
 blp = Blueprint("club", __name__, url_prefix="",
                 description="The caller's club: who am I, its members and its tokens.")
 
-ROLE_FIELD = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROLE)),
+ROLE_FIELD = fields.String(required=True, validate=validate.OneOf([r.value for r in EVERY_ROLE]),
                            metadata={"description": "admin, treasurer, dealer, auditor, or "
                                                     "member: his own account and statements "
                                                     "only"})
@@ -115,8 +118,7 @@ class TokenSchema(Open):
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     expires_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(required=True, validate=validate.OneOf(["active", "expired",
-                                                                    "revoked"]))
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in TokenStatus]))
 
 
 class NewTokenSchema(TokenSchema):
@@ -145,10 +147,6 @@ class TokenInSchema(Strict):
                                      validate=validate.Range(min=1, max=3650))
 
 
-def _body(schema: type[Strict]) -> dict:
-    return dict(schema().load(json_object()))
-
-
 @blp.route("/club")
 class Club(MethodView):
     @requires(*EVERY_ROLE)
@@ -174,16 +172,14 @@ class Members(MethodView):
         return {"members": services().clubs.members(principal().club_id, retired=retired)}
 
     @requires(*MANAGERS)
-    @blp.doc(requestBody={"required": True,
-                          "content": {"application/json": {"schema": MemberInSchema}}})
+    @blp.arguments(MemberInSchema)
     @blp.doc(operationId="addMember")
     @blp.response(201, MemberSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def post(self):
+    def post(self, body: dict[str, Any]):
         """Add a member: a display name unique in the club whatever its case"""
-        body = _body(MemberInSchema)
         member = services().clubs.add_member(principal().club_id, body["name"],
                                              guest=body["guest"], by=principal().actor)
         return member, 201
@@ -192,20 +188,18 @@ class Members(MethodView):
 @blp.route("/members/<member_id>")
 class Member(MethodView):
     @requires(*MANAGERS)
-    @blp.doc(operationId="changeMember", parameters=header_params("Idempotency-Key"),
-             requestBody={"required": True,
-                          "content": {"application/json": {"schema": MemberChangeInSchema}}})
+    @blp.doc(operationId="changeMember", parameters=header_params("Idempotency-Key"))
+    @blp.arguments(MemberChangeInSchema)
     @blp.response(200, MemberSchema)
     @errors(blp, "BAD_REQUEST", "NOT_FOUND", "CONFLICT", "UNSUPPORTED_MEDIA_TYPE",
             "UNPROCESSABLE_ENTITY")
-    def patch(self, member_id: str):
+    def patch(self, body: dict[str, Any], member_id: str):
         """Rename a member, or make a guest a member
 
         `name`: his display name from now on, unique in the club whatever its case; the
         sessions he played keep the name he was seated under. `"guest": false`: the guest
         becomes a member. Recorded in the club's log; a retired member is not changed (409).
         """
-        body = _body(MemberChangeInSchema)
         return written(change_member(services().clubs, principal().club_id, member_id,
                                      name=body.get("name"), guest=body.get("guest"),
                                      request=write_request()), status=200)
@@ -256,15 +250,14 @@ class Tokens(MethodView):
         return {"tokens": services().clubs.tokens(principal().club_id)}
 
     @requires(*LINK_ISSUERS)
-    @blp.doc(requestBody={"required": True,
-                          "content": {"application/json": {"schema": TokenInSchema}}},
-             parameters=header_params("Idempotency-Key"))
+    @blp.arguments(TokenInSchema)
+    @blp.doc(parameters=header_params("Idempotency-Key"))
     @blp.doc(operationId="createToken")
     @blp.response(201, NewTokenSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def post(self):
+    def post(self, body: dict[str, Any]):
         """Create a token for a member, with a role and a label; its secret is shown once
 
         An admin issues any role; a treasurer only `member` tokens, each bound to the member
@@ -272,7 +265,6 @@ class Tokens(MethodView):
         second token: it is answered with the first answer less the secret
         (`Idempotent-Replayed: true`), which is never stored.
         """
-        body = _body(TokenInSchema)
         may_issue(body["role"])
         result = issue_token(
             services().clubs, principal().club_id, body["member"], body["role"], body["label"],

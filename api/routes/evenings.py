@@ -20,12 +20,11 @@ from flask.views import MethodView
 from api.http.auth import BOOK_READERS, BOOKKEEPERS, requires
 from api.http.context import books
 from api.http.formats import CSV_MIMETYPE, csv_file, wants_csv
-from api.http.inputs import Blueprint, json_object
+from api.http.inputs import Blueprint
 from api.http.writing import (
     ENTRY_HEADERS,
     WRITE_ERRORS,
     errors,
-    json_response,
     write_doc,
     write_request,
     written,
@@ -51,7 +50,7 @@ class EveningSessions(MethodView):
     @write_doc(blp, EveningSessionIn, "joinEvening")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, evening: str):
+    def post(self, data: dict[str, Any], evening: str):
         """Put a session's cash in the evening's tin
 
         Its cash payments, its payouts and its pools count in the evening's cash check. A
@@ -59,7 +58,6 @@ class EveningSessions(MethodView):
         `session-in-evening`) nor one with a float, count or difference of its own (409
         `session-has-own-tin`); in the tin's currency (422 `evening-currency`).
         """
-        data = EveningSessionIn().load(json_object())
         return written(books().join_evening(evening, **data, request=write_request()))
 
 
@@ -69,13 +67,12 @@ class EveningFloat(MethodView):
     @write_doc(blp, FloatIn, "openEveningFloat")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, evening: str):
+    def post(self, data: dict[str, Any], evening: str):
         """Record the float put in the evening's tin
 
         The club's cash the tin starts with, before any session if need be; the first float
         or session sets the tin's currency, one the club keeps.
         """
-        data = FloatIn().load(json_object())
         return written(books().open_float(evening=evening, **data, request=write_request()))
 
 
@@ -85,13 +82,12 @@ class EveningCash(MethodView):
     @write_doc(blp, CashIn, "countEveningCash")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, evening: str):
+    def post(self, data: dict[str, Any], evening: str):
         """Record the cash counted in the evening's tin at the close
 
         Every session of the evening must have ended (409 `cash-after-end`), and there must
         be one (409 `evening-has-sessions`).
         """
-        data = CashIn().load(json_object())
         return written(books().count_cash(evening=evening, **data, request=write_request()))
 
 
@@ -101,13 +97,12 @@ class EveningCashDifferences(MethodView):
     @write_doc(blp, CashDifferenceIn, "bookEveningCashDifference")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS, "CONFLICT")
-    def post(self, evening: str):
+    def post(self, data: dict[str, Any], evening: str):
         """Book the evening's tin's shortage or surplus
 
         Against the club or a member, with a reason; at most what the evening's cash check
         leaves unbooked, of that sign.
         """
-        data = CashDifferenceIn().load(json_object())
         return written(books().book_cash_difference(evening=evening, **data,
                                                     request=write_request()))
 
@@ -136,7 +131,7 @@ class Evening(MethodView):
         if wants_csv(format):
             return csv_file(money_table(TIN_COLUMNS, reckoning(tin)),
                             f"lanterloo-evening-{evening}.csv", bom=bom)
-        return json_response(tin)
+        return tin
 
 
 def reckoning(tin: dict[str, Any]) -> list[dict[str, Any]]:

@@ -7,16 +7,15 @@ from flask.views import MethodView
 
 from api.http.auth import APPENDERS, RECORD_READERS, check_commands, requires
 from api.http.context import check_session_id, ledger
-from api.http.inputs import Blueprint, header_params, json_object, session_links
-from api.http.writing import write_request, written
+from api.http.inputs import REPLAYED_HEADER, Blueprint, header_params, session_links
+from api.http.writing import REPLAYED_DOC, write_request, written
 from api.schemas import (
     AppendResultSchema,
-    EventBatchIn,
     EventsPageSchema,
     EventsQuery,
-    load_events,
 )
-from api.schemas.base import ref
+from api.schemas.events import AppendIn
+from ledger.domain import Command
 
 blp = Blueprint("events", __name__, url_prefix="/sessions/<session_id>/events",
                 description="Log what happens at the table; read the session's events.")
@@ -25,20 +24,15 @@ blp.url_value_preprocessor(check_session_id)
 @blp.route("")
 class Events(MethodView):
     @requires(*APPENDERS)
+    @blp.arguments(AppendIn, description=(
+        "One event, or a batch `{\"events\": [...], \"expected_version\": 12}` appended all "
+        "or nothing. The expected version may also be sent as the header `If-Match: \"12\"`; "
+        "an append that names no version and sends no Idempotency-Key is refused with 428. "
+        "No event carries an amount: the rules decide every amount."))
     @blp.doc(
         operationId="appendEvents",
         responses={201: {"links": session_links(
             "$response.body#/session_id", deal_no="$response.body#/session/deal_no")}},
-        requestBody={
-            "required": True,
-            "description": "One event, or a batch `{\"events\": [...], \"expected_version\": "
-                           "12}` appended all or nothing. The expected version may also be "
-                           "sent as the header `If-Match: \"12\"`; an append that names no "
-                           "version and sends no Idempotency-Key is refused with 428. No "
-                           "event carries an amount: the rules decide every amount.",
-            "content": {"application/json": {"schema": {"oneOf": [
-                ref("EventIn"), EventBatchIn]}}},
-        },
         parameters=header_params("Idempotency-Key", "If-Match", "Prefer"),
     )
     @blp.response(201, AppendResultSchema, headers={
@@ -46,9 +40,7 @@ class Events(MethodView):
                  "schema": {"type": "string"}},
         "Preference-Applied": {"description": "return=minimal when the lean form was sent",
                                "schema": {"type": "string", "enum": ["return=minimal"]}},
-        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
-                                               "earlier request with the same Idempotency-Key",
-                                "schema": {"type": "string", "enum": ["true"]}}})
+        REPLAYED_HEADER: REPLAYED_DOC})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
@@ -58,7 +50,7 @@ class Events(MethodView):
     @blp.alt_response(428, response="PRECONDITION_REQUIRED",
                       description="Neither If-Match (nor expected_version) nor an "
                                   "Idempotency-Key: a blind write is refused")
-    def post(self, session_id: str):
+    def post(self, body: tuple[list[Command], int | None], session_id: str):
         """Append events
 
         Log what happened at the table, e.g. `{"type": "CardPlayed", "player": "C",
@@ -72,8 +64,7 @@ class Events(MethodView):
         `Prefer: return=minimal` answers with the version and the appended events' positions,
         versions and types only (`Preference-Applied: return=minimal`).
         """
-        commands, body_version = load_events(
-            json_object(), max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
+        commands, body_version = body
         check_commands(commands)
         write = write_request(body_version=body_version, precondition=session_id)
         return written(ledger().append(session_id, commands, write), minimal=True)

@@ -9,7 +9,6 @@ from api.http.context import check_session_id, ledger
 from api.http.formats import CSV_MIMETYPE, wants_csv
 from api.http.forms import explain_csv
 from api.http.inputs import Blueprint
-from api.http.writing import json_response
 from api.schemas.explain import ExplainQuery, ExplainSchema
 
 blp = Blueprint("explain", __name__, url_prefix="/sessions/<session_id>/explain",
@@ -45,7 +44,4 @@ class Explain(MethodView):
         """
         if wants_csv(format):
             return explain_csv(session_id, player, as_of, table=table, bom=bom)
-        # Written straight as JSON (ExplainSchema documents it): marshmallow's dump of a long
-        # session's trail, thousands of postings, cost five times the trail itself.
-        return json_response(ledger().explain(session_id, player=player, as_of=as_of),
-                             headers={"Vary": "Accept"})
+        return ledger().explain(session_id, player=player, as_of=as_of), 200, {"Vary": "Accept"}

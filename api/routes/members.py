@@ -27,6 +27,7 @@ from api.schemas.views import (
     StatementPlayerSchema,
     as_of_member,
 )
+from ledger.domain.vocabulary import Status
 
 blp = Blueprint("members", __name__, url_prefix="/members/<member_id>",
                 description="A member's own view: the sessions he played and his line of "
@@ -80,7 +81,7 @@ class MemberStatementSchema(Open):
     session_id = fields.String(required=True)
     name = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["open", "ended"]))
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in Status]))
     ended_method = fields.String(required=True, allow_none=True)
     preset = fields.String(required=True)
     unit = fields.String(required=True)

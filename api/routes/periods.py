@@ -19,11 +19,10 @@ from api.http.auth import ADMIN, BOOK_READERS, TREASURER, principal, requires
 from api.http.context import books
 from api.http.errors import ApiProblem
 from api.http.extension import services
-from api.http.inputs import Blueprint, header_params, json_object
+from api.http.inputs import Blueprint, header_params
 from api.http.writing import (
     ENTRY_HEADERS,
     errors,
-    json_response,
     write_doc,
     write_request,
     written,
@@ -65,7 +64,7 @@ class PeriodList(MethodView):
         Every month ever closed, oldest first: whether it is closed now, who closed it and
         when, its end and every account's balance there, and its reopenings.
         """
-        return json_response(periods().periods(as_of=as_of))
+        return periods().periods(as_of=as_of)
 
 
 @blp.route("/periods/<period>/closing")
@@ -74,7 +73,7 @@ class Closing(MethodView):
     @write_doc(blp, CloseIn, "closePeriod")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self, period: str):
+    def post(self, _data: dict[str, Any], period: str):
         """Close a month
 
         `period` is a month, YYYY-MM (UTC), that has ended (409 `period-not-ended`). A
@@ -84,7 +83,6 @@ class Closing(MethodView):
         opening balance dated in it is refused (409 `period-closed`). Closed once (409
         `period-already-closed`) until an admin reopens it.
         """
-        CloseIn().load(json_object())
         return written(periods().close(period, request=write_request()))
 
 
@@ -94,13 +92,12 @@ class Reopening(MethodView):
     @write_doc(blp, ReopenIn, "reopenPeriod")
     @blp.response(201, BookEntrySchema, headers=ENTRY_HEADERS)
     @errors(blp, *WRITE_ERRORS)
-    def post(self, period: str):
+    def post(self, data: dict[str, Any], period: str):
         """Reopen a closed month (an admin's)
 
         With a reason: a `PeriodReopened` entry. The closing stays in the log, its balances
         as they were (409 `period-not-closed` for a month that is not closed).
         """
-        data = ReopenIn().load(json_object())
         return written(periods().reopen(period, **data, request=write_request()))
 
 

@@ -12,8 +12,8 @@ from marshmallow import fields, validate
 from api.http.auth import OPENERS, STATE_READERS, requires
 from api.http.context import check_session_id, ledger
 from api.http.errors import ApiProblem, first_message
-from api.http.inputs import Blueprint, etag, header_params, json_object, session_links
-from api.http.writing import json_response, write_request, written
+from api.http.inputs import REPLAYED_HEADER, Blueprint, etag, header_params, session_links
+from api.http.writing import REPLAYED_DOC, write_request, written
 from api.schemas import (
     MAX_PLAYERS,
     PLAYER,
@@ -48,19 +48,37 @@ class ClubSessionOpenSchema(SessionOpenSchema):
                                                   "a guest member of the club",
                                    "example": []})
 
+    @ma.pre_load
+    def _no_money(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        money = money_field_in(data, allowed=frozenset({"money_per_unit_minor"}))
+        if money is not None:
+            raise ApiProblem(422, "money-from-client",
+                             f"money amounts are decided by the rules: remove {money!r}; "
+                             "to change a rule parameter such as stake or loo_amount, send it "
+                             "under \"rules\"", rule="no-client-amounts", field=money)
+        return data
+
     @ma.post_load
     def _command(self, data: dict[str, Any], **kwargs: Any) -> tuple[OpenSession, list[str]]:
         guests = data.pop("guests")
         return OpenSession(**data), guests
 
+    def handle_error(self, error: ma.ValidationError, data: Any, *, many: bool,
+                     **kwargs: Any) -> None:
+        # A rule parameter of the wrong type is refused here, named as the rules name it.
+        field, message = first_message(error.messages)
+        if field.startswith("rules."):
+            raise ApiProblem(422, "validation-failed", f"{field}: {message}",
+                             rule="rule-parameter", field=field,
+                             errors=error.messages) from None
+
 
 @blp.route("")
 class Sessions(MethodView):
     @requires(*OPENERS)
+    @blp.arguments(ClubSessionOpenSchema)
     @blp.doc(
         operationId="openSession",
-        requestBody={"required": True,
-                     "content": {"application/json": {"schema": ClubSessionOpenSchema}}},
         parameters=header_params("Idempotency-Key"),
         responses={201: {"links": session_links("$response.body#/session_id")}},
     )
@@ -68,36 +86,18 @@ class Sessions(MethodView):
         "Location": {"description": "The new session", "schema": {"type": "string"}},
         "ETag": {"description": "The session version, for the If-Match of the first append",
                  "schema": {"type": "string"}},
-        "Idempotent-Replayed": {"description": "true when this is the stored answer to an "
-                                               "earlier request with the same Idempotency-Key",
-                                "schema": {"type": "string", "enum": ["true"]}}})
+        REPLAYED_HEADER: REPLAYED_DOC})
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def post(self):
+    def post(self, body: tuple[OpenSession, list[str]]):
         """Open a session
 
         The players in seat order, a rule preset (baxter-wray by default) and any single
         parameters the club overrides under `rules`. The first event of the session stores
         the effective rules whole.
         """
-        body = json_object()
-        money = money_field_in(body, allowed=frozenset({"money_per_unit_minor"}))
-        if money is not None:
-            raise ApiProblem(422, "money-from-client",
-                             f"money amounts are decided by the rules: remove {money!r}; "
-                             "to change a rule parameter such as stake or loo_amount, send it "
-                             "under \"rules\"", rule="no-client-amounts", field=money)
-        try:
-            command, guests = ClubSessionOpenSchema().load(body)
-        except ma.ValidationError as error:
-            # A rule parameter of the wrong type is refused here, named as the rules name it.
-            field, message = first_message(error.messages)
-            if field.startswith("rules."):
-                raise ApiProblem(422, "validation-failed", f"{field}: {message}",
-                                 rule="rule-parameter", field=field,
-                                 errors=error.messages) from None
-            raise
+        command, guests = body
         result = ledger().open_session(command, write_request(), guests=guests)
         return written(result, headers={
             "Location": url_for("sessions.Session", session_id=result.body["session_id"])})
@@ -138,4 +138,4 @@ class Session(MethodView):
         tag = etag(int(view["version"]))
         if request.if_none_match and request.if_none_match.contains_weak(tag.strip('"')):
             return Response(status=304, headers={"ETag": tag})
-        return json_response(view, 200, {"ETag": tag})
+        return view, 200, {"ETag": tag}

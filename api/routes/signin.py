@@ -26,18 +26,19 @@ from api.http.extension import services
 from api.http.inputs import Blueprint
 from api.schemas import Open, Strict, printable
 from ledger.clubs.signin import SignIn, normalise_link_code
+from ledger.domain.access import LinkStatus, Role, TokenStatus
 
 blp = Blueprint("signin", __name__, url_prefix="",
                 description="Signing in with a link: the desk's way in.")
 
-STATUSES = ["waiting", "used", "expired"]
+STATUSES = [s.value for s in LinkStatus]
 
 
 def links() -> SignIn:
     return SignIn(services().engine)
 
 
-def _visible_roles() -> tuple[str, ...] | None:
+def _visible_roles() -> tuple[Role, ...] | None:
     """The roles of the links the caller may see and withdraw: all for an admin, member
     links for a treasurer."""
     return None if principal().role in MANAGERS else (MEMBER,)
@@ -46,7 +47,7 @@ def _visible_roles() -> tuple[str, ...] | None:
 class LinkInSchema(Strict):
     member = fields.String(required=True, validate=[validate.Length(min=1, max=64), printable],
                            metadata={"description": "Who signs in: a member's id or name"})
-    role = fields.String(required=True, validate=validate.OneOf(list(EVERY_ROLE)),
+    role = fields.String(required=True, validate=validate.OneOf([r.value for r in EVERY_ROLE]),
                          metadata={"description": "The role of the token the link gives: an "
                                                   "admin gives any, a treasurer `member` only"})
 
@@ -102,7 +103,7 @@ class SignedInSchema(Open):
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     expires_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(required=True, validate=validate.OneOf(["active"]))
+    status = fields.String(required=True, validate=validate.OneOf([TokenStatus.ACTIVE.value]))
 
 
 class SignedOutSchema(Open):

@@ -28,10 +28,11 @@ from api.http.attempts import exchange_limited
 from api.http.auth import PAIRERS, STATE_READERS, principal, requires
 from api.http.context import check_session_id
 from api.http.extension import services
-from api.http.inputs import Blueprint, json_object
+from api.http.inputs import Blueprint
 from api.schemas import Open, Strict, Variants, printable
 from api.schemas.records import EntryEventSchema
 from ledger.clubs.tablets import CODE_LIFETIME, TOKEN_LIFETIME, Tablets, normalise_code
+from ledger.domain.access import TokenStatus
 
 blp = Blueprint("tablets", __name__, url_prefix="",
                 description="The dealer's tablet: pairing a tablet with a code, the club's "
@@ -99,7 +100,7 @@ class PairedSchema(Open):
     member_id = fields.String(required=True)
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
-    status = fields.String(required=True, validate=validate.OneOf(["active"]))
+    status = fields.String(required=True, validate=validate.OneOf([TokenStatus.ACTIVE.value]))
 
 
 class OpenSessionSchema(Open):
@@ -152,21 +153,20 @@ class EntriesSchema(Open):
 @blp.route("/sessions/<session_id>/pairing-codes")
 class PairingCodes(MethodView):
     @requires(*PAIRERS)
-    @blp.doc(operationId="createPairingCode", requestBody={
-        "required": True, "content": {"application/json": {"schema": PairingCodeInSchema}}})
+    @blp.arguments(PairingCodeInSchema)
+    @blp.doc(operationId="createPairingCode")
     @blp.response(201, PairingCodeSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def post(self, session_id: str):
+    def post(self, body: dict[str, Any], session_id: str):
         """Show a code that signs a tablet in to this session
 
         A dealer's tablet types the code (or scans its QR code) within ten minutes, once, and
         gets a dealer token of the club that lasts the evening (12 hours), as `member`, the
         person who will log at that tablet, named `label`. The session must be open.
         """
-        body = PairingCodeInSchema().load(json_object())
         me = principal()
         made = tablets().create_code(me.club_id, session_id, created_by=me.member_id,
                                      member=body["member"], label=body["label"])

@@ -11,6 +11,7 @@ from api.schemas import MAX_POSITION
 from api.schemas.base import KnownQuery, Open, Timestamp, Variants
 from api.schemas.records import RecordedEventSchema, VoidedEntrySchema, family
 from ledger.audit.queries import BREACHES, MAX_AUDIT_LIMIT, OFFENCES
+from ledger.domain.access import Role
 from ledger.domain.events import EVENT_TYPES
 from ledger.domain.limits import ID_LENGTH, STREAM_ID_LENGTH, TOKEN_ID_LENGTH
 
@@ -159,8 +160,7 @@ class IssuedTokenSchema(Open):
     token_id = fields.String(required=True)
     member_id = fields.String(required=True, metadata={"description": "Whose token it is"})
     member = fields.String(required=True)
-    role = fields.String(required=True, validate=validate.OneOf(
-        ["admin", "treasurer", "dealer", "auditor", "member"]))
+    role = fields.String(required=True, validate=validate.OneOf([r.value for r in Role]))
     label = fields.String(required=True)
     issued_at = fields.String(required=True, metadata={"format": "date-time"})
     revoked_at = fields.String(required=True, allow_none=True,
@@ -264,3 +264,10 @@ class ExportCheckSchema(Open):
     summary = fields.String(required=True, metadata={
         "description": "What was checked, and by which key (as `lanterloo verify-export` "
                        "prints it)"})
+
+
+class ExportFileSchema(ma.Schema):
+    """A session as GET /sessions/<id>/export answers it, every member kept as it is: the
+    check itself says what is wrong with it (verify-export's checks, not a schema's)."""
+    class Meta:
+        unknown = ma.INCLUDE

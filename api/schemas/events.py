@@ -7,6 +7,7 @@ import builtins
 from typing import Any, ClassVar
 
 import marshmallow as ma
+from flask import current_app
 from marshmallow import fields, validate
 
 from api.http.errors import ApiProblem
@@ -311,6 +312,17 @@ def load_events(body: dict[str, Any], *, max_batch: int) -> tuple[list[Command],
                          rule="schema", field="events")
     commands = [load_event(event, f"events.{i}") for i, event in enumerate(events)]
     return commands, batch["expected_version"]
+
+
+class AppendIn(ma.Schema):
+    """An append's body: one event, or a batch appended all or nothing. Its load is
+    `load_events` (the commands, and the version the body names), at most the app's
+    MAX_BATCH_EVENTS; the OpenAPI document writes it as the `oneOf` of an `EventIn` and an
+    `EventBatchIn` (api/http/openapi.py)."""
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None,
+             unknown: Any = None) -> tuple[list[Command], int | None]:
+        return load_events(data, max_batch=int(current_app.config["MAX_BATCH_EVENTS"]))
 
 
 

@@ -18,6 +18,7 @@ from api.schemas.records import (
 from ledger.domain import records
 from ledger.domain.declaring import DECLARATIONS
 from ledger.domain.ending import END_METHODS
+from ledger.domain.vocabulary import Status
 
 
 class DealSummarySchema(Open):
@@ -76,7 +77,7 @@ class SessionViewSchema(Open):
     name = fields.String(required=True)
     version = fields.Integer(required=True,
                              metadata={"description": "Events recorded so far; the ETag"})
-    status = fields.String(required=True, validate=validate.OneOf(["open", "ended"]))
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in Status]))
     ended_method = fields.String(required=True, allow_none=True,
                                  validate=validate.OneOf(list(END_METHODS)),
                                  metadata={"description": "How the session ended; null while "
@@ -360,7 +361,7 @@ class StatementSchema(Open):
     session_id = fields.String(required=True)
     name = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["open", "ended"]))
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in Status]))
     ended_method = fields.String(required=True, allow_none=True,
                                  validate=validate.OneOf(list(END_METHODS)))
     preset = fields.String(required=True)

@@ -39,6 +39,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Engine, select
 
+from ledger.domain.vocabulary import Status
 from ledger.store import clublog
 from ledger.store.db import env_or_file, instance_folder
 from ledger.store.tables import book_entries, club_log, events, log_heads, sessions
@@ -310,7 +311,7 @@ def stored_heads(engine: Engine) -> StoredHeads:
                 sessions.c.id, sessions.c.version, sessions.c.head_hash, sessions.c.club_id,
                 sessions.c.state)):
             heads[sid] = (int(v), h)
-            if club_id is not None and (state or {}).get("status") == "ended":
+            if club_id is not None and (state or {}).get("status") == Status.ENDED:
                 ended[sid] = club_id
         club_ids = clublog.club_ids(conn)
         logs = {s: int(q) for s, q in conn.execute(

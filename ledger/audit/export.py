@@ -25,6 +25,7 @@ from ledger.audit import checkpoint_log, receipts
 from ledger.audit.checkpoints import key_id, signature_problem
 from ledger.domain import statement
 from ledger.domain.events import SessionAttached
+from ledger.domain.statement import Statement
 from ledger.projections import UNBOUND, fold_log
 from ledger.store.base import EventRow
 from ledger.store.chain import CHAIN_FORMAT
@@ -145,7 +146,7 @@ def check_export(data: Any, trusted: set[str] | None) -> Checked:
     return found
 
 
-def _statement(drawn: dict[str, Any], folded: dict[str, Any], checkpoint: Any,
+def _statement(drawn: dict[str, Any], folded: Statement, checkpoint: Any,
                receipt: Any) -> list[str]:
     """Every field of the exported statement against the statement the events fold to."""
     again = orjson.loads(orjson.dumps(folded, option=orjson.OPT_NON_STR_KEYS))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
 
@@ -49,6 +49,7 @@ from ledger.store.base import Head, Tx
 from ledger.store.chain import link
 from ledger.writes import AppendResult, WriteRequest, perform
 
+T = TypeVar("T")  # what a read of the books gives back
 MAX_PAGE_LIMIT = 1000
 
 
@@ -351,7 +352,7 @@ class Books:
 
     # -- reads (ledger/books/reads.py; `as_of` a book position or a time, None now) -------
 
-    def _read(self, as_of: str | None, read: Callable[[Connection, reads.Cut], Any]) -> Any:
+    def _read(self, as_of: str | None, read: Callable[[Connection, reads.Cut], T]) -> T:
         # One snapshot: the book log, its stored head and the results as of one moment
         # (a payment committed between two of the reads would else make `chain_ok` false).
         with self.store.consistent() as conn:

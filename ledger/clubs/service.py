@@ -26,18 +26,17 @@ from uuid import uuid4
 from sqlalchemy import Connection, Engine, func, select
 
 from ledger.domain import InvalidInput, LedgerError
+from ledger.domain.access import ROLES, Role, TokenStatus
 from ledger.store import clublog, open_store
 from ledger.store import clubstore as store
-from ledger.store.tables import ROLES
 from ledger.store.tables import clubs as clubs_table
 
-__all__ = ["Actor", "Principal", "Clubs", "ROLES", "MEMBER_ROLE", "TOKEN_PREFIX", "NotFound",
+__all__ = ["Actor", "Principal", "Clubs", "ROLES", "Role", "TOKEN_PREFIX", "NotFound",
            "name_key", "check_current", "check_name", "member_dict",
            "resolve_players", "hash_secret", "create_short_lived_token"]
 
 TOKEN_PREFIX = "loo_"
-LEDGER_WRITERS = ("treasurer", "dealer")  # the roles that append to a session
-MEMBER_ROLE = "member"  # reads its own member's account and statements, nothing else
+LEDGER_WRITERS = (Role.TREASURER, Role.DEALER)  # the roles that append to a session
 MAX_NAME = 40  # a seat name (api/schemas/__init__.py PLAYER)
 MAX_LABEL = 100
 MAX_EXPIRY_DAYS = 3650
@@ -70,7 +69,7 @@ class Principal:
     club_name: str
     member_id: str
     member_name: str
-    role: str
+    role: Role
     token_id: str
     token_label: str
 
@@ -155,7 +154,8 @@ def token_dict(row: Any, *, now: datetime | None = None) -> dict[str, Any]:
     """A token as it is listed: never its secret nor its hash."""
     now = now or _now()
     expires, revoked = _utc(row.expires_at), _utc(row.revoked_at)
-    status = "revoked" if revoked else "expired" if expires and expires <= now else "active"
+    status = TokenStatus.REVOKED if revoked \
+        else TokenStatus.EXPIRED if expires and expires <= now else TokenStatus.ACTIVE
     return {"token_id": row.id, "member_id": row.member_id, "member": row.member_name,
             "role": row.role, "label": row.label, "created_at": _iso(row.created_at),
             "expires_at": _iso(expires), "revoked_at": _iso(revoked), "status": status}
@@ -257,7 +257,7 @@ class Clubs:
             store.insert_club(conn, club_id=club_id, name=name, name_key=name_key(name),
                               now=_now(), by=by)
             member = self._add_member(conn, club_id, admin, guest=False, by=by)
-            token = self.create_token_in(conn, club_id, member["member_id"], "admin", label,
+            token = self.create_token_in(conn, club_id, member["member_id"], Role.ADMIN, label,
                                        expires_in_days, by=by)
         return {"club_id": club_id, "name": name}, member, token
 
@@ -378,9 +378,9 @@ class Clubs:
                 reasons = []
                 if row.issued_by == row.member_id:
                     reasons.append("self-issued")
-                if row.issuer_role == "admin" and row.role in LEDGER_WRITERS:
+                if row.issuer_role == Role.ADMIN and row.role in LEDGER_WRITERS:
                     reasons.append("beyond-issuer-role")
-                if row.role == MEMBER_ROLE:
+                if row.role == Role.MEMBER:
                     reasons.append("member-link")
                 if reasons:
                     out.append({
@@ -453,7 +453,7 @@ class Clubs:
         else:
             known = _Known(row.secret_hash, Principal(
                 club_id=row.club_id, club_name=row.club_name, member_id=row.member_id,
-                member_name=row.member_name, role=row.role, token_id=row.id,
+                member_name=row.member_name, role=Role(row.role), token_id=row.id,
                 token_label=row.label), expires, epoch, found_at)
         if epoch is not None and self.recheck_s > 0:
             if len(self._known) >= KNOWN_TOKENS:

@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 from ledger.clubs import codes
 from ledger.clubs.service import ROLES, Actor, Clubs, NotFound, check_current, name_key
 from ledger.domain import InvalidInput, LedgerError
+from ledger.domain.access import LinkStatus
 from ledger.store import clubstore, open_store
 from ledger.store import tabletstore as store
 from ledger.store.chain import utc_iso
@@ -49,12 +50,12 @@ def normalise_link_code(raw: object) -> str:
                            "and digits: open the whole link you were given", rule="signin-code")
 
 
-def _status(row: Any, now: datetime) -> str:
+def _status(row: Any, now: datetime) -> LinkStatus:
     if row.used_at is not None:
-        return "used"
+        return LinkStatus.USED
     if codes.utc(row.expires_at) <= now or row.failed_attempts >= codes.MAX_FAILED:
-        return "expired"
-    return "waiting"
+        return LinkStatus.EXPIRED
+    return LinkStatus.WAITING
 
 
 class SignIn:

@@ -33,6 +33,8 @@ from ledger.clubs.service import (
     name_key,
 )
 from ledger.domain import InvalidInput, LedgerError, event_from_record, event_to_record
+from ledger.domain.access import Role
+from ledger.domain.vocabulary import Status
 from ledger.store import clubstore, open_store
 from ledger.store import tabletstore as store
 from ledger.store.chain import utc_iso
@@ -44,7 +46,7 @@ __all__ = ["Tablets", "PairingRefused", "CODE_LIFETIME", "TOKEN_LIFETIME", "ALPH
 CODE_LENGTH = 8
 CODE_LIFETIME = timedelta(minutes=10)
 TOKEN_LIFETIME = timedelta(hours=12)
-ROLE = "dealer"
+ROLE = Role.DEALER
 MAX_SESSIONS = 20  # the open sessions among the club's most recently written
 MAX_ENTRIES = 200
 
@@ -96,7 +98,7 @@ class Tablets:
             if row is None:
                 raise NotFound(f"no session {session_id}", rule="session-exists",
                                field="session_id")
-            if row.state.get("status") != "open":
+            if row.state.get("status") != Status.OPEN:
                 raise InvalidInput("the session has ended: a tablet can be paired to an open "
                                    "session only", rule="session-open", field="session_id")
             if not isinstance(member, str) or not member.strip():
@@ -159,7 +161,7 @@ class Tablets:
         out = []
         for row in rows:
             state = row.state or {}
-            if state.get("status") != "open":
+            if state.get("status") != Status.OPEN:
                 continue
             out.append({"session_id": row.id, "name": state.get("name", ""),
                         "version": row.version, "deal_no": state.get("deal_no", 0),

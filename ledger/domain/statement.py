@@ -8,13 +8,36 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import Any, TypedDict
 
 from .currencies import money_cell
 from .errors import InvariantBroken
 from .events import NEXT_POOL, POOL
 from .state import SessionState
-from .vocabulary import EndMethod, Outcome, Status
+from .vocabulary import EndMethod, Outcome, Preset, Status
+
+
+class Statement(TypedDict):
+    """A session's settlement statement (`statement`): who paid and received what, the pools,
+    the zero-sum check, the log it was drawn from and who pays whom (docs/api.md)."""
+
+    session_id: str
+    name: str
+    version: int
+    status: Status
+    ended_method: EndMethod | None
+    preset: Preset
+    unit: str
+    money_per_unit_minor: int | None
+    currency: str | None
+    deals: int
+    players: list[dict[str, Any]]  # per seat: paid and received per category, the net
+    pool: dict[str, Any]  # the units on the table and what became of them
+    corrections: list[dict[str, Any]]
+    outcomes: list[dict[str, Any]]
+    check: dict[str, Any]  # nets_plus_pools_units, zero_sum
+    log: dict[str, Any] | None  # the pin: version, chain head, chain format
+    settlement: dict[str, Any]  # final, provisional, transfers
 
 POOL_PARTY = "pool"
 
@@ -45,7 +68,7 @@ def _transfers(balances: dict[str, int]) -> list[dict[str, Any]]:
     return out
 
 
-def statement(state: SessionState, log: dict[str, Any] | None = None) -> dict[str, Any]:
+def statement(state: SessionState, log: dict[str, Any] | None = None) -> Statement:
     """The settlement statement; `log` ({"version", "chain_head", "chain_format"}, from the
     store) pins the log the statement was drawn from: a later change to it no longer matches.
     """

@@ -7,7 +7,7 @@ rebuilt first (ledger/projections.py); `verify` and `rebuild` are the operator's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -269,9 +269,10 @@ def session_not_found(session_id: str) -> SessionNotFound:
                            field="session_id")
 
 
-def plain_json(value: Any) -> Any:
+def plain_json(value: Mapping[str, Any]) -> dict[str, Any]:
     """The value as JSON gives it back, so that a stored answer equals the one first sent."""
-    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    out: dict[str, Any] = orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    return out
 
 
 def _event_dict(row: Any) -> dict[str, Any]:

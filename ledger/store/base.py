@@ -4,7 +4,7 @@
     with store.transaction() as tx:       # one write transaction
         head = tx.session_head(session_id, club_id=club, reply_to=(scope, key))
         positions = tx.write_session(SessionWrite(...))
-        tx.keep_reply(scope, key, fingerprint=..., status_code=201, body=..., now=...)
+        tx.keep_reply(scope, key, fingerprint=..., body=..., now=...)
 
 Every write of the ledger goes through `Tx`: a session's events with its projections
 (`write_session`), an entry of a club's book log (`append_book_entry`), the stored answer
@@ -33,7 +33,15 @@ from sqlalchemy.exc import IntegrityError
 from . import booklog, clublog
 from .chain import utc_iso
 from .db import clock, one_snapshot
-from .tables import book_entries, clubs, events, idempotency_keys, session_results, sessions
+from .tables import (
+    KEPT_STATUS_CODE,
+    book_entries,
+    clubs,
+    events,
+    idempotency_keys,
+    session_results,
+    sessions,
+)
 
 
 class EventRow(NamedTuple):
@@ -63,7 +71,6 @@ class StoredReply:
     """The first answer to a request with an Idempotency-Key."""
 
     fingerprint: str
-    status_code: int
     body: dict[str, Any]
 
 
@@ -159,12 +166,12 @@ class Tx(ABC):
     def stored_reply(self, scope: str, key: str) -> StoredReply | None:
         return stored_reply(self.conn, scope, key)
 
-    def keep_reply(self, scope: str, key: str, *, fingerprint: str, status_code: int,
-                   body: dict[str, Any], now: datetime) -> None:
+    def keep_reply(self, scope: str, key: str, *, fingerprint: str, body: dict[str, Any],
+                   now: datetime) -> None:
         """Keep the first answer to `key` (a concurrent twin of the request then fails on
         the key's primary key, and is answered with this)."""
         self.conn.execute(insert(idempotency_keys).values(
-            scope=scope, key=key, fingerprint=fingerprint, status_code=status_code,
+            scope=scope, key=key, fingerprint=fingerprint, status_code=KEPT_STATUS_CODE,
             response=body, created_at=now))
 
     def book_head(self, club_id: str, *, reply_to: tuple[str, str] | None) -> Head | None:
@@ -286,10 +293,9 @@ def by_stream(rows: Iterable[EventRow]) -> Iterator[tuple[str, list[EventRow]]]:
 
 def stored_reply(conn: Connection, scope: str, key: str) -> StoredReply | None:
     row = conn.execute(
-        select(idempotency_keys.c.fingerprint, idempotency_keys.c.status_code,
-               idempotency_keys.c.response)
+        select(idempotency_keys.c.fingerprint, idempotency_keys.c.response)
         .where(idempotency_keys.c.scope == scope, idempotency_keys.c.key == key)).first()
-    return None if row is None else StoredReply(row[0], int(row[1]), row[2])
+    return None if row is None else StoredReply(row[0], row[1])
 
 
 def club_exists(conn: Connection, club_id: str, *, lock: bool) -> bool:

@@ -25,6 +25,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, Row, insert, select, update
 
+from ledger.domain.access import TokenStatus
+
 from .chain import GENESIS, first_broken_link, link, utc_iso
 from .db import NotOneSnapshot, clock, in_snapshot
 from .tables import club_log, clubs, idempotency_keys, log_heads, members, tokens
@@ -285,7 +287,7 @@ def _token_answers(conn: Connection, club_id: str, rows: Sequence[Row[Any]], kno
             continue
         holder = known.members.get(issued["member_id"], {}).get("name")
         wanted = {**{f: issued[f] for f in ISSUED}, "member": holder, "revoked_at": None,
-                  "status": "active"}
+                  "status": TokenStatus.ACTIVE}
         out += [f"{where}.{name}: answered {body.get(name)!r}, the club log's {value!r}"
                 for name, value in wanted.items() if not _same(body.get(name), value)]
         if set(body) - set(wanted):

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam, insert, or_, select, update
 
 from . import clublog
+from .chain import utc_iso
 from .clublog import Acting
 from .tables import clubs, members, tokens
 
@@ -64,7 +65,7 @@ def retire_member(conn: Connection, club_id: str, member_id: str, *, now: dateti
     conn.execute(update(members).where(members.c.club_id == club_id, members.c.id == member_id)
                  .values(retired_at=now))
     clublog.record(conn, club_id, clublog.MEMBER_RETIRED,
-                   {"member_id": member_id, "retired_at": clublog.utc_iso(now)}, by=by)
+                   {"member_id": member_id, "retired_at": utc_iso(now)}, by=by)
 
 
 def member_tokens(conn: Connection, club_id: str, member_id: str) -> list[str]:
@@ -172,5 +173,5 @@ def revoke_token(conn: Connection, token_id: str, *, now: datetime,
                            .values(revoked_at=now).returning(tokens.c.club_id)).scalar()
     if club_id is not None:
         clublog.record(conn, club_id, clublog.TOKEN_REVOKED,
-                       {"token_id": token_id, "revoked_at": clublog.utc_iso(now)},
+                       {"token_id": token_id, "revoked_at": utc_iso(now)},
                        by=by)

@@ -54,7 +54,7 @@ _HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_
 _HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
              "FROM sessions WHERE id = %s AND club_id = %s")
 _CLOCK_SQL = "SELECT clock_timestamp()"
-_REPLY_SQL = ("SELECT fingerprint, status_code, response::text FROM idempotency_keys "
+_REPLY_SQL = ("SELECT fingerprint, response::text FROM idempotency_keys "
               "WHERE scope = %s AND key = %s")
 
 # The session's row moves from the version the write was decided on (`moved`), or is
@@ -126,8 +126,7 @@ class PostgresTx(Tx):
         if row is None:
             return None
         found = reply.fetchone() if reply is not None else None
-        stored = None if found is None else StoredReply(found[0], int(found[1]),
-                                                        orjson.loads(found[2]))
+        stored = None if found is None else StoredReply(found[0], orjson.loads(found[1]))
         return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], stored, int(row[4]),
                     row[5].astimezone(UTC))
 

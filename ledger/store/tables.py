@@ -55,8 +55,6 @@ Position = BigInteger().with_variant(Integer(), "sqlite")
 Timestamp = DateTime(timezone=True)
 
 NAME_LENGTH = 64
-# A `member` token reads its own member's account and statements only (migration 0013).
-ROLES = ("admin", "treasurer", "dealer", "auditor", "member")
 
 clubs = Table(
     "clubs",
@@ -157,12 +155,17 @@ deal_views = Table(
     PrimaryKeyConstraint("session_id", "deal_no"),
 )
 
+KEPT_STATUS_CODE = 201
+
 idempotency_keys = Table(
     "idempotency_keys",
     metadata,
     Column("scope", String(80), nullable=False),  # "open[:club]" or the session id
     Column("key", String(128), nullable=False),
     Column("fingerprint", String(64), nullable=False),  # sha256 hex of the request
+    # No longer read: the write protocol keeps only the first answer's body (a replay is told
+    # by the edge, api/http/writing.py). Written with the one value it ever held
+    # (KEPT_STATUS_CODE) until a migration drops it.
     Column("status_code", SmallInteger, nullable=False),
     Column("response", Json, nullable=False),
     Column("created_at", Timestamp, nullable=False),

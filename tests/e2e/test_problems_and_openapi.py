@@ -136,9 +136,12 @@ def test_every_reference_in_the_openapi_document_resolves(client):
 def test_the_openapi_document_describes_every_client_event_and_problems(client):
     spec = client.get("/openapi.json").get_json()
     body = spec["paths"]["/sessions/{session_id}/events"]["post"]["requestBody"]
-    one_of = body["content"]["application/json"]["schema"]["oneOf"]
-    assert [ref["$ref"].rsplit("/", 1)[1] for ref in one_of] == ["EventIn", "EventBatchIn"]
     schemas = spec["components"]["schemas"]
+    # the body is one event or a batch: the component AppendIn, generated from its schema
+    assert body["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/AppendIn"}
+    one_of = schemas["AppendIn"]["oneOf"]
+    assert [ref["$ref"].rsplit("/", 1)[1] for ref in one_of] == ["EventIn", "EventBatchIn"]
     # one event, a batch's events and a correction's replacements: one family, told apart
     # by `type`
     family = schemas["EventIn"]
