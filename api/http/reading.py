@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError
 
 from api.http.extension import services
 from ledger.domain import LedgerError
-from ledger.operations.database import format_lsn, parse_lsn
+from ledger.operations.database import UNREACHED, format_lsn, parse_lsn
 from ledger.sessions.history import as_moment, as_version
 
 READ_BLUEPRINTS = ("books", "audit", "statement")
@@ -36,8 +36,6 @@ POSITION_HEADER = "Loo-Position"
 POSITION_COOKIE = "loo_position"
 SERVED_BY_HEADER = "Loo-Read-From"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-# A position the reader sent that is no WAL position: no standby has replayed it.
-UNREADABLE = 2**64
 
 
 def read_engine() -> Engine | None:
@@ -106,14 +104,14 @@ def _served(by: str, reason: str) -> None:
 
 
 def _asked_position() -> int | None:
-    """The latest position the reader sent (header or cookie); UNREADABLE for one that is
+    """The latest position the reader sent (header or cookie); UNREACHED for one that is
     not a WAL position."""
     sent = [value for value in (request.headers.get(POSITION_HEADER),
                                 request.cookies.get(POSITION_COOKIE)) if value]
     if not sent:
         return None
     positions = [parse_lsn(value) for value in sent]
-    return max(UNREADABLE if p is None else p for p in positions)
+    return max(UNREACHED if p is None else p for p in positions)
 
 
 def _asked_moment() -> datetime | None:

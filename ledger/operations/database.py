@@ -16,9 +16,9 @@ from sqlalchemy import Engine
 
 from ledger.store.db import env_or_file, instance_folder, make_engine
 from ledger.store.migrate import alembic_config, current
-from ledger.store.replica import ReadReplica, format_lsn, parse_lsn
+from ledger.store.replica import UNREACHED, ReadReplica, format_lsn, parse_lsn
 
-__all__ = ["ReadReplica", "current", "env_or_file", "format_lsn", "head_revision",
+__all__ = ["UNREACHED", "ReadReplica", "current", "env_or_file", "format_lsn", "head_revision",
            "instance_folder", "make_engine", "parse_lsn", "read_replica"]
 
 

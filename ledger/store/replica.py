@@ -39,6 +39,9 @@ ENV_READ_URL = "LOO_READ_DATABASE_URL"
 ENV_MAX_LAG = "LOO_READ_MAX_LAG_MS"
 ENV_RETRY = "LOO_READ_RETRY_S"
 MAX_LAG_MS = 2000
+# The greatest WAL position: no standby has replayed it, so a reader who names it reads from
+# the primary.
+UNREACHED = 2**64 - 1
 RETRY_S = 10
 
 
@@ -102,10 +105,15 @@ class ReadReplica:
                    retry_s=_env_number(ENV_RETRY, RETRY_S))
 
     def position(self) -> int:
-        """The primary's WAL position now: at or after every transaction committed before."""
-        with self.primary.connect() as conn:
-            return int(parse_lsn(conn.execute(
-                text("SELECT pg_current_wal_insert_lsn()::text")).scalar_one()) or 0)
+        """The primary's WAL position now: at or after every transaction committed before;
+        UNREACHED when the primary cannot say (the reader's next reads then go to the
+        primary until its position expires)."""
+        try:
+            with self.primary.connect() as conn:
+                return int(parse_lsn(conn.execute(
+                    text("SELECT pg_current_wal_insert_lsn()::text")).scalar_one()) or UNREACHED)
+        except DBAPIError:
+            return UNREACHED
 
     def choose(self, *, after: int | None = None,
                as_of_moment: datetime | None = None) -> Choice:
@@ -118,12 +126,13 @@ class ReadReplica:
             return self._primary("primary-unreachable")
         try:
             with self.standby.connect() as conn:
-                replayed = parse_lsn(conn.execute(
-                    text("SELECT pg_last_wal_replay_lsn()::text")).scalar_one())
+                row = conn.execute(text("SELECT pg_last_wal_replay_lsn()::text, "
+                                        "pg_is_in_recovery()")).one()
         except DBAPIError as error:
             self.failed(error)
             return self._primary("standby-unreachable")
-        if replayed is None:
+        replayed = parse_lsn(row[0])
+        if replayed is None or not row[1]:  # a primary, or a standby since promoted
             return self._primary("not-a-standby")
         reached = [probe for probe in probes if probe.lsn <= replayed]
         if not reached:
