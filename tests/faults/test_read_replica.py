@@ -24,7 +24,7 @@ from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from tests.clubs import Club, club_client, make_club
 
-from .harness import PrivateCluster, StandbyCluster
+from .harness import PrivateCluster, StandbyCluster, http
 
 MAX_LAG_MS = 400
 READS = ("/accounts", "/book-entries", "/debts", "/settle-up", "/audit/events",
@@ -33,6 +33,7 @@ READS = ("/accounts", "/book-entries", "/debts", "/settle-up", "/audit/events",
 
 @dataclass
 class Replicated:
+    primary_url: str
     standby: StandbyCluster
     standby_engine: Engine
     app: Flask  # reads from the standby
@@ -46,6 +47,7 @@ def replicated(cluster: PrivateCluster) -> Iterator[Replicated]:
     upgrade(url)
     standby = StandbyCluster(cluster)
     standby_url = standby.url("replica")
+    primary_url = url
     engine = make_engine(url, operator=True)
     standby_engine = make_engine(standby_url, operator=True)
     try:
@@ -55,7 +57,7 @@ def replicated(cluster: PrivateCluster) -> Iterator[Replicated]:
             app = create_app({"DATABASE_URL": url, "READ_DATABASE_URL": standby_url,
                               "STRICT_RESPONSES": True})
         plain = create_app({"DATABASE_URL": url, "STRICT_RESPONSES": True})
-        yield Replicated(standby, standby_engine, app, plain, make_club(engine))
+        yield Replicated(primary_url, standby, standby_engine, app, plain, make_club(engine))
         for made in (app, plain):
             services = made.extensions["lanterloo"]
             services.engine.dispose()
@@ -169,3 +171,24 @@ def test_a_stopped_standby_leaves_the_reads_to_the_primary(replicated):
     time.sleep(1.1)  # LOO_READ_RETRY_S: the standby is asked again
     wait_for_the_standby(reader)
     assert reader.get("/readyz").get_json()["read_replica"] == "ok"
+
+
+def test_gunicorn_reads_from_the_standby_that_the_environment_names(replicated, serve):
+    server = serve(replicated.primary_url, workers=1, threads=2,
+                   LOO_READ_DATABASE_URL=replicated.standby.url("replica"),
+                   LOO_READ_MAX_LAG_MS=str(MAX_LAG_MS))
+    auth = replicated.club.headers("treasurer")
+    status, headers, paid = http(server.port, "POST", "/payments", {
+        "payer": "dealer", "payee": "club", "amount_minor": 5, "currency": "GBP",
+        "method": "cash"}, headers=auth)
+    assert status == 201 and "loo_position=" in headers["set-cookie"]
+    position = {"Loo-Position": headers["loo-position"]}
+    status, headers, register = http(server.port, "GET", "/book-entries",
+                                     headers={**auth, **position})
+    assert status == 200 and headers["loo-read-from"] in ("standby", "primary")
+    assert paid["seq"] in [entry["seq"] for entry in register["entries"]]
+    deadline = time.monotonic() + 10
+    while http(server.port, "GET", "/accounts", headers=auth)[1]["loo-read-from"] != "standby":
+        assert time.monotonic() < deadline, "the standby never answered"
+        time.sleep(0.05)
+    assert http(server.port, "GET", "/readyz")[2]["read_replica"] == "ok"
