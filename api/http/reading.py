@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError
 
 from api.http.extension import services
 from ledger.domain import LedgerError
-from ledger.operations.database import UNREACHED, format_lsn, parse_lsn
+from ledger.operations.database import UNREACHED, Choice, ReadReplica, format_lsn, parse_lsn
 from ledger.sessions.history import as_moment, as_version
 
 READ_BLUEPRINTS = ("books", "audit", "statement")
@@ -39,9 +39,17 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
 def read_engine() -> Engine | None:
-    """The standby's engine while a routed read runs on it; None otherwise (the primary)."""
-    engine: Engine | None = g.get("read_engine")
-    return engine
+    """The standby's engine in a routed read the standby may answer; None otherwise (the
+    primary). Asked once the caller has been let in (the view's `requires` ran), so that a
+    refused request costs the standby nothing; the choice holds for the whole request."""
+    replica: ReadReplica | None = g.get("read_replica")
+    if replica is None:
+        return None
+    choice: Choice | None = g.get("read_choice")
+    if choice is None:
+        choice = g.read_choice = replica.choose(after=_asked_position(),
+                                                as_of_moment=_asked_moment())
+    return choice.engine if choice.standby else None
 
 
 def install(app: Flask) -> None:
@@ -73,25 +81,29 @@ def _routed(view: Callable[..., Any]) -> Callable[..., Any]:
         replica = services().replica
         if replica is None or request.method not in ("GET", "HEAD"):
             return view(*args, **kwargs)
-        choice = replica.choose(after=_asked_position(), as_of_moment=_asked_moment())
-        if choice.standby:
-            g.read_engine = choice.engine
-            try:
-                answer = view(*args, **kwargs)
-            except DBAPIError as error:
+        g.read_replica = replica
+        try:
+            answer = view(*args, **kwargs)
+        except (DBAPIError, LedgerError) as error:
+            choice = g.pop("read_choice", None)
+            if choice is None or not choice.standby:
+                if choice is not None:
+                    _served("primary", choice.reason)
+                raise
+            if isinstance(error, DBAPIError):
                 replica.failed(error)
                 reason = "standby-failed"
-            except LedgerError:
-                reason = "refused-on-standby"
             else:
-                _served("standby", "standby")
-                return answer
-            finally:
-                g.pop("read_engine", None)
+                reason = "refused-on-standby"
         else:
-            reason = choice.reason
+            choice = g.pop("read_choice", None)
+            if choice is not None:
+                _served("standby" if choice.standby else "primary", choice.reason)
+            return answer
+        finally:
+            g.pop("read_replica", None)
         _served("primary", reason)
-        return view(*args, **kwargs)
+        return view(*args, **kwargs)  # no replica in g: the primary answers
 
     return read
 

@@ -16,10 +16,10 @@ from sqlalchemy import Engine
 
 from ledger.store.db import env_or_file, instance_folder, make_engine
 from ledger.store.migrate import alembic_config, current
-from ledger.store.replica import UNREACHED, ReadReplica, format_lsn, parse_lsn
+from ledger.store.replica import UNREACHED, Choice, ReadReplica, format_lsn, parse_lsn
 
-__all__ = ["UNREACHED", "ReadReplica", "current", "env_or_file", "format_lsn", "head_revision",
-           "instance_folder", "make_engine", "parse_lsn", "read_replica"]
+__all__ = ["UNREACHED", "Choice", "ReadReplica", "current", "env_or_file", "format_lsn",
+           "head_revision", "instance_folder", "make_engine", "parse_lsn", "read_replica"]
 
 
 @cache
