@@ -137,11 +137,11 @@ class ReadReplica:
         reached = [probe for probe in probes if probe.lsn <= replayed]
         if not reached:
             return self._primary("standby-lagging")
+        self.last_reason = "standby"  # within its bound: what this read asks is its own
         if after is not None and after > replayed:
-            return self._primary("before-your-write")
+            return Choice(self.primary, False, "before-your-write")
         if as_of_moment is not None and reached[-1].moment < as_of_moment:
-            return self._primary("as-of-after-replay")
-        self.last_reason = "standby"
+            return Choice(self.primary, False, "as-of-after-replay")
         return Choice(self.standby, True, "standby")
 
     def failed(self, error: BaseException) -> None:

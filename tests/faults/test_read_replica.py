@@ -3,7 +3,9 @@ private primary and its standby made with pg_basebackup, streaming on loopback.
 
 The standby answers the books, the audit and the statement as the primary would; a writer
 reads its own write whatever the standby's lag; a standby whose replay is paused past the
-bound, or that is stopped, leaves the reads to the primary with no error to the user.
+bound, or that is stopped, leaves the reads to the primary with no error to the user; a
+version it does not hold yet is asked of the primary; gunicorn reads the setting from its
+environment.
 """
 
 from __future__ import annotations

@@ -89,6 +89,7 @@ def test_a_standby_behind_the_probe_of_the_bound_does_not():
 def test_a_reader_who_names_a_later_position_reads_from_the_primary():
     made, *_ = replica()
     assert made.choose(after=1001).reason == "before-your-write"
+    assert made.status() == "ok"  # the standby is within its bound: the reader is ahead
     assert made.choose(after=1000).standby
 
 
