@@ -19,7 +19,7 @@ from flask_smorest.utils import prepare_response
 
 from api.http import auth, extension, openapi, request_guard, security
 from api.http.errors import PROBLEM_MIMETYPE, register_error_handlers
-from ledger.operations.database import instance_folder, make_engine
+from ledger.operations.database import instance_folder, make_engine, read_replica
 from ledger.sessions.service import Ledger
 
 from .config import from_env
@@ -89,8 +89,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         migrate(engine)
     # SNAPSHOT_EVERY: how often an append keeps the state for reads as of a version (tests)
     every = app.config.get("SNAPSHOT_EVERY")
+    from api.http import reading
+
     extension.install(app, engine, Ledger(engine) if every is None
-                      else Ledger(engine, snapshot_every=int(every)))
+                      else Ledger(engine, snapshot_every=int(every)),
+                      read_replica(engine, app.config.get("READ_DATABASE_URL")))
 
     openapi.install(api)
     auth.document_security(api)
@@ -121,6 +124,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                    periods, signin):
         api.register_blueprint(module.blp)
     api.register_blueprint(verify.export_blp)
+    reading.install(app)
     request_guard.install(app, api.spec.to_dict)
     if app.config.get("STRICT_RESPONSES"):
         from api.http import contract

@@ -45,6 +45,9 @@ def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     config: dict[str, Any] = {
         # None: ledger.store.db.make_engine's default (SQLite file instance/lanterloo.db).
         "DATABASE_URL": env_or_file("LOO_DATABASE_URL"),
+        # A PostgreSQL hot standby of it that answers the reads of the books, the audit and
+        # the statement (api/http/reading.py); None: the primary answers every read.
+        "READ_DATABASE_URL": env_or_file("LOO_READ_DATABASE_URL"),
         # Run Alembic's upgrade when the app starts (handy for SQLite; in production migrate
         # as a separate step, see deploy/README.md).
         "AUTO_MIGRATE": _flag("LOO_AUTO_MIGRATE"),

@@ -6,6 +6,7 @@ from typing import Any
 
 from api.http.auth import principal
 from api.http.extension import services
+from api.http.reading import read_engine
 from ledger.books.service import Books
 from ledger.domain import SessionNotFound
 from ledger.domain.limits import STREAM_ID_LENGTH
@@ -15,12 +16,16 @@ from ledger.sessions.service import Ledger
 def ledger() -> Ledger:
     """The caller's club's Ledger: it sees and opens only that club's sessions. Only a route
     behind api.http.auth.requires has a caller; any other use fails closed."""
+    standby = read_engine()
+    if standby is not None:  # a read routed to the read replica (api/http/reading.py)
+        return Ledger(standby, club_id=principal().club_id,
+                      snapshot_every=services().ledger.snapshot_every)
     return services().ledger.for_club(principal().club_id)
 
 
 def books() -> Books:
-    """The caller's club's books."""
-    return Books(services().engine, principal().club_id)
+    """The caller's club's books (on the read replica in a read routed there)."""
+    return Books(read_engine() or services().engine, principal().club_id)
 
 
 def check_session_id(endpoint: str | None, values: dict[str, Any] | None) -> None:

@@ -12,6 +12,10 @@ What is counted (docs/operations.md, "Metrics"):
     lanterloo_idempotent_replays_total                     stored answers sent again
     lanterloo_projection_rebuilds_total                    rebuilds from the log (verify)
     lanterloo_database_errors_total{reason}                503s for a database failure
+    lanterloo_replica_reads_total{served_by,reason}        reads of the books, audit and
+                                                           statement with a read replica
+                                                           configured: by the standby, or
+                                                           by the primary and why
 
 `route` is the URL rule (`/sessions/<session_id>/events`), never the concrete path, and
 `rule` is one of the code's rule names, so every label set is bounded.
@@ -62,6 +66,8 @@ REPLAYS = Counter("lanterloo_idempotent_replays", "Stored answers sent again for
 REBUILDS = Counter("lanterloo_projection_rebuilds", "Projections rebuilt from the log")
 DATABASE_ERRORS = Counter("lanterloo_database_errors", "Requests answered 503 because of the "
                           "database", ["reason"])
+REPLICA_READS = Counter("lanterloo_replica_reads", "Reads routed with a read replica "
+                        "configured, by who answered and why", ["served_by", "reason"])
 
 # The endpoint of each route that appends, and what it appends.
 APPEND_KINDS = {"sessions.Sessions": "open", "events.Events": "append",

@@ -11,7 +11,8 @@
   `schema-not-at-head`). Take an instance out of the load balancer on it. It answers within
   READY_WITHIN_S whatever the database does: the probe runs on a thread of its own, and a
   probe that has not answered by then is a 503 `database-unavailable` (a probe still running
-  is not started again: the next request waits on the same one).
+  is not started again: the next request waits on the same one). `read_replica` says whether
+  the read replica answers reads or the primary does in its place (ready either way).
 """
 
 from __future__ import annotations
@@ -61,6 +62,11 @@ class ReadinessSchema(Open):
         "cannot be written: the signed heads wait and are written later) and `refused: ...` "
         "(a chain contradicts a head signed before: it was rewritten). Reads and writes are "
         "served either way"})
+    read_replica = fields.String(required=True, metadata={
+        "example": "ok", "description": "the read replica (LOO_READ_DATABASE_URL, "
+        "api/http/reading.py): `off` (none configured), `ok` (the standby answers the reads "
+        "of the books, the audit and the statement) or `fallback: <why>` (the primary answers "
+        "them: the standby lags past its bound, is down or is no standby). Ready either way"})
 
 
 @blp.route("/healthz")
@@ -157,4 +163,21 @@ class Ready(MethodView):
         signing = signing_status()
         if signing not in ("ok", "off"):
             log.error("signing: %s", signing)
-        return {"status": "ok", "database": "ok", "schema": revision, "signing": signing}
+        return {"status": "ok", "database": "ok", "schema": revision, "signing": signing,
+                "read_replica": _replica_status()}
+
+
+# The read replica's check, on a thread of its own: a standby that does not answer costs
+# /readyz REPLICA_WITHIN_S at most, never its connect timeout.
+REPLICA_WITHIN_S = 0.3
+_REPLICA_CHECK = ThreadPoolExecutor(1, thread_name_prefix="lanterloo-replica-check")
+
+
+def _replica_status() -> str:
+    replica = services().replica
+    if replica is None:
+        return "off"
+    try:
+        return _REPLICA_CHECK.submit(replica.status).result(timeout=REPLICA_WITHIN_S)
+    except ProbeTimeout:
+        return "fallback: standby-not-answering"

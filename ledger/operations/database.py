@@ -5,16 +5,21 @@ store's own modules stay behind it.
 
     engine = make_engine(url)                 # LOO_DATABASE_URL's database when url is None
     current(engine) == head_revision()        # the schema is at the latest revision
+    read_replica(engine, read_url)            # LOO_READ_DATABASE_URL's standby, or None
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from sqlalchemy import Engine
+
 from ledger.store.db import env_or_file, instance_folder, make_engine
 from ledger.store.migrate import alembic_config, current
+from ledger.store.replica import UNREACHED, Choice, ReadReplica, format_lsn, parse_lsn
 
-__all__ = ["current", "env_or_file", "head_revision", "instance_folder", "make_engine"]
+__all__ = ["UNREACHED", "Choice", "ReadReplica", "current", "env_or_file", "format_lsn",
+           "head_revision", "instance_folder", "make_engine", "parse_lsn", "read_replica"]
 
 
 @cache
@@ -23,3 +28,16 @@ def head_revision() -> str | None:
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def read_replica(primary: Engine, read_url: str | None) -> ReadReplica | None:
+    """The hot standby at `read_url` (LOO_READ_DATABASE_URL) beside `primary`, or None
+    without one; both must be PostgreSQL."""
+    if not read_url:
+        return None
+    standby = make_engine(read_url)
+    if standby.dialect.name != "postgresql" or primary.dialect.name != "postgresql":
+        standby.dispose()
+        raise SystemExit("LOO_READ_DATABASE_URL needs PostgreSQL, for the primary "
+                         "(LOO_DATABASE_URL) and for the standby")
+    return ReadReplica.from_env(primary, standby)

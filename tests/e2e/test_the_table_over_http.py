@@ -154,7 +154,8 @@ def test_liveness_touches_no_database_and_readiness_reaches_it(client):
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.get_json() == {"status": "ok", "database": "ok", "schema": "0016",
-                                   "signing": "off"}  # no checkpoint key in the tests
+                                   "signing": "off",  # no checkpoint key in the tests
+                                   "read_replica": "off"}
 
 
 def test_a_player_named_like_a_formula_is_neutralised_in_the_statement_csv(client):

@@ -4,6 +4,8 @@
   as the `postgres` user, on a free loopback port), so that the tests may stop, freeze
   (SIGSTOP) and restart it without touching the machine's shared server. It needs root (to
   run initdb as `postgres`) and PostgreSQL's binaries; without them the tests skip.
+- `StandbyCluster`: a hot standby of a private cluster (pg_basebackup -R: it streams the
+  primary's WAL and answers reads), on a port of its own.
 - `Server`: `gunicorn -c deploy/gunicorn.conf.py 'api:create_app()'` as production runs it,
   on a free loopback port, with the environment given; its output goes to a file the tests
   read (the JSON access and request logs).
@@ -115,6 +117,25 @@ class PrivateCluster:
     def destroy(self) -> None:
         self.stop("immediate")
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class StandbyCluster(PrivateCluster):
+    """A hot standby of `primary`: its base backup with the settings to stream from it
+    (pg_basebackup -R; initdb's trust lines allow replication from loopback)."""
+
+    def __init__(self, primary: PrivateCluster) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="lanterloo-pg-standby-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.log = self.dir / "server.log"
+        shutil.chown(self.dir, "postgres", "postgres")
+        self._pg("pg_basebackup", "-h", "127.0.0.1", "-p", str(primary.port), "-U",
+                 "postgres", "-D", str(self.data), "-R", "-X", "stream", "-c", "fast",
+                 "--no-sync")
+        with open(self.data / "postgresql.conf", "a") as conf:
+            conf.write(f"\nport = {self.port}\nunix_socket_directories = '{self.dir}'\n"
+                       "hot_standby = on\n")
+        self.start()
 
 
 @dataclass
