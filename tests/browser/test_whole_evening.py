@@ -328,7 +328,150 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, signing_ke
         "link", name=re.compile("statement", re.I)).count() > 0
     desk.screenshot(path=str(shots / "evening-desk-ended.png"), full_page=True)
 
+    # ------------------------------------------------------------ after play: who pays whom
+    desk.get_by_role("link", name="After play").click()
+    desk.wait_for_load_state("networkidle")
+    settle = settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
+    debts_shown(desk, evening.read("/debts"))
+    owing = settle["pays_club"][0]
+    owed = settle["club_pays"][0]
+
+    # payments both ways, in cash for the first table: counted in its tin
+    pay(desk, "A member pays the club", owing["name"], owing["amount_minor"], "Cash", FIRST)
+    said(desk, f"{owing['name']} paid the club {gbp(owing['amount_minor'])} (cash).")
+    pay(desk, "The club pays a member", owed["name"], owed["amount_minor"], "Cash", FIRST)
+    said(desk, f"The club paid {owed['name']} {gbp(owed['amount_minor'])} (cash).")
+    settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
+
+    # a wrong entry (Eve paid nothing), reversed with a reason
+    pay(desk, "A member pays the club", "Eve", 100, "Transfer", None)
+    said(desk, "Eve paid the club 1.00 GBP (transfer).")
+    wrong = desk.get_by_test_id("book").locator("li").filter(has_text="Eve paid the club")
+    seq = wrong.get_attribute("data-seq")
+    wrong.get_by_role("button", name=f"Reverse entry {seq}").click()
+    wrong.get_by_label(f"Why entry {seq} is wrong").fill("Eve paid nothing tonight")
+    wrong.get_by_role("button", name=f"Reverse entry {seq}").click()
+    said(desk, f"Entry {seq} is reversed.")
+    expect(desk.get_by_test_id("book").locator(f"[data-seq='{seq}']")).to_contain_text(
+        "reversed by entry")
+    assert [e["reverses"] for e in evening.read("/book-entries")["entries"]
+            if e.get("reverses")] == [int(seq)]
+    settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
+
+    # the tin, counted 0.50 short, the shortage booked to the club
+    tonight = datetime.date.today().isoformat()
+    expected = 500 + owing["amount_minor"] - owed["amount_minor"]
+    count = desk.get_by_test_id("count-form")
+    count.get_by_label("Counted (GBP)").fill(f"{(expected - 50) / 100:.2f}")
+    count.get_by_role("button", name="Record the count").click()
+    said(desk, f"The tin is counted: {gbp(expected - 50)}.")
+    tin = evening.read(f"/evenings/{tonight}")
+    assert (tin["cash"]["expected_minor"], tin["cash"]["difference_minor"]) == (expected, -50)
+    tin_shown(desk, tin)
+    book = desk.get_by_test_id("difference-form")
+    expect(book.get_by_label("Amount")).to_have_value("0.50")
+    book.get_by_label("Why").fill("a coin rolled away")
+    book.get_by_role("button", name="Book the shortage").click()
+    said(desk, "A shortage of 0.50 GBP is booked to the club.")
+    tin = evening.read(f"/evenings/{tonight}")
+    assert (tin["cash"]["booked_minor"], tin["cash"]["unbooked_minor"]) == (-50, 0)
+    tin_shown(desk, tin)
+    desk.screenshot(path=str(shots / "evening-after-play.png"), full_page=True)
+
+    # the second table corrected: deal 1's second trick went to another player
+    finder = desk.get_by_test_id("find-entry")
+    finder.get_by_label("Table").select_option(label=next(
+        o for o in finder.get_by_label("Table").locator("option").all_inner_texts()
+        if o.startswith(SECOND)))
+    finder.get_by_label("Deal").select_option(label="Deal 1")
+    finder.get_by_label("Where").select_option(label="Trick 2")
+    entry = desk.get_by_test_id("entries").locator("li")
+    expect(entry).to_have_count(1)
+    winner = entry.inner_text().split(" took trick 2")[0]
+    entry.get_by_role("button", name=f"Correct: {winner} took trick 2").click()
+    form = desk.get_by_test_id("correction")
+    chosen = form.get_by_label("Who took trick 2")
+    other = next(o for o in chosen.locator("option").all_inner_texts() if o != winner)
+    chosen.select_option(other)
+    form.get_by_label("Why").fill("the scorer's slip")
+    form.get_by_role("button", name="Correct the entry").click()
+    done = desk.get_by_role("status").filter(has_text="is corrected (version ")
+    expect(done).to_contain_text(f"{SECOND} is corrected")
+    statement = evening.read(f"/sessions/{second}/statement")
+    for line in statement["players"]:  # the table's statement, as the page shows it
+        expect(done).to_contain_text(f"{line['player']} {gbp(line['net_money_minor'])}")
+    assert [c["session_id"] for c in evening.read("/audit/corrections")["corrections"]] == [
+        second]
+    expect(desk.get_by_test_id("entries").locator("li")).to_contain_text(
+        f"{other} took trick 2")
+    settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
+    debts_shown(desk, evening.read("/debts"))
+
+    # a member's account, and his own link
+    members = {m["name"]: m["member_id"] for m in evening.read("/members")["members"]}
+    account = evening.read(f"/members/{members['Ann']}/account")
+    panel = desk.get_by_test_id("account-form")
+    panel.get_by_label("Member").select_option(label="Ann")
+    panel.get_by_role("button", name="Show his account").click()
+    expect(desk.get_by_test_id("balance")).to_contain_text(
+        f"Ann's balance: {gbp(account['balances']['GBP'])}")
+    lines = desk.get_by_test_id("account-lines").locator("li")
+    expect(lines).to_have_count(len(account["entries"]))
+    desk.get_by_test_id("member-link").get_by_role("button", name="Make Ann's link").click()
+    expect(desk.get_by_test_id("member-url")).to_contain_text(f"{server.url}/")
+    ann_link = desk.get_by_test_id("member-url").inner_text()
+
     assert_only_the_pages_asked(evening, recorded)
+
+
+def pay(page: Any, way: str, member: str, minor: int, method: str, table: str | None) -> None:
+    form = page.get_by_test_id("payment")
+    form.get_by_label("Which way").select_option(label=way)
+    form.get_by_label("Member").select_option(member)
+    form.get_by_label("Amount").fill(f"{minor / 100:.2f}")
+    form.get_by_label("Paid by").select_option(label=method)
+    tables = form.get_by_label("For the table")
+    tables.select_option(label=next(o for o in tables.locator("option").all_inner_texts()
+                                    if o.startswith(table)) if table else "No table")
+    form.get_by_role("button", name="Record the payment").click()
+
+
+def settle_up_shown(page: Any, settle: dict[str, Any]) -> dict[str, Any]:
+    """Who pays whom on the page is GET /settle-up's."""
+    shown = page.get_by_test_id("settle-up")
+    for side in ("pays_club", "club_pays"):
+        expect(shown.locator(f"[data-side='{side}'] [data-member]")).to_have_count(
+            len(settle[side]))
+        for p in settle[side]:
+            expect(shown.locator(f"[data-side='{side}'] [data-member='{p['name']}']")) \
+                .to_contain_text(gbp(p["amount_minor"]))
+    for key in ("cash_minor", "receivable_minor", "payable_minor", "position_minor"):
+        expect(shown.locator(f"[data-figure='{key}']")).to_have_text(gbp(settle[key]))
+    return settle
+
+
+def debts_shown(page: Any, debts: dict[str, Any]) -> None:
+    """The open debts on the page are GET /debts's."""
+    shown = page.get_by_test_id("debts")
+    expect(shown.locator("li")).to_have_count(len(debts["debts"]))
+    for d in debts["debts"]:
+        expect(shown.locator(f"[data-member='{d['name']}']").first).to_contain_text(
+            f"{d['name']} owes {gbp(d['amount_minor'])}")
+
+
+def tin_shown(page: Any, tin: dict[str, Any]) -> None:
+    """Every figure of the tin on the page is GET /evenings/<date>'s."""
+    lines = page.get_by_test_id("tin-lines")
+    expect(lines.locator("[data-line='float']")).to_contain_text(gbp(tin["float_minor"]))
+    for s in tin["sessions"]:
+        row = lines.locator(f"[data-session='{s['session_name']}']")
+        expect(row.locator("[data-figure='pools']")).to_have_text(
+            f"left in the pools {gbp(s['pools_minor'])}")
+        expect(row).to_contain_text(f"cash in {gbp(s['cash_paid_in_minor'])}")
+    for key in ("expected_minor", "counted_minor", "difference_minor", "booked_minor",
+                "unbooked_minor"):
+        expect(page.get_by_test_id("tin-check").locator(f"[data-figure='{key}']")) \
+            .to_have_text(gbp(tin["cash"][key]))
 
 
 def assert_only_the_pages_asked(evening: Evening, recorded: Recorder) -> None:
