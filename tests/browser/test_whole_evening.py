@@ -20,6 +20,7 @@ import json
 import re
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,9 +235,8 @@ def end_at_the_desk(desk: Any, name: str) -> None:
     said(desk, f"{name} has ended: its statement is ready.")
 
 
-def test_a_whole_club_evening_in_the_pages(evening, server, recorded, signing_key, shots):
-    url = server.url
-
+@pytest.mark.usefixtures("signing_key")
+def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
     # ------------------------------------------------------------ the admin, by the link
     admin = evening.person(create_club(server, "The Bell Loo Club"), LAPTOP)
     signed_in(admin, "Mrs Bell, admin")
@@ -407,19 +407,88 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, signing_ke
     settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
     debts_shown(desk, evening.read("/debts"))
 
-    # a member's account, and his own link
-    members = {m["name"]: m["member_id"] for m in evening.read("/members")["members"]}
-    account = evening.read(f"/members/{members['Ann']}/account")
+    # a member's account with something on it, and his own link
+    members = {m["name"]: m for m in evening.read("/members")["members"]}
+    settle = evening.read("/settle-up")["currencies"][0]
+    who = next(p["name"] for p in settle["club_pays"] + settle["pays_club"]
+               if not members[p["name"]]["guest"])
+    account = evening.read(f"/members/{members[who]['member_id']}/account")
+    balance = account["balances"]["GBP"]
+    assert balance != 0
     panel = desk.get_by_test_id("account-form")
-    panel.get_by_label("Member").select_option(label="Ann")
+    panel.get_by_label("Member").select_option(label=who)
     panel.get_by_role("button", name="Show his account").click()
-    expect(desk.get_by_test_id("balance")).to_contain_text(
-        f"Ann's balance: {gbp(account['balances']['GBP'])}")
+    expect(desk.get_by_test_id("balance")).to_contain_text(f"{who}'s balance: {gbp(balance)}")
     lines = desk.get_by_test_id("account-lines").locator("li")
     expect(lines).to_have_count(len(account["entries"]))
-    desk.get_by_test_id("member-link").get_by_role("button", name="Make Ann's link").click()
+    for line, e in zip(lines.all(), account["entries"], strict=True):
+        expect(line.locator("[data-figure='balance']")).to_have_text(
+            f"balance {gbp(e['balance_minor'])}")
+    desk.get_by_test_id("member-link").get_by_role("button", name=f"Make {who}'s link").click()
     expect(desk.get_by_test_id("member-url")).to_contain_text(f"{server.url}/")
-    ann_link = desk.get_by_test_id("member-url").inner_text()
+    member_link = desk.get_by_test_id("member-url").inner_text()
+
+    # ------------------------------------------------------------ month-end: the downloads
+    desk.get_by_role("link", name="Month-end").click()
+    desk.wait_for_load_state("networkidle")
+    today = datetime.datetime.now(datetime.UTC).date()
+    first_day = today.replace(day=1)
+    after = (first_day + datetime.timedelta(days=32)).replace(day=1)
+    register = evening.read(f"/book-entries?since={first_day}T00:00:00Z"
+                            f"&until={after}T00:00:00Z")["entries"]
+    expect(desk.get_by_test_id("register").locator("li")).to_have_count(len(register))
+    settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
+    exports = desk.get_by_test_id("exports")
+    # the register, the debts, what the club owes, who pays whom, the books, the club's page
+    expect(exports.get_by_role("button")).to_have_count(6)
+    buttons = exports.get_by_role("button").all()
+    saved = []
+    for button in buttons:
+        with desk.expect_download() as download:
+            button.click()
+        saved.append(download.value.suggested_filename)
+        assert Path(download.value.path()).stat().st_size > 0, saved[-1]
+        expect(button.locator("xpath=..").get_by_test_id("saved")).to_have_text(
+            f"Saved {saved[-1]}")
+    assert len(set(saved)) == len(saved), saved  # each a file of its own name
+    desk.screenshot(path=str(shots / "evening-month-end.png"), full_page=True)
+
+    # ------------------------------------------------------------ the auditor
+    ode = evening.person(ode_link, LAPTOP)
+    signed_in(ode, "Ode, auditor")
+    ode.get_by_role("button", name="Verify the whole club").click()
+    expect(ode.get_by_test_id("club-verdict")).to_have_text(
+        "The club verifies: 2 sessions, the book log and the club log each agree with their "
+        "logs.")
+    rows = ode.get_by_test_id("sessions")
+    expect(rows.locator("li")).to_have_count(2)
+    row = rows.locator(f"[data-session='{FIRST}']")
+    version = evening.read(f"/sessions/{first}")["version"]
+    row.get_by_role("button", name=f"Verify {FIRST}").click()
+    expect(row.get_by_test_id("verdict")).to_have_text(
+        f"Verified: the log of {version} entries and every figure agree.")
+    row.get_by_role("button", name=f"Explain {FIRST}").click()
+    figures = row.get_by_test_id("figures")
+    trail = {f["account"]: f for f in evening.read(f"/sessions/{first}/explain")["figures"]}
+    for line in evening.read(f"/sessions/{first}/statement")["players"]:
+        player, minor = line["player"], line["net_money_minor"]
+        expect(figures.locator(f"[data-figure='{player}']")).to_contain_text(
+            f"{player}: {trail[player]['net_units']} units ({gbp(minor)})")
+    with ode.expect_download() as download:
+        row.get_by_role("button", name=f"Export {FIRST}").click()
+    expect(row.get_by_test_id("export-verdict")).to_have_text(re.compile(
+        rf"^{re.escape(download.value.suggested_filename)} is intact: its {version} entries, "
+        "every hash, the signature by the club's key .* and every figure hold.$"))
+    ode.screenshot(path=str(shots / "evening-auditor.png"), full_page=True)
+
+    # ------------------------------------------------------------ a member, on his phone
+    phone = evening.person(member_link, PHONE, touch=True)
+    expect(phone.locator("main.sheet")).to_contain_text(who)
+    assert phone.url == f"{server.url}/table/member"
+    expect(phone.get_by_test_id("balances")).to_contain_text(gbp(abs(balance)))
+    wide = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], wide
+    phone.screenshot(path=str(shots / "evening-member-phone.png"), full_page=True)
 
     assert_only_the_pages_asked(evening, recorded)
 
@@ -495,7 +564,3 @@ def test_gap_the_desk_opens_a_tables_statement():
     if "statement-link" not in FOUND:
         pytest.skip("the evening did not reach the tables' end")
     assert FOUND["statement-link"]
-
-
-def _unused(_: datetime.date) -> None:
-    """(datetime is used by the later steps)"""
