@@ -324,6 +324,11 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
     end_at_the_desk(desk, SECOND)
     for tablet in (dan, cy):
         expect(prompt(tablet)).to_have_text("The session has ended.")
+    # each tablet logged as the dealer it was paired for, not as the treasurer who paired it
+    ids = {m["name"]: m["member_id"] for m in evening.read("/members")["members"]}
+    for sid, dealer in ((first, "Dan"), (second, "Cy")):
+        logged = evening.read(f"/sessions/{sid}/events")["events"]
+        assert {e["member_id"] for e in logged if e["type"] == "DealStarted"} == {ids[dealer]}
     FOUND["statement-link"] = desk.get_by_role(
         "link", name=re.compile("statement", re.I)).count() > 0
     desk.screenshot(path=str(shots / "evening-desk-ended.png"), full_page=True)
