@@ -230,9 +230,15 @@ def notice(tablet: Tablet, testid: str) -> Any:
     return tablet.page.get_by_test_id("notices").get_by_test_id(testid)
 
 
-def end_at_the_desk(desk: Any, name: str) -> None:
+def end_at_the_desk(evening: Evening, desk: Any, name: str, sid: str) -> None:
+    """The table ended at the desk with the first ending the ledger offers; what is left in
+    its pools shown first, as the API has it."""
     row = table_row(desk, name)
     row.get_by_role("button", name="Tablets and end").click()
+    view = evening.read(f"/sessions/{sid}")
+    expect(row.get_by_test_id("pools")).to_have_text(
+        f"Left in the pools: {view['pool_units']} in the pool, {view['next_pool_units']} for "
+        f"the next ({view['unit']}s).")
     ending = row.get_by_test_id("end-form")
     ending.get_by_role("radio").first.check()
     ending.get_by_role("button", name=f"End {name}").click()
@@ -251,8 +257,8 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
         said(admin, f"{name} is a member of the club.")
     tess_link = give_link(admin, "Tess", "treasurer: tables, payments and the books")
     ode_link = give_link(admin, "Ode", "auditor: reads and verifies everything")
-    for dealer in ("Dan", "Cy"):
-        give_link(admin, dealer, "dealer: logs play at a table")
+    dealer_links = {dealer: give_link(admin, dealer, "dealer: logs play at a table")
+                    for dealer in ("Dan", "Cy")}
     links = admin.get_by_test_id("links").locator("[data-status='waiting']")
     expect(links).to_have_count(4)
     expect(links.filter(has_text="Dan as dealer")).to_have_count(1)
@@ -279,6 +285,15 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
         desk.get_by_test_id("join-form").get_by_role("button", name="Join it to the tin").click()
         said(desk, "is in the tin")
     expect(desk.get_by_test_id("join-form")).to_have_count(0)
+
+    # Cy's dealer link opens the tablet, signed in as Cy, with the club's open tables to pick
+    link_tablet = evening.person(dealer_links["Cy"], TABLET_PORTRAIT, touch=True)
+    expect(link_tablet.locator("[data-session]")).to_have_count(2)
+    assert link_tablet.url.split("#")[0] == f"{server.url}/table"
+    link_tablet.get_by_role("button", name=SECOND).click()
+    expect(link_tablet.get_by_test_id("prompt")).to_have_text("Cy deals: tap the card turned up")
+    link_tablet.context.close()
+    evening.contexts.remove(link_tablet.context)
 
     dan = Tablet(pair_tablet(evening, desk, FIRST, "Dan"))
     cy = Tablet(pair_tablet(evening, desk, SECOND, "Cy"))
@@ -324,8 +339,8 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
     # ------------------------------------------------------------ the tables end at the desk
     desk.reload()
     signed_in(desk, "Tess, treasurer")
-    end_at_the_desk(desk, FIRST)
-    end_at_the_desk(desk, SECOND)
+    end_at_the_desk(evening, desk, FIRST, first)
+    end_at_the_desk(evening, desk, SECOND, second)
     for tablet in (dan, cy):
         expect(prompt(tablet)).to_have_text("The session has ended.")
     # each tablet logged as the dealer it was paired for, not as the treasurer who paired it
