@@ -38,7 +38,6 @@ from .test_desk_auditor import signing_key  # noqa: F401  (a fixture: the club's
 from .test_desk_evening import treasurer_at_the_desk
 
 pytestmark = pytest.mark.evening
-expect.set_options(timeout=TIMEOUT)
 
 READ = "X-Lanterloo-Test-Read"  # the header marking the test's own reads
 FIRST, SECOND = "Thursday, first table", "Thursday, second table"
@@ -110,9 +109,11 @@ class Evening:
 @pytest.fixture
 def evening(browser: Any, server: Server, recorded: Recorder) -> Iterator[Evening]:
     made = Evening(browser, server)
+    expect.set_options(timeout=TIMEOUT)  # a busy machine's pace, for this test only
     try:
         yield made
     finally:
+        expect.set_options(timeout=None)  # Playwright's own default again
         made.close()
 
 
