@@ -338,8 +338,6 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
     cy.page.screenshot(path=str(shots / "evening-tablet.png"))
 
     # ------------------------------------------------------------ the tables end at the desk
-    desk.reload()
-    signed_in(desk, "Tess, treasurer")
     end_at_the_desk(evening, desk, FIRST, first)
     end_at_the_desk(evening, desk, SECOND, second)
     for tablet in (dan, cy):
