@@ -392,7 +392,7 @@ class Ledger(SessionReads):
             timed += [(first + i, e, now) for i, e in enumerate(events)
                       if e.type in RESULT_EVENT_TYPES]
             posted = [posted_result(r) for r in booklog.load_results(
-                tx.conn, session_id=session_id)]
+                tx.conn, session_id=session_id, club_id=club_id)]
             results = result_rows(results_after(posted, state, timed, events, at=now,
                                                 first=first), club_id)
         positions = tx.write_session(SessionWrite(
