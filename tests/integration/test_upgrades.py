@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, make_url, select, update
+from sqlalchemy import Engine, func, make_url, select, update
 
 from api.cli.main import main
 from ledger.domain.commands import EndSession
@@ -81,11 +81,18 @@ def money(statement: dict[str, Any]) -> dict[str, Any]:
 
 
 def upgraded(url: str, capsys: pytest.CaptureFixture[str]) -> Engine:
-    """`lanterloo migrate`, as docs/operations.md says to upgrade."""
+    """`lanterloo migrate`, as docs/operations.md says to upgrade; it names the attach
+    command when sessions belong to no club (the first release's), only then."""
     assert main(["migrate", "--database-url", url]) == 0
-    out = capsys.readouterr().out
-    assert "is at revision" in out
-    return make_engine(url)
+    said = capsys.readouterr()
+    assert "is at revision" in said.out
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        strays = conn.scalar(select(func.count()).where(sessions.c.club_id.is_(None)))
+    told = f"sessions outside any club: {strays}; bring them into the club that played " \
+        "them with `lanterloo club attach CLUB --all`"
+    assert (told in said.err) == bool(strays), said.err
+    return engine
 
 
 def rows_not_of_their_club(engine: Engine) -> list[tuple[str, str]]:
