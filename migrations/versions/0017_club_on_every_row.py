@@ -72,9 +72,21 @@ def upgrade() -> None:
     for trigger in triggers:
         op.execute(trigger)
     for table, session in BY_SESSION:
-        op.execute(f"UPDATE {table} SET club_id = (SELECT s.club_id FROM sessions s "
-                   f"WHERE s.id = {table}.{session}) WHERE club_id IS NULL")
+        fill(table, session)
     fill_answers(op.get_bind())
+
+
+def fill(table: str, session: str) -> None:
+    """The club of each row of `table` whose session has one (a join on PostgreSQL: one
+    pass; the rows of a session outside clubs are not written at all)."""
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(f"UPDATE {table} t SET club_id = s.club_id FROM sessions s "
+                   f"WHERE s.id = t.{session} AND s.club_id IS NOT NULL "
+                   "AND t.club_id IS NULL")
+    else:
+        op.execute(f"UPDATE {table} SET club_id = (SELECT s.club_id FROM sessions s "
+                   f"WHERE s.id = {table}.{session}) WHERE club_id IS NULL AND {session} IN "
+                   "(SELECT id FROM sessions WHERE club_id IS NOT NULL)")
 
 
 def club_of_scope(scope: str, clubs: set[str], session_clubs: dict[str, str | None]
