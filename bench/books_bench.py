@@ -282,6 +282,10 @@ def _write(conn: Any, sid: str, copier: _Copier, seats: dict[str, str],
             for deal_no, view in copier.views.items():
                 copy.write_row((sid, deal_no, len(copier.records),
                                 copier.seated(view.replace("@@SID@@", sid), seats)))
+        for table, column in (("events", "stream_id"), ("deal_views", "session_id")):
+            # every row of a club's session carries its club (docs/operations.md)
+            cur.execute(f"UPDATE {table} SET club_id = (SELECT club_id FROM sessions "
+                        f"WHERE id = %s) WHERE {column} = %s", (sid, sid))
 
 
 def _copy_text(value: str) -> str:

@@ -561,7 +561,7 @@ def rebuild_in(store: Store, tx: Tx, first: str, last: str) -> Pass:
         if folded.state is None:
             raise InvariantBroken(f"session {sid}: the log does not fold ({folded.error})")
         written.append(Rebuilt(
-            sid, folded.version, folded.state_json,
+            sid, stored[sid], folded.version, folded.state_json,
             {n: (folded.view_versions.get(n, folded.version), view)
              for n, view in folded.views.items()},
             {v: folded.states_at[v] for v in every},

@@ -102,14 +102,19 @@ class Found(Protocol):
     @property
     def reply(self) -> StoredReply | None: ...
 
+    @property
+    def club_id(self) -> str | None: ...  # whose stream: its answers are kept in its rows
+
 
 def perform(store: Store, request: WriteRequest, *, scope: str,
             find: Callable[[Tx], Found], write: Callable[[Tx, Any], dict[str, Any]],
-            current_version: Callable[[], int]) -> AppendResult:
-    """Run one write under the protocol above (`scope`: whose keys these are)."""
+            current_version: Callable[[], int], club_id: str | None = None) -> AppendResult:
+    """Run one write under the protocol above (`scope`: whose keys these are; `club_id`:
+    the club its answer is kept in, when not the club of the head `find` found)."""
     for attempt in range(RETRIES + 1):
         try:
-            return _attempt(store, request, scope=scope, find=find, write=write)
+            return _attempt(store, request, scope=scope, find=find, write=write,
+                            club_id=club_id)
         except _RaceLost as lost:
             # Found again, the stream says what this request meets now: the answer of a
             # twin with its key, the 409 of the version it named, or a head to decide on.
@@ -128,8 +133,8 @@ class _RaceLost(Exception):
 
 
 def _attempt(store: Store, request: WriteRequest, *, scope: str,
-             find: Callable[[Tx], Found], write: Callable[[Tx, Any], dict[str, Any]]
-             ) -> AppendResult:
+             find: Callable[[Tx], Found], write: Callable[[Tx, Any], dict[str, Any]],
+             club_id: str | None) -> AppendResult:
     key = request.idempotency_key
     decided_on: int | None = None  # the version the write was decided against
     try:
@@ -143,7 +148,8 @@ def _attempt(store: Store, request: WriteRequest, *, scope: str,
             decided_on = head.version
             body = write(tx, head)
             if key is not None:
-                tx.keep_reply(scope, key, fingerprint=str(request.fingerprint), body=body,
+                tx.keep_reply(scope, key, club_id=club_id or head.club_id,
+                              fingerprint=str(request.fingerprint), body=body,
                               now=datetime.now(UTC))
             return AppendResult(body)
     except VersionMoved as error:

@@ -81,11 +81,24 @@ def _migrate(engine: Any) -> str | None:
     return current(engine)
 
 
+def _outside_clubs(engine: Any) -> None:
+    """Say how many sessions belong to no club, and how to give them one: their rows carry
+    no club (docs/operations.md, "Which rows carry their club") until they are attached."""
+    from ledger.sessions.service import Ledger
+
+    strays = Ledger(engine).sessions_before_clubs()
+    if strays:
+        print(f"sessions outside any club: {len(strays)}; bring them into the club that "
+              "played them with `lanterloo club attach CLUB --all` (docs/operations.md, "
+              '"Sessions from before clubs")', file=sys.stderr)
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     engine = _engine(args)
     try:
         revision = _migrate(engine)
         print(f"{_describe(engine)} is at revision {revision}")
+        _outside_clubs(engine)
     finally:
         engine.dispose()
     return 0

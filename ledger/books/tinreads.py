@@ -80,7 +80,9 @@ def state_at(conn: Connection, club_id: str, session_id: str, cut: Cut
         return None
     if cut.at is None:
         return SessionState.from_dict(row.state)
-    return history.state_at(conn, session_id, queries.version_at(conn, session_id, cut.at))
+    return history.state_at(conn, session_id,
+                            queries.version_at(conn, session_id, cut.at, club_id=club_id),
+                            club_id=club_id)
 
 
 def evening(conn: Connection, club_id: str, evening: str, cut: Cut = NOW,

@@ -61,34 +61,37 @@ def as_moment(as_of: int | str) -> datetime:
                            rule="as-of-in-range", field="as_of") from None
 
 
-def point(conn: Connection, session_id: str, as_of: int | str, current: int) -> dict[str, Any]:
+def point(conn: Connection, session_id: str, as_of: int | str, current: int, *,
+          club_id: str | None = None) -> dict[str, Any]:
     """{"version", "recorded_at"} of the point `as_of` names: a version of the session's log
     (1 to its last), or an ISO-8601 time with its offset (the last event recorded at or
     before it); a clear refusal naming `as_of` otherwise."""
     version = as_version(as_of)
     if version is None:
-        version = queries.version_at(conn, session_id, as_moment(as_of))
+        version = queries.version_at(conn, session_id, as_moment(as_of), club_id=club_id)
         if version == 0:
             raise InvalidInput(f"as_of {as_of} is before the session opened",
                                rule="as-of-in-range", field="as_of")
     elif not 1 <= version <= current:
         raise InvalidInput(f"as_of must be a version from 1 to {current} (the session's "
                            f"log), got {version}", rule="as-of-in-range", field="as_of")
-    moment = queries.recorded_at(conn, session_id, version)
+    moment = queries.recorded_at(conn, session_id, version, club_id=club_id)
     return {"version": version, "recorded_at": utc_iso(moment) if moment is not None else None}
 
 
-def state_at(conn: Connection, session_id: str, version: int) -> SessionState:
+def state_at(conn: Connection, session_id: str, version: int, *,
+             club_id: str | None = None) -> SessionState:
     """The state at `version`: the nearest snapshot, then the events after it."""
 
     def events(lo: int, hi: int) -> list[tuple[int, Event]]:
-        return versioned(queries.events_between(conn, session_id, lo, hi))
+        return versioned(queries.events_between(conn, session_id, lo, hi, club_id=club_id))
 
     return asof.state_at(
-        version, snapshot=lambda v: queries.snapshot_at_or_below(conn, session_id, v),
+        version, snapshot=lambda v: queries.snapshot_at_or_below(conn, session_id, v,
+                                                                 club_id=club_id),
         events=events,
-        last_correction=lambda lo, hi: queries.last_correction_between(conn, session_id,
-                                                                       lo, hi),
+        last_correction=lambda lo, hi: queries.last_correction_between(
+            conn, session_id, lo, hi, club_id=club_id),
         session_id=session_id)
 
 
@@ -100,10 +103,11 @@ def pin(version: int, head: str | None) -> dict[str, Any]:
 def state_and_pin_at(conn: Connection, row: Any, as_of: int | str
                      ) -> tuple[SessionState, dict[str, Any], dict[str, Any]]:
     """(the state, its pin, the point) of the session `row` as of `as_of`."""
-    at = point(conn, row.id, as_of, row.version)
+    at = point(conn, row.id, as_of, row.version, club_id=row.club_id)
     state = SessionState.from_dict(row.state) if at["version"] == row.version \
-        else state_at(conn, row.id, at["version"])
-    return state, pin(at["version"], queries.hash_at(conn, row.id, at["version"])), at
+        else state_at(conn, row.id, at["version"], club_id=row.club_id)
+    return state, pin(at["version"], queries.hash_at(conn, row.id, at["version"],
+                                                     club_id=row.club_id)), at
 
 
 def deal_state_at(conn: Connection, row: Any, deal_no: int, as_of: int | str
@@ -115,11 +119,12 @@ def deal_state_at(conn: Connection, row: Any, deal_no: int, as_of: int | str
     if not (state.deal is not None and 1 <= deal_no <= state.deal_no):
         return None, at
     if deal_no != state.deal_no:
-        markers = live_events(versioned(queries.deal_markers(conn, row.id, at["version"])))
+        markers = live_events(versioned(queries.deal_markers(conn, row.id, at["version"],
+                                                             club_id=row.club_id)))
         dealt = next((v for v, e in markers if isinstance(e, ev.DealStarted)
                       and e.deal_no == deal_no + 1 and not e.redeal), None)
         if dealt is None:
             raise InvariantBroken(f"deal {deal_no + 1} of session {row.id} is current at "
                                   f"version {at['version']} but was never dealt")
-        state = state_at(conn, row.id, dealt - 1)
+        state = state_at(conn, row.id, dealt - 1, club_id=row.club_id)
     return state, at

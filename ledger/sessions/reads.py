@@ -82,7 +82,8 @@ class SessionReads:
             else:
                 # Outside the store's 32-bit deal numbers there is no deal to look for.
                 in_range = 1 <= deal_no <= MAX_DEAL_NO
-                view = queries.load_deal_view(conn, session_id, deal_no) if in_range else None
+                view = queries.load_deal_view(conn, session_id, deal_no,
+                                               club_id=self.club_id) if in_range else None
                 where = ""
         if view is None:
             raise DealNotFound(f"session {session_id} had no deal {deal_no}{where}"
@@ -143,11 +144,11 @@ class SessionReads:
         the rule behind each (docs/explain.md); as of a version or a time, if given."""
         with self.store.reading() as conn:
             row = self._row(conn, session_id)
-            at = history.point(conn, session_id, as_of, row.version) \
+            at = history.point(conn, session_id, as_of, row.version, club_id=self.club_id) \
                 if as_of is not None else None
             version = at["version"] if at is not None else row.version
             rows = queries.events_between_full(conn, session_id, 0, version,
-                                               types=TRAIL_TYPES)
+                                               types=TRAIL_TYPES, club_id=self.club_id)
         logged = [Logged(version=r.version, position=r.position,
                          recorded_at=utc_iso(r.recorded_at), actor=r.actor, event=e)
                   for r, (_, e) in zip(rows, history.versioned(rows), strict=True)]
@@ -173,10 +174,11 @@ class SessionReads:
         with self.store.reading() as conn:
             self._row(conn, session_id)
             rows = queries.read_events(conn, session_id, after_position=after_position,
-                                       limit=limit + 1)
+                                       limit=limit + 1, club_id=self.club_id)
             superseded = [(row.payload["rewound_to"], row.version)
                           for row in queries.read_events(conn, session_id,
-                                                         types=("EntryCorrected",))]
+                                                         types=("EntryCorrected",),
+                                                         club_id=self.club_id)]
         page = [{**_event_dict(row), "superseded_by": next(
             (version for kept, version in superseded if kept < row.version < version), None)}
             for row in rows[:limit]]
@@ -192,12 +194,13 @@ class SessionReads:
         with self.store.reading() as conn:
             row = self._row(conn, session_id)
             if as_of is None:
-                views = queries.load_deal_views(conn, session_id)
+                views = queries.load_deal_views(conn, session_id, club_id=self.club_id)
                 return plain_json(balance_series(row.state["seats"], views,
                                                  row.state["balances"]))
-            version = history.point(conn, session_id, as_of, row.version)["version"]
-            log = history.versioned(queries.events_between_full(conn, session_id, 0,
-                                                                version))
+            version = history.point(conn, session_id, as_of, row.version,
+                                    club_id=self.club_id)["version"]
+            log = history.versioned(queries.events_between_full(
+                conn, session_id, 0, version, club_id=self.club_id))
         state, folding = projections.fold_events(session_id, live_events(log))
         then = orjson.loads(to_json(state))
         return plain_json(balance_series(

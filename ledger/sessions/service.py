@@ -134,7 +134,8 @@ class Ledger(SessionReads):
                                 request)
 
         return self._seating(lambda: perform(self.store, request, scope=scope, find=find,
-                                             write=write, current_version=lambda: 0))
+                                             write=write, current_version=lambda: 0,
+                                             club_id=self.club_id))
 
     def append(self, session_id: str, commands: Sequence[Command],
                request: WriteRequest) -> AppendResult:
@@ -243,6 +244,7 @@ class Ledger(SessionReads):
             # the club's own record of it: who attached which session, when
             clublog.record(tx.conn, club_id, clublog.SESSION_ATTACHED,
                            {"session_id": session_id, "members": members}, by=request.actor)
+            tx.move_to_club(session_id, club_id)  # the rows written before it
             return self._record(tx, session_id, dataclasses.replace(head, club_id=club_id),
                                 state, events, folding.finish(state), request)
 
@@ -252,7 +254,7 @@ class Ledger(SessionReads):
 
         return self._signed_after(session_id, perform(
             self.store, request, scope=scope, find=find, write=write,
-            current_version=current_version))
+            current_version=current_version, club_id=club_id))
 
     def attach_latecomers(self, session_id: str, request: WriteRequest) -> AppendResult:
         """Attach the seats of a club's session that name no member (aftercomers who joined
@@ -290,7 +292,7 @@ class Ledger(SessionReads):
                  choose: Callable[[list[tuple[int, Event]], dict[int, str | None]], list[int]],
                  replacements: Sequence[Command], reason: str) -> AppendResult:
         def write(tx: Tx, head: Head) -> dict[str, Any]:
-            rows = list(queries.stream(tx.conn, session_id))
+            rows = list(queries.stream(tx.conn, session_id, club_id=head.club_id))
             log = history.versioned(rows)
             state, events = correct(log, voids=choose(log, {r.version: r.member_id
                                                             for r in rows}),
@@ -323,7 +325,7 @@ class Ledger(SessionReads):
 
         def current_version() -> int:
             with self.store.reading() as conn:
-                return queries.stream_version(conn, session_id)
+                return queries.stream_version(conn, session_id, club_id=self.club_id)
 
         return self._seating(lambda: perform(self.store, request, scope=scope, find=find,
                                              write=write, current_version=current_version))
@@ -386,11 +388,11 @@ class Ledger(SessionReads):
         results = None
         if any(e.type in RESULT_TRIGGERS for e in events):  # the club's books: docs/books.md
             timed = [(r.version, e, as_utc(r.recorded_at))
-                     for r, (_, e) in _result_log(tx, session_id)]
+                     for r, (_, e) in _result_log(tx, session_id, club_id)]
             timed += [(first + i, e, now) for i, e in enumerate(events)
                       if e.type in RESULT_EVENT_TYPES]
             posted = [posted_result(r) for r in booklog.load_results(
-                tx.conn, session_id=session_id)]
+                tx.conn, session_id=session_id, club_id=club_id)]
             results = result_rows(results_after(posted, state, timed, events, at=now,
                                                 first=first), club_id)
         positions = tx.write_session(SessionWrite(
@@ -448,9 +450,11 @@ def _seat_latecomers(tx: Tx, club_id: str | None, commands: Sequence[Command],
     return out
 
 
-def _result_log(tx: Tx, session_id: str) -> list[tuple[Any, tuple[int, Event]]]:
+def _result_log(tx: Tx, session_id: str, club_id: str | None
+                ) -> list[tuple[Any, tuple[int, Event]]]:
     """The session's stored events its results count, each with its row (its time)."""
-    rows = list(queries.result_events(tx.conn, session_id, RESULT_EVENT_TYPES))
+    rows = list(queries.result_events(tx.conn, session_id, RESULT_EVENT_TYPES,
+                                      club_id=club_id))
     return list(zip(rows, history.versioned(rows), strict=True))
 
 

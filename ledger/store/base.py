@@ -4,7 +4,7 @@
     with store.transaction() as tx:       # one write transaction
         head = tx.session_head(session_id, club_id=club, reply_to=(scope, key))
         positions = tx.write_session(SessionWrite(...))
-        tx.keep_reply(scope, key, fingerprint=..., body=..., now=...)
+        tx.keep_reply(scope, key, club_id=club, fingerprint=..., body=..., now=...)
 
 Every write of the ledger goes through `Tx`: a session's events with its projections
 (`write_session`), an entry of a club's book log (`append_book_entry`), the stored answer
@@ -27,7 +27,18 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 import orjson
-from sqlalchemy import Connection, Engine, Text, cast, delete, insert, select, type_coerce
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Text,
+    cast,
+    delete,
+    insert,
+    or_,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from . import booklog, clublog
@@ -37,10 +48,12 @@ from .tables import (
     KEPT_STATUS_CODE,
     book_entries,
     clubs,
+    deal_views,
     events,
     idempotency_keys,
     session_results,
     sessions,
+    snapshots,
 )
 
 
@@ -122,6 +135,7 @@ class Rebuilt:
     """A session's projections as a rebuild writes them (ledger/projections.py)."""
 
     session_id: str
+    club_id: str | None
     version: int
     state_json: str
     views: dict[int, tuple[int, str]]  # deal_no -> (version written at, view as JSON)
@@ -166,13 +180,32 @@ class Tx(ABC):
     def stored_reply(self, scope: str, key: str) -> StoredReply | None:
         return stored_reply(self.conn, scope, key)
 
-    def keep_reply(self, scope: str, key: str, *, fingerprint: str, body: dict[str, Any],
-                   now: datetime) -> None:
-        """Keep the first answer to `key` (a concurrent twin of the request then fails on
-        the key's primary key, and is answered with this)."""
+    def keep_reply(self, scope: str, key: str, *, club_id: str | None, fingerprint: str,
+                   body: dict[str, Any], now: datetime) -> None:
+        """Keep the first answer to `key`, in `club_id`'s rows (a concurrent twin of the
+        request then fails on the key's primary key, and is answered with this)."""
         self.conn.execute(insert(idempotency_keys).values(
-            scope=scope, key=key, fingerprint=fingerprint, status_code=KEPT_STATUS_CODE,
-            response=body, created_at=now))
+            scope=scope, key=key, club_id=club_id, fingerprint=fingerprint,
+            status_code=KEPT_STATUS_CODE, response=body, created_at=now))
+
+    def move_to_club(self, session_id: str, club_id: str) -> None:
+        """Give the rows of a session recorded before clubs, attached to `club_id` in this
+        transaction, their club: its events (a column the chain does not hash), deal views,
+        snapshots, result lines and stored answers."""
+        for table, column in ((events, events.c.stream_id),
+                              (deal_views, deal_views.c.session_id),
+                              (snapshots, snapshots.c.session_id),
+                              (session_results, session_results.c.session_id)):
+            self.conn.execute(update(table).where(column == session_id,
+                                                  table.c.club_id.is_(None))
+                              .values(club_id=club_id))
+        keys = idempotency_keys.c
+        self.conn.execute(update(idempotency_keys)
+                          .where(keys.club_id.is_(None),
+                                 or_(keys.scope == session_id,
+                                     keys.scope.startswith(f"{session_id}:", autoescape=True),
+                                     keys.scope == f"attach:{session_id}"))
+                          .values(club_id=club_id))
 
     def book_head(self, club_id: str, *, reply_to: tuple[str, str] | None) -> Head | None:
         """The club's book log, held for this transaction (None: no such club), and the

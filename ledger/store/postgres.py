@@ -63,14 +63,14 @@ _REPLY_SQL = ("SELECT fingerprint, response::text FROM idempotency_keys "
 # one JSON document each (json_to_recordset); a `json` column keeps the text it is given.
 _WRITE = (
     "WITH {row}, "
-    "viewed AS (INSERT INTO deal_views (session_id, deal_no, version, view) "
-    "SELECT %(id)s, w.d, %(version)s, w.w FROM json_to_recordset(%(views)s::json) "
+    "viewed AS (INSERT INTO deal_views (session_id, club_id, deal_no, version, view) "
+    "SELECT %(id)s, %(club)s, w.d, %(version)s, w.w FROM json_to_recordset(%(views)s::json) "
     "AS w(d int, w json) WHERE EXISTS (SELECT 1 FROM {row_name}) "
     "ON CONFLICT (session_id, deal_no) "
     "DO UPDATE SET version = excluded.version, view = excluded.view), "
-    "inserted AS (INSERT INTO events (stream_id, version, type, schema_version, payload, "
-    "recorded_at, actor, idempotency_key, member_id, token_id, hash) "
-    "SELECT %(id)s, e.v, e.t, e.sv, e.p, %(now)s, %(actor)s, %(key)s, %(member)s, "
+    "inserted AS (INSERT INTO events (club_id, stream_id, version, type, schema_version, "
+    "payload, recorded_at, actor, idempotency_key, member_id, token_id, hash) "
+    "SELECT %(club)s, %(id)s, e.v, e.t, e.sv, e.p, %(now)s, %(actor)s, %(key)s, %(member)s, "
     "%(token)s, e.h FROM json_to_recordset(%(events)s::json) "
     "AS e(v int, t text, sv smallint, p json, h text) "
     "WHERE EXISTS (SELECT 1 FROM {row_name}) ORDER BY e.v RETURNING position, version) "
@@ -88,8 +88,8 @@ _EVENT_ROWS = ("SELECT stream_id, version, position, type, schema_version, paylo
                "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
                "actor, member_id, token_id, idempotency_key, hash FROM events "
                "WHERE stream_id >= %s AND stream_id <= %s ORDER BY stream_id, version")
-_KEEP_SNAPSHOT = text("INSERT INTO snapshots (session_id, version, state) "
-                      "VALUES (:id, :version, CAST(:state AS json))")
+_KEEP_SNAPSHOT = text("INSERT INTO snapshots (session_id, club_id, version, state) "
+                      "VALUES (:id, :club, :version, CAST(:state AS json))")
 _DROP_VIEWS = text("DELETE FROM deal_views WHERE session_id = :id AND deal_no > :deal_no")
 
 
@@ -182,6 +182,7 @@ class PostgresTx(Tx):
                 pg.commit()  # when the transaction had begun before it
         if write.snapshot:
             self.conn.execute(_KEEP_SNAPSHOT, {"id": write.session_id,
+                                               "club": write.club_id,
                                                "version": write.version,
                                                "state": write.state_json})
         if write.results is not None:
@@ -208,16 +209,17 @@ class PostgresTx(Tx):
             cur.execute("UPDATE sessions SET state = b.state::json, version = b.version, "
                         "shape = b.shape FROM rebuilt_sessions b WHERE sessions.id = b.id")
             cur.execute("DELETE FROM deal_views WHERE session_id = ANY(%s)", (ids,))
-            with cur.copy("COPY deal_views (session_id, deal_no, version, view) "
+            with cur.copy("COPY deal_views (session_id, club_id, deal_no, version, view) "
                           "FROM STDIN") as copy:
                 for r in rebuilt:
                     for deal_no, (version, view) in sorted(r.views.items()):
-                        copy.write_row((r.session_id, deal_no, version, view))
+                        copy.write_row((r.session_id, r.club_id, deal_no, version, view))
             cur.execute("DELETE FROM snapshots WHERE session_id = ANY(%s)", (ids,))
-            with cur.copy("COPY snapshots (session_id, version, state) FROM STDIN") as copy:
+            with cur.copy("COPY snapshots (session_id, club_id, version, state) FROM STDIN") \
+                    as copy:
                 for r in rebuilt:
                     for version, state in sorted(r.snapshots.items()):
-                        copy.write_row((r.session_id, version, state))
+                        copy.write_row((r.session_id, r.club_id, version, state))
         for r in rebuilt:
             self.replace_results(r.session_id, r.results)
 

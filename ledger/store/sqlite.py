@@ -61,18 +61,20 @@ class SqliteTx(Tx):
             raise VersionMoved(sid)
         positions = conn.execute(
             insert(events).returning(events.c.position, sort_by_parameter_order=True),
-            write.rows).scalars().all()
+            [{**row, "club_id": write.club_id} for row in write.rows]).scalars().all()
         if write.keep_views_to is not None:
             conn.execute(delete(deal_views).where(deal_views.c.session_id == sid,
                                                   deal_views.c.deal_no > write.keep_views_to))
         for deal_no, view in sorted(write.views.items()):
-            statement = upsert(deal_views).values(session_id=sid, deal_no=deal_no,
-                                                  version=write.version, view=json_text(view))
+            statement = upsert(deal_views).values(session_id=sid, club_id=write.club_id,
+                                                  deal_no=deal_no, version=write.version,
+                                                  view=json_text(view))
             conn.execute(statement.on_conflict_do_update(
                 index_elements=[deal_views.c.session_id, deal_views.c.deal_no],
                 set_={"version": statement.excluded.version, "view": statement.excluded.view}))
         if write.snapshot:
-            conn.execute(insert(snapshots).values(session_id=sid, version=write.version,
+            conn.execute(insert(snapshots).values(session_id=sid, club_id=write.club_id,
+                                                  version=write.version,
                                                   state=json_text(write.state_json)))
         if write.results is not None:
             self.replace_results(sid, write.results)
@@ -94,17 +96,17 @@ class SqliteTx(Tx):
                        "b_shape": r.shape} for r in rebuilt])
         conn.execute(delete(deal_views).where(deal_views.c.session_id.in_(ids)))
         conn.execute(delete(snapshots).where(snapshots.c.session_id.in_(ids)))
-        views = [{"s": r.session_id, "n": n, "v": v, "t": text}
+        views = [{"s": r.session_id, "c": r.club_id, "n": n, "v": v, "t": text}
                  for r in rebuilt for n, (v, text) in sorted(r.views.items())]
         if views:
             conn.execute(insert(deal_views).values(
-                session_id=bindparam("s"), deal_no=bindparam("n"), version=bindparam("v"),
-                view=bindparam("t", type_=Text)), views)
-        kept = [{"s": r.session_id, "v": v, "t": text}
+                session_id=bindparam("s"), club_id=bindparam("c"), deal_no=bindparam("n"),
+                version=bindparam("v"), view=bindparam("t", type_=Text)), views)
+        kept = [{"s": r.session_id, "c": r.club_id, "v": v, "t": text}
                 for r in rebuilt for v, text in sorted(r.snapshots.items())]
         if kept:
             conn.execute(insert(snapshots).values(
-                session_id=bindparam("s"), version=bindparam("v"),
+                session_id=bindparam("s"), club_id=bindparam("c"), version=bindparam("v"),
                 state=bindparam("t", type_=Text)), kept)
         for r in rebuilt:
             self.replace_results(r.session_id, r.results)

@@ -107,6 +107,8 @@ events = Table(
     # The global order of the log; within one stream it follows commit order, because
     # appends to a stream are serialised by the lock on its `sessions` row.
     Column("position", Position, primary_key=True, autoincrement=True),
+    # The session's club, written with every event (migration 0017; CLUB below).
+    Column("club_id", String(ID_LENGTH), nullable=True),
     Column("stream_id", String(STREAM_ID_LENGTH), nullable=False),
     Column("version", Integer, nullable=False),
     Column("type", String(64), nullable=False),
@@ -149,6 +151,7 @@ deal_views = Table(
     "deal_views",
     metadata,
     Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    Column("club_id", String(ID_LENGTH), nullable=True),  # the session's (CLUB below)
     Column("deal_no", Integer, nullable=False),
     Column("version", Integer, nullable=False),  # the session's version when last written
     Column("view", Json, nullable=False),
@@ -162,6 +165,9 @@ idempotency_keys = Table(
     metadata,
     Column("scope", String(80), nullable=False),  # "open[:club]" or the session id
     Column("key", String(128), nullable=False),
+    # The club whose request it answered: the session's, or the club of a club's scope
+    # (CLUB below); None for a session outside clubs.
+    Column("club_id", String(ID_LENGTH), nullable=True),
     Column("fingerprint", String(64), nullable=False),  # sha256 hex of the request
     # No longer read: the write protocol keeps only the first answer's body (a replay is told
     # by the edge, api/http/writing.py). Written with the one value it ever held
@@ -375,6 +381,7 @@ snapshots = Table(
     "snapshots",
     metadata,
     Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    Column("club_id", String(ID_LENGTH), nullable=True),  # the session's (CLUB below)
     Column("version", Integer, nullable=False),
     Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
     PrimaryKeyConstraint("session_id", "version"),

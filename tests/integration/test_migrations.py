@@ -18,7 +18,7 @@ from ledger.store.migrate import check, current, upgrade
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
 
-HEAD = "0016"
+HEAD = "0017"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 

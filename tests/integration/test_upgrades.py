@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, make_url, select, update
+from sqlalchemy import Engine, func, make_url, select, update
 
 from api.cli.main import main
 from ledger.domain.commands import EndSession
 from ledger.operations.bulk import verify_all
 from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
-from ledger.store.tables import sessions
+from ledger.store.tables import events, sessions
 from ledger.writes import WriteRequest
 from tests.conftest import unreachable
 from tests.support.databases import PostgresUnreachable
@@ -81,11 +81,34 @@ def money(statement: dict[str, Any]) -> dict[str, Any]:
 
 
 def upgraded(url: str, capsys: pytest.CaptureFixture[str]) -> Engine:
-    """`lanterloo migrate`, as docs/operations.md says to upgrade."""
+    """`lanterloo migrate`, as docs/operations.md says to upgrade; it names the attach
+    command when sessions belong to no club (the first release's), only then."""
     assert main(["migrate", "--database-url", url]) == 0
-    out = capsys.readouterr().out
-    assert "is at revision" in out
-    return make_engine(url)
+    said = capsys.readouterr()
+    assert "is at revision" in said.out
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        strays = conn.scalar(select(func.count()).where(sessions.c.club_id.is_(None)))
+    told = f"sessions outside any club: {strays}; bring them into the club that played " \
+        "them with `lanterloo club attach CLUB --all`"
+    assert (told in said.err) == bool(strays), said.err
+    return engine
+
+
+def rows_not_of_their_club(engine: Engine) -> list[tuple[str, str]]:
+    """(table, session id) of every row of a club's session that does not name its club
+    (migration 0017 fills them; an attach fills a session's from before clubs)."""
+    from sqlalchemy import text
+
+    found = []
+    with engine.connect() as conn:
+        for table, column in (("events", "stream_id"), ("deal_views", "session_id"),
+                              ("snapshots", "session_id"), ("session_results", "session_id")):
+            found += [(table, sid) for sid in conn.scalars(text(
+                f"SELECT DISTINCT t.{column} FROM {table} t JOIN sessions s "
+                f"ON s.id = t.{column} WHERE s.club_id IS NOT NULL "
+                "AND (t.club_id IS NULL OR t.club_id <> s.club_id)"))]
+    return found
 
 
 def test_a_release_database_upgraded_verifies_and_says_what_the_release_said(
@@ -95,6 +118,7 @@ def test_a_release_database_upgraded_verifies_and_says_what_the_release_said(
     engine = upgraded(url, capsys)
     try:
         assert verify_all(engine, workers=1) == {sid: [] for sid in sorted(said)}
+        assert rows_not_of_their_club(engine) == []
         assert main(["verify", "--all", "--database-url", url]) == 0
         ledger = Ledger(engine)
         for sid, statement in said.items():
@@ -210,6 +234,10 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
         assert refused.count("not attached: no session") == len(strays)  # another club's
         assert refused.count("not attached: session") == len(strays)  # the club's already
         assert all(v == [] for v in verify_all(engine, workers=1).values())
+        assert rows_not_of_their_club(engine) == []
+        with engine.connect() as conn:  # every row of the attached sessions: the club's
+            assert set(conn.scalars(select(events.c.club_id).where(
+                events.c.stream_id.in_(strays)))) == {club.club_id}
 
         app = create_app({"DATABASE_URL": url, "TESTING": True})
         web = app.test_client()

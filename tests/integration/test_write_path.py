@@ -105,7 +105,7 @@ def test_a_write_from_a_version_the_session_is_not_at_raises_version_moved_and_w
                          rows=rows, state_json="{}", views={1: "{}"}, last=True)
     with pytest.raises(VersionMoved), store.transaction() as tx:
         # something written before it in the same transaction goes with it: not committed
-        tx.keep_reply("scope", "earlier", fingerprint="f", body={},
+        tx.keep_reply("scope", "earlier", club_id=None, fingerprint="f", body={},
                       now=datetime.now(UTC))
         tx.write_session(stale)
     assert _stored_events(engine, session_id) == before
