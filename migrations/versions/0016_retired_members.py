@@ -7,7 +7,7 @@ Every member stored so far is current: the column is added empty. The change its
 recorded in the club's log (`MemberRetired`), like every change of the members.
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-11-29
 """
 
@@ -28,5 +28,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("members") as batch:
-        batch.drop_column("retired_at")
+    # SQLite drops the column in place (3.35 and later): a batch copy of `members` would drop
+    # the table the tokens, links and codes refer to, which its foreign keys refuse.
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE members DROP COLUMN retired_at")
+    else:
+        op.drop_column("members", "retired_at")
