@@ -56,8 +56,9 @@ SNAPSHOT_EVERY = 100
 
 # The form the projections are written in, stored with each session (`sessions.shape`).
 # Raise it with any change to what a projection holds: sessions of an older form are then
-# rebuilt from their logs by `lanterloo migrate` (`rebuild_stale`), or before they are next
-# read or written (ledger/sessions/service.py). 0: written before forms were recorded.
+# rebuilt from their logs by `lanterloo migrate` (`rebuild_stale`), `lanterloo rebuild`, or
+# before they are next written (ledger/sessions/service.py); a read never writes: it answers
+# from the log as it folds (ledger/sessions/reads.py). 0: written before forms were recorded.
 SHAPE = 2  # 2: a session's results as lines posted over time (migration 0012)
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
@@ -172,6 +171,8 @@ class PairingCodes(MethodView):
                                      member=body["member"], label=body["label"])
         plain = made["code"].replace("-", "")
         link = f"{url_for('web.table', _external=True)}#pair={plain}"
+        import segno  # here, not at import: about 1 MB of every worker for a rare POST
+
         qr = segno.make(link, error="m")
         return {**made, "url": link,
                 "qr_svg": qr.svg_data_uri(scale=6, border=2, dark="#000", light="#fff")}, 201

@@ -480,14 +480,14 @@ class Books:
             conn, self.club_id, cut, limit=limit))
 
 
-def cash_of(engine: Engine, club_id: str | None, state: SessionState
+def cash_of(conn: Connection, club_id: str | None, state: SessionState
             ) -> tuple[dict[str, Any] | None, str | None]:
     """The statement's `cash` section for the session (None when its own tin was never
-    counted) and its `evening` (the date of the evening whose tin holds its cash, if any)."""
+    counted) and its `evening` (the date of the evening whose tin holds its cash, if any);
+    read on the caller's connection (`conn`: a statement is one connection, never two)."""
     if club_id is None:
         return None, None
-    with engine.connect() as conn:
-        return tinreads.session_tin(conn, club_id, state)
+    return tinreads.session_tin(conn, club_id, state)
 
 
 def _same_currency(state: SessionState, currency: Any) -> None:

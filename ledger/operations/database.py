@@ -10,24 +10,20 @@ store's own modules stay behind it.
 
 from __future__ import annotations
 
-from functools import cache
-
 from sqlalchemy import Engine
 
 from ledger.store.db import env_or_file, instance_folder, make_engine
-from ledger.store.migrate import alembic_config, current
+from ledger.store.migrate import current, shipped_head
 from ledger.store.replica import UNREACHED, Choice, ReadReplica, format_lsn, parse_lsn
 
 __all__ = ["UNREACHED", "Choice", "ReadReplica", "current", "env_or_file", "format_lsn",
            "head_revision", "instance_folder", "make_engine", "parse_lsn", "read_replica"]
 
 
-@cache
 def head_revision() -> str | None:
-    """The latest Alembic revision shipped with this code."""
-    from alembic.script import ScriptDirectory
-
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    """The latest Alembic revision shipped with this code, read from the migrations' files
+    without loading Alembic (ledger/store/migrate.py `shipped_head`)."""
+    return shipped_head()
 
 
 def read_replica(primary: Engine, read_url: str | None) -> ReadReplica | None:

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Engine, func, insert, select, text
 from ledger.books import postings
 from ledger.operations.bulk import Progress, rebuild_all, verify_all
 from ledger.store.db import writer
-from ledger.store.migrate import alembic_config, current, upgrade
+from ledger.store.migrate import alembic_head, current, upgrade
 from ledger.store.tables import (
     book_entries,
     club_log,
@@ -64,9 +64,7 @@ class CopyReport:
 
 
 def _head() -> str | None:
-    from alembic.script import ScriptDirectory
-
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    return alembic_head()
 
 
 def _rows(conn: Connection, table: Any) -> Iterator[list[dict[str, Any]]]:

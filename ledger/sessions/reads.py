@@ -1,13 +1,16 @@
 """The reads of a ledger's sessions: from the projections, never by replaying the log.
 
 `Ledger` (ledger/sessions/service.py) is these reads and the writes; a club's ledger (`for_club`)
-reads only that club's sessions. A session whose projections an older release wrote is
-rebuilt first (ledger/projections.py); `verify` and `rebuild` are the operator's checks.
+reads only that club's sessions. No read writes: a session whose projections an older release
+wrote is answered from its log as it folds, in the read's one connection, and is rebuilt only
+by `lanterloo migrate` (at the upgrade) or `lanterloo rebuild` (ledger/projections.py);
+`verify` and `rebuild` are the operator's checks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -82,8 +85,10 @@ class SessionReads:
             else:
                 # Outside the store's 32-bit deal numbers there is no deal to look for.
                 in_range = 1 <= deal_no <= MAX_DEAL_NO
-                view = queries.load_deal_view(conn, session_id, deal_no,
-                                               club_id=self.club_id) if in_range else None
+                view = None if not in_range \
+                    else row.views.get(deal_no) if isinstance(row, _FoldedRow) \
+                    else queries.load_deal_view(conn, session_id, deal_no,
+                                                club_id=self.club_id)
                 where = ""
         if view is None:
             raise DealNotFound(f"session {session_id} had no deal {deal_no}{where}"
@@ -95,12 +100,13 @@ class SessionReads:
         """The statement, pinned to the log it was drawn from (its version and chain head,
         and the latest head of it signed and kept: ledger/audit/checkpoint_log.py);
         with `as_of`, as it stood then, marked `as_of`. The cash is counted after the close,
-        outside the session's log: a statement as of a point of that log shows none."""
-        with self.store.reading() as conn:
+        outside the session's log: a statement as of a point of that log shows none. One
+        connection in one snapshot: the session, its tin and its pin agree."""
+        with self.store.consistent() as conn:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
-                cash, evening = cash_of(self.engine, row.club_id, state)
+                cash, evening = cash_of(conn, row.club_id, state)
                 return plain_json({**statement(state, _signed_pin(session_id, row)),
                                    "cash": cash, "evening": evening})
             state, pin, at = history.state_and_pin_at(conn, row, as_of)
@@ -121,13 +127,13 @@ class SessionReads:
     def statement_csv(self, session_id: str, *, as_of: int | str | None = None,
                       table: str | None = None) -> str:
         """The statement as CSV: one table (`players`, `summary`, `transfers` or `cash`), or
-        all of them (ledger/domain/statement.py)."""
-        with self.store.reading() as conn:
+        all of them (ledger/domain/statement.py); read as `statement` is."""
+        with self.store.consistent() as conn:
             row = self._row(conn, session_id)
             if as_of is None:
                 state = SessionState.from_dict(row.state)
                 pin = _signed_pin(session_id, row)
-                cash, evening = cash_of(self.engine, row.club_id, state) \
+                cash, evening = cash_of(conn, row.club_id, state) \
                     if table in (None, "cash") else (None, None)
             else:
                 state, pin, _ = history.state_and_pin_at(conn, row, as_of)
@@ -194,7 +200,8 @@ class SessionReads:
         with self.store.reading() as conn:
             row = self._row(conn, session_id)
             if as_of is None:
-                views = queries.load_deal_views(conn, session_id, club_id=self.club_id)
+                views = row.views if isinstance(row, _FoldedRow) \
+                    else queries.load_deal_views(conn, session_id, club_id=self.club_id)
                 return plain_json(balance_series(row.state["seats"], views,
                                                  row.state["balances"]))
             version = history.point(conn, session_id, as_of, row.version,
@@ -208,14 +215,15 @@ class SessionReads:
             then["balances"]))
 
     def _row(self, conn: Any, session_id: str, *, as_stored: bool = False) -> Any:
-        """The session's row; one whose projections are of an older form is rebuilt first,
-        unless it is wanted `as_stored` (verify)."""
+        """The session's row; one whose projections are of an older form is answered from
+        its log as it folds (`_FoldedRow`, nothing written: a read never writes, the stale
+        projections are rebuilt by `lanterloo migrate` or `lanterloo rebuild`), unless it is
+        wanted `as_stored` (verify)."""
         row = queries.load_session(conn, session_id, club_id=self.club_id)
         if row is None:
             raise session_not_found(session_id)
-        if row.shape != SHAPE and not as_stored:  # by an older release: rebuilt first
-            projections.rebuild(self.store, session_id, session_id)
-            row = queries.load_session(conn, session_id, club_id=self.club_id)
+        if row.shape != SHAPE and not as_stored:  # by an older release: folded, not stored
+            return _folded(conn, row)
         return row
 
     # -- verify and rebuild ---------------------------------------------------------------
@@ -253,6 +261,33 @@ class SessionReads:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _FoldedRow:
+    """A session's row as its log folds, for a session whose stored projections an older
+    release wrote (`shape` below projections.SHAPE): what a rebuild would store, held only
+    for the read that asked. Its `views` are the deals' views by number."""
+
+    id: str
+    club_id: str | None
+    version: int
+    head_hash: str | None
+    shape: int
+    state: dict[str, Any]
+    views: dict[int, dict[str, Any]]
+
+
+def _folded(conn: Any, row: Any) -> _FoldedRow:
+    """The stale session `row` as its log up to the row's version folds (one connection,
+    nothing written)."""
+    log = history.versioned(queries.events_between(conn, row.id, 0, row.version,
+                                                   club_id=row.club_id))
+    state, folding = projections.fold_events(row.id, live_events(log))
+    return _FoldedRow(id=row.id, club_id=row.club_id, version=row.version,
+                      head_hash=row.head_hash, shape=row.shape,
+                      state=orjson.loads(to_json(state)),
+                      views={n: orjson.loads(v) for n, v in folding.views.items()})
+
 
 def _signed_pin(session_id: str, row: Any) -> dict[str, Any]:
     """The pin of a statement drawn now, with the latest head of the session signed and

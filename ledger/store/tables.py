@@ -143,7 +143,7 @@ sessions = Table(
     Column("updated_at", Timestamp, nullable=False),
     # The form the projections of this session were written in (ledger/projections.py
     # SHAPE); an older one is rebuilt by `lanterloo migrate`, or before the session is next
-    # read or written (migration 0009).
+    # written; a read folds the log instead, writing nothing (migration 0009).
     Column("shape", SmallInteger, nullable=False, server_default=text("0")),
 )
 

@@ -168,3 +168,31 @@ def test_0007_compresses_the_wide_projections_with_lz4_on_postgresql(blank_datab
             assert {method for _, _, method in conn.execute(methods)} == {""}
     finally:
         engine.dispose()
+
+
+def test_the_head_the_workers_read_from_the_files_is_alembics(tmp_path, monkeypatch):
+    """The readiness check's head (read from the migrations' files, without Alembic) is the
+    head Alembic finds, and a second head or a new revision moves it as Alembic would."""
+    import shutil
+
+    import migrations
+    from ledger.store import migrate
+
+    assert migrate.shipped_head() == migrate.alembic_head() == HEAD
+    copy = tmp_path / "migrations"
+    shutil.copytree(Path(migrations.__file__).parent, copy)
+    (copy / "versions" / "9998_next.py").write_text(
+        f'revision: str = "9998"\ndown_revision: str | None = "{HEAD}"\n'
+        "def upgrade() -> None: ...\ndef downgrade() -> None: ...\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "migrations")
+    migrate.shipped_head.cache_clear()
+    try:
+        assert migrate.shipped_head() == migrate.alembic_head() == "9998"
+        (copy / "versions" / "9999_beside.py").write_text(
+            f'revision = "9999"\ndown_revision = ("{HEAD}",)\n')
+        migrate.shipped_head.cache_clear()
+        with pytest.raises(RuntimeError, match="2 heads"):
+            migrate.shipped_head()
+    finally:
+        migrate.shipped_head.cache_clear()

@@ -199,3 +199,25 @@ def test_the_arrow_checks_find_every_kind_of_forbidden_import(tmp_path):
         "api.routes.books imports api.routes.members.member_page",
         "api.routes.members imports api.routes.statement",
     ]
+
+
+# What a web worker never loads: Alembic (and the Mako and Pygments it brings) is for
+# `lanterloo migrate` and `check`, the QR code maker for the rare pairing POST, rich for the
+# command line (docs/performance.md, the worker's memory guard).
+NOT_IN_A_WORKER = ("alembic", "mako", "pygments", "segno", "rich")
+
+
+def test_the_app_loads_no_module_only_the_command_line_or_a_rare_request_needs(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom api import create_app\n"
+             "app = create_app({'TESTING': True})\n"
+             "app.test_client().get('/healthz')\n"
+             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({NOT_IN_A_WORKER!r})))")
+    env = {**os.environ, "LOO_DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}",
+           "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
