@@ -12,7 +12,8 @@ then `_record`: the events chained (ledger/store/chain.py) and written with ever
 projection they move by the store (ledger/store/base.py), the views being those of
 ledger/projections.py. The reads are ledger/sessions/reads.py's. A club's ledger (`for_club`) reads
 and writes only that club's sessions; `Ledger(engine)` alone is the operator's view (the
-command line).
+command line): it reads, verifies, rebuilds and attaches every club's sessions, and opens
+none, for every session is a club's.
 """
 
 from __future__ import annotations
