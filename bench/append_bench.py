@@ -38,6 +38,7 @@ from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from ledger.store.tables import events, sessions
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 ACTOR = "bench"
@@ -158,7 +159,7 @@ def run(backend: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
     upgrade(url)
     engine = make_engine(url)
     try:
-        ledger = Ledger(engine)
+        ledger = club_ledger(engine)  # every session is a club's
 
         def count_events() -> int:
             with engine.connect() as conn:

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.run import DEFAULT_POSTGRES, postgres_database, quick_deal, turn_up_single  # noqa: E402
 from ledger.writes import WriteRequest  # noqa: E402
+from tests.clubs import GuestLedger, club_ledger
 
 STEPS = [
     ("pool checkout", "sqlalchemy.pool.base", "_ConnectionFairy", "_checkout"),
@@ -70,7 +71,6 @@ def main(argv: list[str] | None = None) -> int:
     from contextlib import contextmanager
 
     from ledger.domain import OpenSession
-    from ledger.sessions.service import Ledger
     from ledger.store.db import make_engine
     from ledger.store.migrate import upgrade
 
@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     with (sqlite_file() if args.sqlite else postgres_database(args.postgres_url)) as url:
         upgrade(url)
         engines = [make_engine(url), make_engine(url)]
-        ledgers = [Ledger(e) for e in engines]
+        first = club_ledger(engines[0])  # every session is a club's
+        ledgers = [first, GuestLedger(engines[1], club_id=first.club_id)]
         opened = ledgers[0].open_session(OpenSession(
             players=["A", "B", "C", "D", "E"], preset="baxter-wray", first_dealer="A"),
             WriteRequest("bench"))

@@ -12,7 +12,9 @@ guests. The access tests use the plain test client and their own tokens.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine
 
 from ledger.clubs.service import ROLES, Clubs
+from ledger.domain import Command, OpenSession
+from ledger.domain.commands import JoinPlayer
+from ledger.projections import SNAPSHOT_EVERY
+from ledger.sessions.service import Ledger
+from ledger.writes import AppendResult, WriteRequest
 
 
 @dataclass
@@ -92,3 +99,43 @@ def club_client(app: Flask, engine: Engine, *, role: str = "treasurer",
     client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {club.tokens[role]}"
     client.club = club  # type: ignore[attr-defined]
     return client
+
+
+class GuestLedger(Ledger):
+    """A club's ledger that seats any player it is not told about as a guest, as `ClubClient`
+    does over HTTP: an opening's players are its guests unless `guests` is given, and an
+    aftercomer joins as a guest unless he says `guest`. The tests that once opened sessions
+    through the operator's ledger (every session is now a club's) open them through this."""
+
+    def open_session(self, command: OpenSession, request: WriteRequest,
+                     guests: Sequence[str] | None = None) -> AppendResult:
+        if guests is None:
+            guests = list(dict.fromkeys(p for p in command.players if isinstance(p, str)))
+        return super().open_session(command, request, guests=guests)
+
+    def append(self, session_id: str, commands: Sequence[Command],
+               request: WriteRequest) -> AppendResult:
+        return super().append(session_id, [_join_as_guest(c) for c in commands], request)
+
+    def correct(self, session_id: str, *, voids: Sequence[int],
+                replacements: Sequence[Command] = (), reason: str,
+                request: WriteRequest) -> AppendResult:
+        return super().correct(session_id, voids=voids,
+                               replacements=[_join_as_guest(c) for c in replacements],
+                               reason=reason, request=request)
+
+    def for_club(self, club_id: str) -> Ledger:
+        return GuestLedger(self.engine, club_id=club_id, snapshot_every=self.snapshot_every)
+
+
+def _join_as_guest(command: Command) -> Command:
+    if isinstance(command, JoinPlayer) and not command.guest and command.member is None:
+        return dataclasses.replace(command, guest=True)
+    return command
+
+
+def club_ledger(engine: Engine, *, club: Club | None = None,
+                snapshot_every: int = SNAPSHOT_EVERY) -> GuestLedger:
+    """A ledger of `club` (a new club if None) seating unknown players as guests."""
+    club = club or make_club(engine)
+    return GuestLedger(engine, club_id=club.club_id, snapshot_every=snapshot_every)

@@ -3,7 +3,7 @@
     blank_database_url  an empty database, nothing migrated (for the migration tests)
     database_url        a fresh database, migrated to head through Alembic
     engine              make_engine(database_url), disposed after the test
-    ledger              Ledger(engine)
+    ledger              a fresh club's ledger seating unknown players as guests
     backend             "sqlite" or "postgresql": the kind of database the test runs on
 
 Which databases. Every test that asks for a database (any of the fixtures above, or an app
@@ -49,6 +49,7 @@ from sqlalchemy import Engine
 
 from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
+from tests.clubs import club_ledger
 from tests.support.databases import (
     BACKENDS,
     Databases,
@@ -160,7 +161,8 @@ def engine(fresh_engine: Engine) -> Engine:
 
 @pytest.fixture
 def ledger(engine: Engine) -> Ledger:
-    return Ledger(engine)
+    """A fresh club's ledger, seating unknown players as guests (tests/clubs.py)."""
+    return club_ledger(engine)
 
 
 @pytest.fixture(scope="module")

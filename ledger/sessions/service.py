@@ -12,7 +12,8 @@ then `_record`: the events chained (ledger/store/chain.py) and written with ever
 projection they move by the store (ledger/store/base.py), the views being those of
 ledger/projections.py. The reads are ledger/sessions/reads.py's. A club's ledger (`for_club`) reads
 and writes only that club's sessions; `Ledger(engine)` alone is the operator's view (the
-command line).
+command line): it reads, verifies, rebuilds and attaches every club's sessions, and opens
+none, for every session is a club's.
 """
 
 from __future__ import annotations
@@ -113,8 +114,14 @@ class Ledger(SessionReads):
         or a name listed in `guests`, who becomes a guest member; each seat records its
         member. Money is in a currency the club keeps (docs/books.md). An idempotency key
         is its sender's own: the same key from another member (or club) opens another
-        session."""
-        scope = ":".join(["open", *(p for p in (self.club_id, request.actor.member_id) if p)])
+        session. Every session is a club's: the operator's ledger (no club) opens none."""
+        if self.club_id is None:
+            raise InvalidInput("a session is opened in a club: open it through the club's "
+                               "ledger (Ledger.for_club), as a member of the club",
+                               rule="session-in-a-club")
+        club_id: str = self.club_id
+        scope = ":".join(["open", club_id,
+                          *(p for p in (request.actor.member_id,) if p)])
         request = request.fingerprinted(scope, _command_dict(command), list(guests))
         session_id = uuid4().hex
 
@@ -123,11 +130,10 @@ class Ledger(SessionReads):
             return Head(0, GENESIS, reply=tx.stored_reply(scope, key) if key else None)
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
-            if self.club_id is not None and command.currency is not None:
+            if command.currency is not None:
                 check_kept(command.currency,
-                           bookreads.currencies(tx.conn, self.club_id, bookreads.NOW).kept)
-            seated = command if self.club_id is None \
-                else _seat_members(tx, self.club_id, command, list(guests), request.actor)
+                           bookreads.currencies(tx.conn, club_id, bookreads.NOW).kept)
+            seated = _seat_members(tx, club_id, command, list(guests), request.actor)
             folding = Folding(session_id)
             state, events = execute(None, seated, session_id=session_id, fold=folding)
             return self._record(tx, session_id, None, state, events, folding.finish(state),
@@ -135,7 +141,7 @@ class Ledger(SessionReads):
 
         return self._seating(lambda: perform(self.store, request, scope=scope, find=find,
                                              write=write, current_version=lambda: 0,
-                                             club_id=self.club_id))
+                                             club_id=club_id))
 
     def append(self, session_id: str, commands: Sequence[Command],
                request: WriteRequest) -> AppendResult:

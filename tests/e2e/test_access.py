@@ -15,17 +15,18 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 
 from ledger.books.closing import Periods
 from ledger.books.service import Books
 from ledger.clubs.service import Actor, Clubs
 from ledger.clubs.signin import SignIn
 from ledger.clubs.tablets import Tablets
-from ledger.domain import OpenSession
+from ledger.domain import InvalidInput, OpenSession
 from ledger.domain.commands import EndSession, StartDeal
 from ledger.sessions.service import Ledger
 from ledger.store.tables import events, sessions, tokens
@@ -529,9 +530,17 @@ def test_a_dealer_logs_play_but_may_not_end_the_session(world):
 
 
 def test_sessions_without_a_club_are_reachable_by_no_token(world):
-    """Sessions from before clubs (club_id NULL) are the command line's only."""
-    sid = Ledger(world.engine).open_session(OpenSession(players=["A", "B", "C"]),
-                                            WriteRequest("cli")).body["session_id"]
+    """Sessions from before clubs (club_id NULL, in a database upgraded from the first
+    release until it is attached) are the command line's only. No session is opened outside
+    a club any more: the row stands for one of those."""
+    with pytest.raises(InvalidInput, match="a session is opened in a club"):
+        Ledger(world.engine).open_session(OpenSession(players=["A", "B", "C"]),
+                                          WriteRequest("cli"))
+    sid = uuid4().hex
+    now = datetime.now(UTC)
+    with world.engine.begin() as conn:
+        conn.execute(insert(sessions).values(id=sid, club_id=None, version=0, state={},
+                                             created_at=now, updated_at=now))
     for role in ROLES:
         response = call(world, "get", f"/sessions/{sid}", None,
                         f"Bearer {world.ours.tokens[role]}")

@@ -21,7 +21,7 @@ from .conftest import assert_problem
 
 
 def test_the_demo_replays_the_worked_examples_and_its_statement_balances(engine):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     session_id = load_demo(ledger)
     statement = ledger.statement(session_id)
     nets = {p["player"]: p["net_units"] for p in statement["players"]}
@@ -39,7 +39,7 @@ def test_the_demo_replays_the_worked_examples_and_its_statement_balances(engine)
 
 
 def test_loading_the_demo_twice_finds_the_same_session(engine):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     first = load_demo(ledger)
     version = ledger.session(first)["version"]
     assert load_demo(ledger) == first
@@ -80,7 +80,7 @@ def test_the_migrate_command_names_the_revision(blank_database_url, capsys):
 
 
 def test_the_statement_table_lists_every_player(engine):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     text = statement_table(ledger.statement(load_demo(ledger)))
     assert [line.split()[0] for line in text.splitlines()[3:8]] == list("ABCDE")
 
@@ -183,7 +183,7 @@ def _as_a_dba(engine, statement: str, **params) -> None:
 
 def test_verify_reports_an_event_deleted_from_the_middle_of_a_stream(engine, database_url,
                                                                       capsys):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     session_id = load_demo(ledger)
     assert ledger.verify(session_id) == []
     _as_a_dba(engine, "DELETE FROM events WHERE stream_id = :s AND version = 10", s=session_id)
@@ -196,7 +196,7 @@ def test_verify_reports_an_event_deleted_from_the_middle_of_a_stream(engine, dat
 
 
 def test_verify_reports_the_first_of_several_missing_versions(engine, database_url, capsys):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     session_id = load_demo(ledger)
     _as_a_dba(engine, "DELETE FROM events WHERE stream_id = :s AND version IN (3, 4, 20)",
               s=session_id)
@@ -206,7 +206,7 @@ def test_verify_reports_the_first_of_several_missing_versions(engine, database_u
 
 
 def test_verify_reports_an_event_moved_out_of_position_order(engine, database_url, capsys):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     session_id = load_demo(ledger)
     _as_a_dba(engine, "UPDATE events SET position = (SELECT max(position) + 100 FROM events) "
                       "WHERE stream_id = :s AND version = 5", s=session_id)
@@ -218,7 +218,7 @@ def test_verify_reports_an_event_moved_out_of_position_order(engine, database_ur
 
 def test_verify_reports_the_last_event_deleted_as_a_projection_ahead_of_the_log(
         engine, database_url):
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the demo opens its session in the demo club
     session_id = load_demo(ledger)
     version = ledger.session(session_id)["version"]
     _as_a_dba(engine, "DELETE FROM events WHERE stream_id = :s AND version = :v",

@@ -13,6 +13,7 @@ from api.cli.main import main
 from ledger.sessions.service import Ledger
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 from tests.support.projected import all_sessions
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
@@ -23,7 +24,7 @@ from .table import bearer
 def fill(url: str, engine_for, sessions: int = 3) -> list[str]:
     """The demo session and a few random ones, recorded through the ledger."""
     assert main(["demo", "--database-url", url]) == 0
-    ledger = Ledger(engine_for(url))
+    ledger = club_ledger(engine_for(url))
     made = []
     for seed in range(sessions):
         played = play_session(RandomChooser(seed), shape=SessionShape(max_deals=4))
@@ -62,7 +63,7 @@ def test_a_pg_dump_restored_into_a_fresh_database_verifies_session_by_session(
     engine = engine_for(restored)
     with engine.connect() as conn:
         before = conn.scalar(select(func.max(events.c.position)))
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     played = play_session(RandomChooser(99), shape=SessionShape(max_deals=1))
     opened = ledger.open_session(played.opening, WriteRequest("cli"))
     assert opened.body["appended"][0]["position"] > before

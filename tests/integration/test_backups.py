@@ -15,9 +15,9 @@ from api.cli.audit import NEWER_THAN_BACKUP
 from api.cli.main import main
 from ledger.audit.checkpoints import Signer, forget_configuration, keep, read_log
 from ledger.operations.backups import NAME, prune, taken_at
-from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 from tests.support.databases import Databases
 from tests.support.sessions import RandomChooser, SessionShape, play_session
 
@@ -38,7 +38,7 @@ def _play(url: str, seed: int) -> str:
     """A random legal session, recorded through the ledger; its id."""
     engine = make_engine(url, operator=True)
     try:
-        ledger = Ledger(engine)
+        ledger = club_ledger(engine)
         played = play_session(RandomChooser(seed), shape=SessionShape(max_deals=3))
         sid = str(ledger.open_session(played.opening, WriteRequest("cli")).body["session_id"])
         for step in played.steps[1:]:

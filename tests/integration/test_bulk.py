@@ -16,9 +16,10 @@ from ledger.domain import OpenSession
 from ledger.domain import commands as cmd
 from ledger.operations import bulk
 from ledger.sessions.service import Ledger
-from ledger.store.chain import GENESIS, link
+from ledger.store.chain import link, session_genesis
 from ledger.store.tables import deal_views, events, sessions
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 from tests.support.projected import all_sessions
 
 
@@ -60,13 +61,13 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def per_session(engine: Engine) -> dict[str, list[str]]:
-    ledger = Ledger(engine)
+    ledger = Ledger(engine)  # the operator's: every club's sessions
     return {sid: ledger.verify(sid) for sid in all_sessions(engine)}
 
 
 def test_bulk_verify_of_a_whole_ledger_finds_nothing_and_reads_every_session(
         engine, small_chunks):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     ids = sorted([load_demo(ledger), play(ledger), play(ledger, undo=True)])
     assert bulk.verify_all(engine, workers=1) == {sid: [] for sid in ids}
     assert bulk.verify_all(engine, workers=2) == {sid: [] for sid in ids}
@@ -74,7 +75,7 @@ def test_bulk_verify_of_a_whole_ledger_finds_nothing_and_reads_every_session(
 
 def test_bulk_verify_finds_exactly_what_verify_finds_session_by_session(
         engine, database_url, small_chunks, capsys):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     demo = load_demo(ledger)
     state_tampered, deleted, broken, stale_view, ahead, whole = (
         play(ledger) for _ in range(6))
@@ -170,7 +171,7 @@ def spoil(engine: Engine, ids: list[str]) -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_bulk_rebuild_writes_what_the_session_by_session_rebuild_writes(
         engine, small_chunks, workers):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     ids = sorted([load_demo(ledger), play(ledger), play(ledger), play(ledger, undo=True),
                   play(ledger)])
     live = projections(engine)
@@ -192,19 +193,20 @@ def test_bulk_rebuild_writes_what_the_session_by_session_rebuild_writes(
 
 def test_rebuild_all_from_the_command_line_restores_the_projections(engine, database_url,
                                                                     capsys):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     ids = sorted([play(ledger), play(ledger, undo=True), play(ledger), play(ledger)])
     spoil(engine, ids)
     assert main(["rebuild", "--all", "--database-url", database_url]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [f"session {sid}: projections rebuilt from the log" for sid in ids]
+    assert out == [*(f"session {sid}: projections rebuilt from the log" for sid in ids),
+                   "the book postings and kept sums of 1 clubs rebuilt from their logs"]
     assert main(["verify", "--all", "--database-url", database_url]) == 0
 
 
 def test_the_chain_is_checked_with_the_times_as_the_append_hashed_them(engine):
     """The pass reads each event's time as text on PostgreSQL (`_PG_ISO`); with and without
     microseconds it must be what `utc_iso` wrote into the hash."""
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     with_micros = play(ledger)
     whole_seconds = play(ledger)
     with engine.connect() as conn:
@@ -212,7 +214,7 @@ def test_the_chain_is_checked_with_the_times_as_the_append_hashed_them(engine):
             select(events).where(events.c.stream_id == whole_seconds)
             .order_by(events.c.version))]
     assert any(r["recorded_at"].microsecond for r in rows)
-    prev = GENESIS
+    prev = session_genesis(whole_seconds, ledger.club_id)  # a club's session's chain
     for r in rows:  # the same log, recorded on the second, chained anew
         r["recorded_at"] = r["recorded_at"].replace(microsecond=0)
         prev = r["hash"] = link(r, prev)
@@ -239,7 +241,7 @@ def test_bulk_verify_checks_the_snapshots_and_the_session_results_as_verify_does
     from ledger.domain.vocabulary import EndMethod
     from ledger.store.tables import session_results, snapshots
 
-    ledger = Ledger(engine, snapshot_every=3)
+    ledger = club_ledger(engine, snapshot_every=3)
     snap_tampered, result_tampered, whole = (play(ledger) for _ in range(3))
     for sid in (result_tampered, whole):
         ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)],
@@ -296,7 +298,7 @@ def test_bulk_rebuild_writes_the_snapshots_and_results_the_session_by_session_re
     from ledger.domain.vocabulary import EndMethod
     from ledger.store.tables import session_results, snapshots
 
-    ledger = Ledger(engine, snapshot_every=4)
+    ledger = club_ledger(engine, snapshot_every=4)
     ended = [play(ledger), play(ledger, undo=True)]
     for sid in ended:
         ledger.append(sid, [cmd.EndSession(method=EndMethod.DIVIDE_POOL)],
@@ -327,7 +329,7 @@ def test_the_pass_leaves_the_garbage_collector_as_it_found_it(engine, enabled, m
 
     from ledger import projections
 
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     play(ledger)
     during: list[bool] = []
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from sqlalchemy import Connection, insert, select, text, update
 
 from api.cli.main import main
@@ -24,6 +25,7 @@ from ledger.store import booklog, clublog, open_store
 from ledger.store.chain import link
 from ledger.store.tables import book_entries, club_log, members, sessions, tokens
 from ledger.writes import WriteRequest
+from tests.support.before_clubs import a_session_before_clubs, first_release
 
 TABLES = ("events", "book_entries", "club_log")
 
@@ -166,10 +168,12 @@ def test_a_session_moved_to_another_club_breaks_its_first_link(engine, capsys):
     assert code == 1 and f"session {sid}: the projections differ" in out
 
 
-def test_a_session_attached_to_a_club_is_bound_there_and_the_club_log_says_who(engine):
+@pytest.mark.backends("sqlite")
+def test_a_session_attached_to_a_club_is_bound_there_and_the_club_log_says_who(tmp_path):
+    engine = first_release(tmp_path)
     club_id, actor, _ = new_club(engine)
     other, _, _ = new_club(engine)
-    sid = play(Ledger(engine), "operator")  # a session outside clubs (the command line)
+    sid = a_session_before_clubs(engine)  # every session is a club's since; not the first's
     Ledger(engine).for_club(club_id).attach(sid, WriteRequest(actor))
     assert Ledger(engine).verify(sid) == []
     with engine.connect() as conn:
@@ -183,14 +187,16 @@ def test_a_session_attached_to_a_club_is_bound_there_and_the_club_log_says_who(e
         f"session to {club_id}: the session was moved" in Ledger(engine).verify(sid)
 
 
-def test_a_session_outside_clubs_pulled_into_one_is_caught(engine):
+@pytest.mark.backends("sqlite")
+def test_a_session_outside_clubs_pulled_into_one_is_caught(tmp_path):
+    engine = first_release(tmp_path)
     club_id, _, _ = new_club(engine)
-    sid = play(Ledger(engine), "operator")
+    sid = a_session_before_clubs(engine)
+    assert Ledger(engine).verify(sid) == []
     with engine.begin() as conn:
         conn.execute(update(sessions).where(sessions.c.id == sid).values(club_id=club_id))
-    assert Ledger(engine).verify(sid) == [
-        f"club: sessions.club_id is {club_id}, but its chain's genesis binds the session to "
-        "no club: the session was moved"]
+    assert f"club: sessions.club_id is {club_id}, but the club log that took it in at the " \
+        "upgrade binds the session to no club: the session was moved" in Ledger(engine).verify(sid)
 
 
 # -- the club log: who could act -----------------------------------------------------------

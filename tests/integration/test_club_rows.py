@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import DatabaseError
 
-from ledger.domain import SessionNotFound
+from ledger.domain import InvalidInput, SessionNotFound
 from ledger.domain import commands as cmd
 from ledger.domain.commands import OpenSession
 from ledger.sessions.service import Ledger
@@ -34,6 +34,7 @@ from ledger.store.tables import (
 )
 from ledger.writes import WriteRequest
 from tests.integration.test_chains import new_club
+from tests.support.before_clubs import a_session_before_clubs, first_release
 
 BY_SESSION = ((events, events.c.stream_id), (deal_views, deal_views.c.session_id),
               (snapshots, snapshots.c.session_id),
@@ -73,9 +74,26 @@ def test_two_clubs_rows_each_carry_their_own_club(engine):
         Ledger(engine).for_club(bell).events(theirs)
 
 
-def test_a_session_attached_takes_its_club_on_every_row_once(engine):
+def test_no_session_is_opened_outside_a_club(engine):
+    """The operator's ledger (no club) opens nothing, and writes nothing in refusing."""
+    with engine.connect() as conn:
+        before = [conn.scalar(select(func.count()).select_from(t))
+                  for t in (sessions, events, idempotency_keys)]
+    with pytest.raises(InvalidInput, match="a session is opened in a club") as refused:
+        Ledger(engine).open_session(OpenSession(players=["Ann", "Bob", "Cal"]),
+                                    WriteRequest("operator", idempotency_key="k"))
+    assert refused.value.rule == "session-in-a-club"
+    with engine.connect() as conn:
+        assert [conn.scalar(select(func.count()).select_from(t))
+                for t in (sessions, events, idempotency_keys)] == before
+
+
+@pytest.mark.backends("sqlite")
+def test_a_session_attached_takes_its_club_on_every_row_once(tmp_path):
+    engine = first_release(tmp_path)  # every session is a club's since; not the first's
     club, actor, _ = new_club(engine)
-    sid = _play(Ledger(engine, snapshot_every=2), actor.name, "old")  # outside clubs
+    sid = a_session_before_clubs(engine)
+    Ledger(engine, snapshot_every=2).rebuild(sid)  # its snapshots, as the release kept none
     with engine.connect() as conn:
         for table, column in BY_SESSION:
             assert set(conn.scalars(select(table.c.club_id).where(column == sid))) == {None}
@@ -84,7 +102,7 @@ def test_a_session_attached_takes_its_club_on_every_row_once(engine):
         for table, column in BY_SESSION:
             assert set(conn.scalars(select(table.c.club_id).where(column == sid))) == {club}
         assert set(conn.scalars(select(idempotency_keys.c.club_id).where(
-            idempotency_keys.c.key.in_(["old-deal"])))) == {club}
+            idempotency_keys.c.scope.like(f"{sid}%")))) <= {club}
     other, _, _ = new_club(engine)
     with pytest.raises(DatabaseError, match="append-only"), engine.begin() as conn:
         conn.execute(update(events).where(events.c.stream_id == sid).values(club_id=other))

@@ -5,8 +5,8 @@ Each session (tests/support/sessions.py, seeded) is driven into both databases b
 seeded driver (tests/support/through_ledger.py), so both receive the same calls. Compared:
 every stored event as the API lists it, the session, every deal, the statement (JSON and
 CSV), the explanation of every figure and the balance series, with only what a database
-chooses for itself set aside: the session's id, the times of recording and the chain's
-hashes, which cover them. Each store must also verify its own chain.
+chooses for itself set aside: the session's id, its club's and its members' ids, the times
+of recording and the chain's hashes, which cover them. Each store must also verify its own chain.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
+from ledger.store.tables import members
+from tests.clubs import club_ledger
 from tests.conftest import unreachable
 from tests.support.databases import Databases, PostgresUnreachable, quick_commits
 from tests.support.sessions import RandomChooser, SessionShape, play_session
@@ -68,7 +71,12 @@ def everything_read(ledger: Ledger, session_id: str) -> dict[str, Any]:
         "balance_series": ledger.balance_series(session_id),
     }
     head = read["statement"]["log"]["chain_head"]
-    return scrubbed(read, {session_id: "<session>", head: "<chain head>"})
+    # The session is a club's: the club's id and its members' are the database's own too.
+    with ledger.engine.connect() as conn:
+        seated = {str(m.id): f"<member {m.name}>" for m in conn.execute(
+            select(members.c.id, members.c.name).where(members.c.club_id == ledger.club_id))}
+    return scrubbed(read, {session_id: "<session>", head: "<chain head>",
+                           str(ledger.club_id): "<club>", **seated})
 
 
 @pytest.fixture
@@ -81,7 +89,7 @@ def both(databases: Databases) -> Any:
             made.append((url, quick_commits(make_engine(url))))
     except PostgresUnreachable as error:
         unreachable(error)
-    yield {"sqlite": Ledger(made[0][1]), "postgresql": Ledger(made[1][1])}
+    yield {"sqlite": club_ledger(made[0][1]), "postgresql": club_ledger(made[1][1])}
     for url, engine in made:
         engine.dispose()
         databases.drop(url)

@@ -24,6 +24,7 @@ from ledger.sessions.service import DealNotFound, Ledger
 from ledger.store.chain import utc_iso
 from ledger.store.queries import load_snapshots
 from ledger.store.tables import snapshots
+from tests.clubs import club_ledger
 from tests.support.projected import fold_with_views, plain
 from tests.support.sessions import (
     VARIANT_NAMES,
@@ -114,14 +115,14 @@ def check_session(ledger: Ledger, sid: str, *, snapshots_deleted: bool = False) 
 @given(data=st.data())
 def test_random_sessions_with_corrections_explain_every_figure_and_read_as_of_any_version(
         engine, data):
-    ledger = Ledger(engine, snapshot_every=data.draw(st.integers(3, 12)))
+    ledger = club_ledger(engine, snapshot_every=data.draw(st.integers(3, 12)))
     played = play_session(DrawChooser(data.draw), shape=SHAPE)
     sid = drive(ledger, played, DrawChooser(data.draw), p_undo=0.15, p_correct=0.1)
     check_session(ledger, sid)
 
 
 def test_an_append_that_crosses_the_interval_keeps_one_snapshot_at_its_version(engine):
-    ledger = Ledger(engine, snapshot_every=10)
+    ledger = club_ledger(engine, snapshot_every=10)
     played = play_session(RandomChooser(3), shape=SessionShape(min_deals=4, max_deals=4))
     sid = drive(ledger, played, RandomChooser(4), p_undo=0.0, p_correct=0.0)
     rows = stored_log(ledger, sid)
@@ -134,7 +135,7 @@ def test_an_append_that_crosses_the_interval_keeps_one_snapshot_at_its_version(e
 
 
 def test_a_session_without_snapshots_reads_as_of_from_the_start(engine):
-    ledger = Ledger(engine, snapshot_every=5)
+    ledger = club_ledger(engine, snapshot_every=5)
     played = play_session(RandomChooser(8), shape=SessionShape(min_deals=3, max_deals=3))
     sid = drive(ledger, played, RandomChooser(9), p_undo=0.3)
     with engine.begin() as conn:
@@ -143,7 +144,7 @@ def test_a_session_without_snapshots_reads_as_of_from_the_start(engine):
 
 
 def test_verify_finds_a_snapshot_that_differs_and_rebuild_puts_them_right(engine):
-    ledger = Ledger(engine, snapshot_every=6)
+    ledger = club_ledger(engine, snapshot_every=6)
     played = play_session(RandomChooser(12), shape=SessionShape(min_deals=4, max_deals=4))
     sid = drive(ledger, played, RandomChooser(13), p_undo=0.2)
     with engine.begin() as conn:
@@ -165,7 +166,7 @@ def test_verify_finds_a_snapshot_that_differs_and_rebuild_puts_them_right(engine
 
 
 def test_as_of_out_of_range_is_refused_naming_as_of(engine):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     played = play_session(RandomChooser(2), shape=SessionShape(min_deals=1, max_deals=1))
     sid = drive(ledger, played, RandomChooser(2), p_undo=0.0, p_correct=0.0)
     last = len(stored_log(ledger, sid))

@@ -17,6 +17,7 @@ from ledger.store.db import make_engine
 from ledger.store.migrate import check, current, upgrade
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 
 HEAD = "0017"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -107,14 +108,13 @@ def test_a_session_written_before_0004_reads_as_of_any_version_without_snapshots
         blank_database_url):
     """docs/explain.md: a session from before the snapshots (its rows of `snapshots` none,
     as 0004 leaves them) is folded from its start; tests/upgrades holds real ones."""
-    from ledger.sessions.service import Ledger
     from ledger.store.tables import snapshots
     from tests.integration.helpers import open_command, turn_up_single
 
     upgrade(blank_database_url)
     engine = make_engine(blank_database_url)
     try:
-        ledger = Ledger(engine, snapshot_every=1)
+        ledger = club_ledger(engine, snapshot_every=1)
         sid = ledger.open_session(open_command(), WriteRequest("old")).body["session_id"]
         ledger.append(sid, [turn_up_single()], WriteRequest("old"))
         with engine.begin() as conn:

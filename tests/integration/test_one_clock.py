@@ -21,6 +21,7 @@ from ledger.domain import InvalidInput, OpenSession
 from ledger.sessions.service import Ledger
 from ledger.store.tables import book_entries, club_log, events
 from ledger.writes import WriteRequest
+from tests.clubs import GuestLedger, club_ledger
 from tests.integration.helpers import open_command, turn_up_single
 from tests.integration.test_chains import new_club
 
@@ -61,8 +62,9 @@ def test_a_slow_hosts_entries_carry_the_databases_time(engine: Engine, slow_host
     before = database_now(engine)
     club_id, actor, _ = new_club(engine)  # the club log: created, members, a token
     pay(Books(engine, club_id), actor)
-    sid = Ledger(engine).open_session(open_command(), WriteRequest("scorer")).body["session_id"]
-    Ledger(engine).append(sid, [turn_up_single()], WriteRequest("scorer"))
+    ledger = GuestLedger(engine, club_id=club_id)
+    sid = ledger.open_session(open_command(), WriteRequest("scorer")).body["session_id"]
+    ledger.append(sid, [turn_up_single()], WriteRequest("scorer"))
     after = database_now(engine)
     with engine.connect() as conn:
         stamps = [*conn.scalars(select(club_log.c.recorded_at)
@@ -92,7 +94,7 @@ def test_a_read_as_of_a_time_does_not_change_when_a_slow_host_writes_after_it(
 @pytest.mark.backends("postgresql")
 def test_a_session_read_as_of_before_it_opened_is_refused_on_a_slow_host(
         engine: Engine, slow_host: Any) -> None:
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     opened = database_now(engine)
     sid = ledger.open_session(open_command(), WriteRequest("scorer")).body["session_id"]
     ledger.append(sid, [turn_up_single()], WriteRequest("scorer"))

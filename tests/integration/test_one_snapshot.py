@@ -18,11 +18,11 @@ from sqlalchemy import Engine, select
 from api.cli.main import main
 from ledger.books.service import Books
 from ledger.operations.bulk import verify_all
-from ledger.sessions.service import Ledger
 from ledger.store import booklog, clublog, open_store
 from ledger.store.db import NotOneSnapshot
 from ledger.store.tables import book_entries, events
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 from tests.integration.test_chains import new_club
 
@@ -49,7 +49,7 @@ def test_no_check_cries_wolf_while_payments_and_appends_commit(engine: Engine,
                                                                capsys: Any) -> None:
     club_id, actor, _ = new_club(engine)
     books = Books(engine, club_id)
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     sid = ledger.open_session(open_command(), WriteRequest("scorer")).body["session_id"]
     ledger.append(sid, [turn_up_single()], WriteRequest("scorer"))
     paid = [0, 0]

@@ -15,8 +15,8 @@ from api.cli.demo import load_demo
 from api.cli.main import main
 from api.cli.progress import watching
 from ledger.operations import bulk
-from ledger.sessions.service import Ledger
 from ledger.store.tables import events
+from tests.clubs import club_ledger
 from tests.integration.test_bulk import play
 
 
@@ -46,7 +46,7 @@ def logged(engine: Engine) -> int:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_pass_tells_every_session_and_event_chunk_by_chunk(engine, small_chunks, workers):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     ids = [load_demo(ledger), play(ledger), play(ledger, undo=True), play(ledger)]
     verified, rebuilt = Told(), Told()
     assert bulk.verify_all(engine, workers=workers, progress=verified) == {
@@ -60,7 +60,7 @@ def test_a_pass_tells_every_session_and_event_chunk_by_chunk(engine, small_chunk
 
 
 def test_on_a_terminal_the_line_says_sessions_of_all_and_events_a_second(engine):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     ids = [play(ledger), play(ledger)]
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=120)
@@ -75,7 +75,7 @@ def test_on_a_terminal_the_line_says_sessions_of_all_and_events_a_second(engine)
 
 def test_off_a_terminal_nothing_is_drawn_and_the_output_is_the_commands_own(
         engine, database_url, capsys):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     ids = sorted([play(ledger), play(ledger)])
     with watching(Console(file=io.StringIO())) as watch:  # not a terminal
         assert watch("verifying") is None

@@ -15,6 +15,7 @@ from ledger.domain.commands import Declare, EndSession, StartDeal
 from ledger.sessions.service import DealNotFound, Ledger
 from ledger.store.tables import deal_views, events, idempotency_keys, sessions
 from ledger.writes import AppendResult, IdempotencyKeyReused, WriteRequest
+from tests.clubs import club_ledger
 from tests.support.projected import rebuilt
 
 from .helpers import PLAYERS, open_command, quick_deal, turn_up_single
@@ -391,7 +392,7 @@ def test_the_statement_is_read_from_the_projection(ledger):
 # -- concurrency ---------------------------------------------------------------------------
 
 def test_two_writers_at_the_same_expected_version_one_wins_the_other_conflicts(engine):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     session_id = open_session(ledger)
     ledger.append(session_id, [turn_up_single()], WriteRequest(ACTOR))
 
@@ -413,7 +414,8 @@ def test_a_version_taken_in_the_log_under_the_projection_becomes_a_conflict(ledg
     # Another writer's event at version 2, committed without its projection update.
     with engine.begin() as conn:
         conn.execute(insert(events).values(
-            stream_id=session_id, version=2, type="LastRoundStarted", schema_version=1,
+            stream_id=session_id, club_id=ledger.club_id, version=2, type="LastRoundStarted",
+            schema_version=1,
             payload={"deals": 5}, recorded_at=datetime.now().astimezone(), actor="other"))
 
     with pytest.raises(ConcurrencyConflict) as refused:
@@ -462,7 +464,7 @@ def test_an_open_idempotency_key_is_scoped_to_the_club(ledger):
 
 
 def test_the_same_key_sent_twice_at_once_opens_one_session(engine):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
 
     def open_it():
         return ledger.open_session(open_command(), WriteRequest(ACTOR, idempotency_key="k-race",
@@ -484,7 +486,7 @@ def test_a_twin_that_commits_between_the_read_and_the_write_is_answered_with_its
     one's write, finding the row moved, gets the twin's answer, not a 409."""
     from ledger.store.postgres import PostgresTx
 
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     session_id = open_session(ledger)
     request = WriteRequest(ACTOR, expected_version=1, idempotency_key="k-between",
                            fingerprint="same")
@@ -509,7 +511,7 @@ def test_a_twin_that_commits_between_the_read_and_the_write_is_answered_with_its
 
 
 def test_the_same_key_sent_twice_at_once_appends_once(engine):
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     session_id = open_session(ledger)
 
     def deal():

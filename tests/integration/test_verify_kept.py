@@ -16,6 +16,7 @@ from ledger.clubs.tokens import issue_token
 from ledger.sessions.service import Ledger
 from ledger.store.tables import idempotency_keys, snapshots
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 from tests.integration.test_chains import new_club, verify_all_exit
 
@@ -50,7 +51,7 @@ def edit_answer(engine: Engine, row: Any, body: dict[str, Any]) -> None:
 
 def test_a_deleted_snapshot_is_found_and_a_rebuild_keeps_it_again(engine: Engine,
                                                                   capsys: Any) -> None:
-    ledger = Ledger(engine, snapshot_every=10)
+    ledger = club_ledger(engine, snapshot_every=10)
     sid = long_session(ledger, 25)
     with engine.connect() as conn:
         kept = sorted(conn.scalars(select(snapshots.c.version)
@@ -70,7 +71,7 @@ def test_a_deleted_snapshot_is_found_and_a_rebuild_keeps_it_again(engine: Engine
 
 
 def test_a_deleted_snapshot_fails_lanterloo_verify(engine: Engine, capsys: Any) -> None:
-    ledger = Ledger(engine)  # the service's interval, as the command line verifies it
+    ledger = club_ledger(engine)  # the service's interval, as the command line verifies it
     sid = long_session(ledger, 100)
     assert verify_all_exit(engine, capsys)[0] == 0
     with engine.begin() as conn:
@@ -81,7 +82,7 @@ def test_a_deleted_snapshot_fails_lanterloo_verify(engine: Engine, capsys: Any) 
 
 
 def test_an_edited_answer_to_a_sessions_write_is_found(engine: Engine) -> None:
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     sid = long_session(ledger, 12)
     assert ledger.verify(sid) == []  # every answer, the opening's among them, as made
     [opened] = [a for a in answers(engine, "open%") if a.response["session_id"] == sid]
@@ -93,15 +94,15 @@ def test_an_edited_answer_to_a_sessions_write_is_found(engine: Engine) -> None:
     edit_answer(engine, dealt, {**dealt.response, "appended": appended})
     found = ledger.verify(sid)
     assert sorted(found) == sorted([
-        f"idempotency_keys.open/k-0: session: not the view of the state at version "
-        f"{opened.response['version']}, which the log folds to",
+        f"idempotency_keys.open:{ledger.club_id}/k-0: session: not the view of the state at "
+        f"version {opened.response['version']}, which the log folds to",
         f"idempotency_keys.{sid}/k-2: appended.0.payload: answered "
         f"{appended[0]['payload']!r}, the log's {dealt.response['appended'][0]['payload']!r}",
     ])
 
 
 def test_an_answer_moved_to_another_version_is_found(engine: Engine) -> None:
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     sid = long_session(ledger, 12)
     [dealt] = answers(engine, sid)[:1]
     edit_answer(engine, dealt, {**dealt.response, "version": dealt.response["version"] + 1})
@@ -136,7 +137,7 @@ def test_an_edited_answer_to_a_payment_or_a_token_is_found(engine: Engine,
 
 def test_the_answers_of_a_corrected_session_hold_and_an_edited_one_is_found(
         engine: Engine) -> None:
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     sid = long_session(ledger, 12)
     ledger.undo(sid, reason="the last trick was Ann's",
                 request=WriteRequest("scorer", idempotency_key="undo-1"))

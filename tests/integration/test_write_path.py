@@ -17,6 +17,7 @@ from ledger.store.base import SessionWrite, VersionMoved
 from ledger.store.chain import chain_rows
 from ledger.store.tables import deal_views, events, idempotency_keys, sessions
 from ledger.writes import WriteRequest
+from tests.clubs import club_ledger
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 
 AWKWARD = ["Ann \"the\" \\ Ace", "Bén", "Cat\U0001d11e", "Dan </script>", "Ève ∑ 表"]
@@ -150,7 +151,7 @@ def test_the_sqlite_writers_queue_is_held_only_for_the_transaction(engine, monke
 
     from ledger.store.sqlite import WriterQueue
 
-    ledger = Ledger(engine)
+    ledger = club_ledger(engine)
     session_id, version = _open(ledger)
     steps: list[str] = []
     event.listen(engine, "checkout", lambda *_: steps.append("checkout"))
