@@ -164,6 +164,7 @@ def reads(f: dict[str, Any]) -> dict[str, str]:
     return {
         "member account": f"/members/{m}/account",
         "accounts": "/accounts",
+        "accounts' sessions, a page of 100": "/accounts/sessions?limit=100",
         "debts": "/debts",
         "debts csv": "/debts?format=csv",
         "payables": "/payables",

@@ -62,10 +62,15 @@ from api.schemas.books import (
     RegisterQuery,
     ReversalIn,
     SeasonQuery,
+    SessionAccountsQuery,
+    SessionAccountsSchema,
     SettleUpSchema,
     StandingsSchema,
     WriteOffIn,
 )
+from ledger.books.accountreads import CHECKED_FROM
+
+CHAIN_CHECKED_FROM = "Loo-Chain-Checked-From"
 
 blp = Blueprint("books", __name__, url_prefix="",
                 description="The club's books: accounts, debts, standings, payments, "
@@ -261,11 +266,35 @@ class Accounts(MethodView):
         """Read the club's accounts
 
         Every member's balance per currency (a page of members, by name: follow `next`),
-        the club's cash, bank and written-off accounts, and the check that every account
-        sums to zero in each currency (over every account, whatever the page).
+        the club's cash, bank, written-off and over-and-short accounts, what is left in the
+        sessions' own accounts summed per currency (each one: `/accounts/sessions`), and the
+        check that every account sums to zero in each currency (over every account, whatever
+        the page); the book log's chain checked from the head last verified
+        (the header Loo-Chain-Checked-From: 0, the whole log).
         """
         data = books().accounts(as_of=as_of, after=after, limit=limit)
-        return paged(data, "books.Accounts", limit, as_of=as_of)
+        checked_from = data.pop(CHECKED_FROM)
+        body, status, headers = paged(data, "books.Accounts", limit, as_of=as_of)
+        # the entry after which the chain was rehashed for this answer (0: all of it)
+        return body, status, {**headers, CHAIN_CHECKED_FROM: str(checked_from)}
+
+
+@blp.route("/accounts/sessions")
+class SessionAccounts(MethodView):
+    @requires(*BOOK_READERS)
+    @blp.doc(operationId="getSessionAccounts")
+    @blp.arguments(SessionAccountsQuery, location="query", as_kwargs=True)
+    @blp.response(200, SessionAccountsSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, after: str, limit: int, as_of: str | None = None):
+        """Read the sessions' own accounts
+
+        Each session's own account (what is left in its pools), a page at a time by session
+        id: follow `next` (or the Link header) until it is null. Their sum per currency is
+        `/accounts`' `club.left_in_sessions`.
+        """
+        data = books().session_accounts(as_of=as_of, after=after, limit=limit)
+        return paged(data, "books.SessionAccounts", limit, as_of=as_of)
 
 
 

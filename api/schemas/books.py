@@ -174,6 +174,16 @@ class AccountsQuery(AsOfQuery):
     limit = _limit("members")
 
 
+class SessionAccountsQuery(AsOfQuery):
+    """The page of the sessions' own accounts, by session id."""
+
+    after = fields.String(load_default="", validate=[validate.Length(max=64), printable],
+                          metadata={"description": "The last session seen (the "
+                                                   "`next_after` of the page before); "
+                                                   "empty or absent to start"})
+    limit = _limit("sessions' accounts")
+
+
 class AccountQuery(PageQuery):
     format = fields.String(validate=validate.OneOf(["json", "csv", "html"]), metadata={
         "description": "csv for a spreadsheet (or send Accept: text/csv); html for the "
@@ -364,6 +374,25 @@ class BookLogCheckSchema(Open):
     chain_ok = fields.Boolean(required=True)
     problem = fields.String(required=True, allow_none=True,
                             metadata={"description": "The first broken link, if any"})
+
+
+
+class SessionAccountSchema(Open):
+    session_id = fields.String(required=True)
+    account = fields.String(required=True, metadata={"example": "session:3f2a..."})
+    balances = per_currency(required=True)
+
+
+class SessionAccountsSchema(Open):
+    """A page of the sessions' own accounts (what is left in each session's pools, with the
+    sign of the books: negative when the session holds money), by session id."""
+
+    sessions = fields.List(fields.Nested(SessionAccountSchema), required=True)
+    next_after = fields.String(required=True, allow_none=True, metadata={
+        "description": "The next page's `after` (this page's last session), or null"})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "The next page's URL, or null"})
+    as_of = AS_OF
 
 
 class AccountsSchema(Open):

@@ -1,7 +1,7 @@
 """Reading the club's books, now or as they stood at an earlier point (docs/books.md).
 
     cut = cut_at(conn, club_id, "2026-11-30T23:59:59Z")    # or a book position: "18"
-    accounts(conn, club_id, cut)                            # what /accounts said then
+    settle_up(conn, club_id, cut)                           # what /settle-up said then
 
 A read sees the book entries numbered up to the cut and the session results' lines posted by
 its time. A correction never rewrites a line: it posts what it changed at its own time
@@ -257,17 +257,9 @@ def balances(conn: Connection, club_id: str, cut: Cut, *, sessions: bool = True
     return {a: dict(sorted(c.items())) for a, c in sorted(sums.items())}
 
 
-def _held(balances_: dict[str, dict[str, int]], account_: str) -> dict[str, int]:
+def held(balances_: dict[str, dict[str, int]], account_: str) -> dict[str, int]:
+    """What the club holds in `account_` per currency (its balance, the other way round)."""
     return {c: -v for c, v in balances_.get(account_, {}).items() if v}
-
-
-def _left_in_sessions(balances_: dict[str, dict[str, int]]) -> dict[str, int]:
-    left: dict[str, int] = defaultdict(int)
-    for account_, per_currency in balances_.items():
-        if account_.startswith("session:"):
-            for currency, amount in per_currency.items():
-                left[currency] -= amount
-    return {c: v for c, v in sorted(left.items()) if v}
 
 
 def left_in_sessions(conn: Connection, club_id: str, cut: Cut) -> dict[str, int]:
@@ -279,29 +271,6 @@ def left_in_sessions(conn: Connection, club_id: str, cut: Cut) -> dict[str, int]
         totals = [(c, -n) for _, c, n in store.result_sums(conn, club_id, "currency",
                                                            until=cut.at)]
     return {c: -n for c, n in sorted(totals) if n}
-
-
-def accounts(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
-    """Every member's balance per currency, the club's accounts and the zero-sum check."""
-    sums = balances(conn, club_id, cut)
-    members = members_of(conn, club_id)
-    rows = store.entries(conn, club_id, up_to=cut.seq)
-    head, broken = store.verify_chain(conn, club_id, rows, at_head=cut.asked is None)
-    totals = bk.zero_sum(sums)
-    return {
-        "members": [{"member_id": m.id, "name": m.name, "guest": bool(m.guest),
-                     "balances": sums.get(be.member_account(m.id), {})}
-                    for m in sorted(members.values(), key=lambda m: m.name_key)],
-        "club": {"cash": _held(sums, be.CLUB_CASH), "bank": _held(sums, be.CLUB_BANK),
-                 "written_off": _held(sums, be.CLUB_WRITTEN_OFF),
-                 "cash_over_short": _held(sums, be.CLUB_OVER_SHORT),
-                 "left_in_sessions": _left_in_sessions(sums)},
-        "accounts": sums,
-        "check": {"sums": totals, "zero_sum": not any(totals.values())},
-        "log": {"entries": len(rows), "chain_head": head, "chain_ok": broken is None,
-                "problem": broken},
-        **cut.echo(),
-    }
 
 
 # -- what members owe the club, and what it owes them ---------------------------------------
@@ -388,9 +357,9 @@ def settle_up(conn: Connection, club_id: str, cut: Cut) -> dict[str, Any]:
                 side["club_pays" if amount > 0 else "pays_club"].append(
                     {"member_id": m.id, "name": m.name, "amount_minor": abs(amount)})
                 side["payable_minor" if amount > 0 else "receivable_minor"] += abs(amount)
-    cash, bank = _held(sums, be.CLUB_CASH), _held(sums, be.CLUB_BANK)
-    written_off = _held(sums, be.CLUB_WRITTEN_OFF)
-    over_short = _held(sums, be.CLUB_OVER_SHORT)
+    cash, bank = held(sums, be.CLUB_CASH), held(sums, be.CLUB_BANK)
+    written_off = held(sums, be.CLUB_WRITTEN_OFF)
+    over_short = held(sums, be.CLUB_OVER_SHORT)
     for currency in {*cash, *bank, *written_off, *left, *over_short}:
         of(currency)
     for currency, side in per.items():

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
 
-from ledger.books import postings, reads, tinreads
+from ledger.books import accountreads, postings, reads, tinreads
 from ledger.clubs.service import NotFound, name_key
 from ledger.domain import InvalidInput, LedgerError, OutOfTurn, SessionNotFound, SessionState
 from ledger.domain import accounts as bk
@@ -381,8 +381,16 @@ class Books:
         """Every member's balance per currency (a page of them, by name, with `limit`), the
         club's accounts and the zero-sum check."""
         _check_page(after, limit)
-        return _page(self._read(as_of, lambda conn, cut: reads.accounts(
+        return _page(self._read(as_of, lambda conn, cut: accountreads.accounts(
             conn, self.club_id, cut)), "members", after, limit)
+
+    def session_accounts(self, *, as_of: str | None = None, after: str = "",
+                         limit: int = 100) -> dict[str, Any]:
+        """A page of the sessions' own accounts, by name, after the session `after` ("":
+        the first page), at most `limit`; `next_after` the page's last when more follow."""
+        _check_page(0, limit)
+        return self._read(as_of, lambda conn, cut: accountreads.session_accounts(
+            conn, self.club_id, cut, after=after, limit=limit))
 
     def verify(self) -> list[str]:
         """Where the club's book log is broken ([] when its chain is whole and at its

@@ -9,14 +9,16 @@ with the session's write (`SessionWrite.results`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, case, delete, func, insert, literal, select, union_all
 
 from . import clublog
-from .chain import first_broken_link, utc_iso
+from .chain import first_broken_link, link, utc_iso
 from .tables import (
     account_balances,
     book_entries,
@@ -92,6 +94,81 @@ def verify_chain(conn: Connection, club_id: str, rows: Sequence[Row[Any]], *,
     found = clublog.head_problems(conn, clublog.books_stream(club_id), "head",
                                   int(rows[-1].seq) if rows else 0, head)
     return head, found[0] if found else None
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """A book log's chain checked: its entries, its head recomputed, the first broken link or
+    the head's problem (None: it holds), and the seq after which it was rehashed (0: all
+    of it; else the head this process verified the whole chain to before)."""
+
+    entries: int
+    head: str
+    problem: str | None
+    checked_from: int
+
+
+WHOLE_CHAIN_EVERY_S = 300.0  # a verified head older than this is verified again, all of it
+# {(database, club): (seq, hash, when)}: the heads this process verified each chain to
+_verified: dict[tuple[str, str], tuple[int, str, float]] = {}
+
+
+def check_chain(conn: Connection, club_id: str, up_to: int | None, *, at_head: bool
+                ) -> ChainCheck:
+    """The club's book log up to `up_to` (all of it: None) checked as `verify_chain` does,
+    but from the last head this process verified the whole chain to (in the last
+    WHOLE_CHAIN_EVERY_S seconds) when that head's stored hash is still the one verified,
+    the entries up to it are as many as its seq, and every link after it holds; anything
+    else (and the first read, and one in WHOLE_CHAIN_EVERY_S) rehashes the whole log, so
+    a problem is always reported as the whole walk finds it. What the shortcut cannot see:
+    an entry at or before the verified head changed in place with its stored hash kept
+    (`verify_chain`, `GET /verify` and `lanterloo verify` rehash every entry)."""
+    key = (conn.engine.url.render_as_string(hide_password=True), club_id)
+    known = _verified.get(key)
+    if known is not None and (up_to is None or known[0] <= up_to) \
+            and time.monotonic() - known[2] < WHOLE_CHAIN_EVERY_S:
+        found = _from_verified(conn, club_id, up_to, known[0], known[1], at_head=at_head)
+        if found is not None:
+            _remember(key, found.entries, found.head, known[2])
+            return found
+    rows = entries(conn, club_id, up_to=up_to)
+    head, broken = verify_chain(conn, club_id, rows, at_head=at_head)
+    if broken is None and rows:
+        _remember(key, int(rows[-1].seq), head, time.monotonic())
+    return ChainCheck(len(rows), head, broken, 0)
+
+
+def _remember(key: tuple[str, str], seq: int, head: str, when: float) -> None:
+    """Remember a head verified (`when`: the time its whole chain was last rehashed)."""
+    known = _verified.get(key)
+    if known is None or seq >= known[0]:
+        _verified[key] = (seq, head, when)
+
+
+def _from_verified(conn: Connection, club_id: str, up_to: int | None, seq: int, hash_: str,
+                   *, at_head: bool) -> ChainCheck | None:
+    """The check from the verified head (`seq`, `hash_`) onward; None when anything is not
+    as it was verified or does not hold (the caller then walks the whole log)."""
+    c = book_entries.c
+    stored = conn.scalar(select(c.hash).where(c.club_id == club_id, c.seq == seq))
+    before = conn.scalar(select(func.count()).select_from(book_entries)
+                         .where(c.club_id == club_id, c.seq <= seq))
+    if stored != hash_ or before != seq:
+        return None
+    prev = hash_
+    rows = entries(conn, club_id, up_to=up_to, after=seq)
+    for n, row in enumerate(rows, start=seq + 1):
+        try:
+            if int(row.seq) != n or link(hashed_row(dict(row._mapping)), prev) != row.hash:
+                return None
+        except Exception:  # noqa: BLE001 (not hashable: the whole walk says why)
+            return None
+        prev = row.hash
+    last = seq + len(rows)
+    if at_head and clublog.head_problems(conn, clublog.books_stream(club_id), "head", last,
+                                         prev):
+        return None
+    return ChainCheck(last, prev, None, seq)
 
 
 def answer_problems(conn: Connection, club_id: str, rows: Sequence[Row[Any]]) -> list[str]:
@@ -206,6 +283,21 @@ def kept_session_totals(conn: Connection, club_id: str) -> list[tuple[str, int]]
              .where(b.club_id == club_id, b.account.startswith("session:"))
              .group_by(b.currency))
     return [(str(c), int(n)) for c, n in conn.execute(query)]
+
+
+def kept_session_page(conn: Connection, club_id: str, *, after: str, limit: int
+                      ) -> list[tuple[str, str, int]]:
+    """(account, currency, balance) of the club's sessions' own accounts now, in the
+    accounts' order, those after the account `after` ("" for the first), at most `limit`
+    accounts (an account a row per currency): read by the primary key's order."""
+    b = account_balances.c
+    named = (b.club_id == club_id, b.account.startswith("session:"), b.account > after)
+    page = (select(b.account).where(*named).group_by(b.account).order_by(b.account)
+            .limit(limit)).subquery()
+    query = (select(b.account, b.currency, b.amount_minor)
+             .where(b.club_id == club_id, b.account.in_(select(page.c.account)))
+             .order_by(b.account, b.currency))
+    return [(str(a), str(c), int(n)) for a, c, n in conn.execute(query)]
 
 
 def summed_balances(conn: Connection, club_id: str) -> dict[tuple[str, str], tuple[int, int]]:

@@ -145,6 +145,34 @@ def add_precondition(table: Table, body: Any, headers: dict[str, str]) -> None:
     headers["If-Match"] = f'"{table.version()}"'
 
 
+def session_accounts(client: Any, *, as_of: str | None = None, limit: int = 100
+                     ) -> dict[str, dict[str, int]]:
+    """Every session's own account, {account: {currency: balance}}, from every page of
+    /accounts/sessions (each account once: a second sighting fails)."""
+    out: dict[str, dict[str, int]] = {}
+    args: dict[str, Any] = {"limit": limit, **({"as_of": as_of} if as_of else {})}
+    while True:
+        response = client.get("/accounts/sessions", query_string=args)
+        assert response.status_code == 200, response.get_json()
+        page = response.get_json()
+        for row in page["sessions"]:
+            assert row["account"] not in out, row
+            out[row["account"]] = row["balances"]
+        if page["next_after"] is None:
+            assert "Link" not in response.headers
+            return out
+        assert response.headers["Link"] == f'<{page["next"]}>; rel="next"'
+        args["after"] = page["next_after"]
+
+
+def every_account(client: Any, *, as_of: str | None = None) -> dict[str, dict[str, int]]:
+    """Every account of the club: /accounts' (the members' and the club's) and every
+    session's own, from /accounts/sessions."""
+    accounts = client.get("/accounts", query_string={"as_of": as_of} if as_of else {}
+                          ).get_json()["accounts"]
+    return dict(sorted({**accounts, **session_accounts(client, as_of=as_of)}.items()))
+
+
 def assert_problem(response: Any, status: int, *, rule: str | None = None,
                    mentions: tuple[str, ...] = ()) -> dict[str, Any]:
     assert response.status_code == status, (response.status_code, response.get_data(True))

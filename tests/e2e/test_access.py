@@ -99,6 +99,7 @@ EXPECT: dict[tuple[str, str], dict[str, int] | None] = {
     ("get", "/members/{member_id}/statements"): allowed(*BOOKS),
     ("get", "/members/{member_id}/statements/{session_id}"): allowed(*BOOKS),
     ("get", "/accounts"): allowed("admin", "treasurer", "auditor"),
+    ("get", "/accounts/sessions"): allowed("admin", "treasurer", "auditor"),
     ("get", "/debts"): allowed("admin", "treasurer", "auditor"),
     ("get", "/standings"): allowed("admin", "treasurer", "auditor"),
     ("post", "/payments"): allowed("treasurer", ok=201),
