@@ -8,7 +8,7 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
-import { endedTables, dayStart } from "./lists.js";
+import { endedTables, dayStart, statementLink } from "./lists.js";
 import { endedPanel, tinPanel } from "./tins.js";
 
 // The presets by their source's name (docs/rules.md §3).
@@ -144,7 +144,8 @@ export async function eveningRoom(main, { me }) {
           body: { type: "SessionEnded", method }, headers: { "If-Match": `"${view.version}"` },
         });
         await drawTables(h("p", { class: "done", role: "status" },
-          `${view.name || "The table"} has ended: its statement is ready.`));
+          `${view.name || "The table"} has ended: its statement is ready. `,
+          statementLink(view)));
       } catch (failure) {
         showRefusal(form, failure);
         if (failure.status === 409) await drawDetail(detail, summary);
