@@ -84,7 +84,7 @@ function draw() {
           : null)));
   const top = header(m, exp);
   if (blocked) top.inert = true; // a dialog is open: only its own choices can be tapped
-  put(top, menuView(), screen,
+  put(top, menuView(m), screen,
     state.conflict ? conflictDialog() : null,
     !state.conflict && state.refused ? refusedDialog() : null,
     state.penalty && penalty && !state.conflict && !state.refused ? penaltyDialog(m, penalty) : null,
