@@ -166,7 +166,7 @@ export function header(m, exp) {
     if (next) deal = ` · Deal ${next}${dealer ? ` (${dealer} deals)` : ""}`;
   }
   const signedIn = Boolean(token());
-  return h("header", { class: "bar" },
+  return h("header", { class: "bar dealer-bar" },
     h("div", { class: "title", "data-testid": "title" },
       // on a phone the name has a line of its own; cut there, it is whole in the menu
       h("strong", { class: "name", "data-testid": "session-name",
