@@ -143,9 +143,9 @@ export async function eveningRoom(main, { me }) {
         await call("POST", `/sessions/${view.session_id}/events`, {
           body: { type: "SessionEnded", method }, headers: { "If-Match": `"${view.version}"` },
         });
-        await drawTables(h("p", { class: "done", role: "status" },
-          `${view.name || "The table"} has ended: its statement is ready. `,
-          statementLink(view)));
+        await drawTables(h("div", { class: "row" }, h("p", { class: "done", role: "status" },
+          `${view.name || "The table"} has ended: its statement is ready.`),
+        statementLink(view)));
       } catch (failure) {
         showRefusal(form, failure);
         if (failure.status === 409) await drawDetail(detail, summary);
