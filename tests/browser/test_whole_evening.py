@@ -10,9 +10,9 @@ opening his link on a phone.
 No request is made outside the pages: the server records every request it answers, and each
 one not from the browser must be one of the test's own reads (a GET, marked), made after a
 step only to compare what the page shows with the API's answer. The pages' requests never
-leave the app's origin. A step the pages do not offer is written down as a gap below (a
-test_gap_* test of its own, set up through the ledger's services, expected to fail until the
-desk offers the step)."""
+leave the app's origin. Two steps it first found missing have tests of their own below, set
+up through the ledger's services: an ended table's statement opened from the desk, and After
+play's account drawn again after a payment."""
 
 from __future__ import annotations
 
