@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -114,10 +114,33 @@ def register_answer(query: dict[str, Any], *, csv: bool,
         headers["Link"] = f'<{page["next"]}>; rel="next"'
     if csv:
         out = csv_file(money_table(BOOK_REGISTER_COLUMNS, register_csv_rows(page["entries"])),
-                       f"lanterloo-book-entries-after-{after}.csv", bom=query["bom"])
+                       register_filename(filters.since, filters.until, after), bom=query["bom"])
         out.headers.update(headers)
         return out
     return json_response(page, headers=headers)
+
+
+def span_words(since: datetime | None, until: datetime | None) -> str:
+    """A span of time as a file name says it: "2026-11" for a calendar month (UTC, as the
+    ledger closes one), else its days ("from-2026-11-03-until-2026-11-10"), "" for no span."""
+    if since is not None and until is not None:
+        start, end = since.astimezone(UTC), until.astimezone(UTC)
+        month_after = (start.replace(year=start.year + 1, month=1) if start.month == 12
+                       else start.replace(month=start.month + 1))
+        if start == start.replace(day=1, hour=0, minute=0, second=0, microsecond=0) \
+                and end == month_after:
+            return f"{start:%Y-%m}"
+    parts = [f"from-{since.astimezone(UTC):%Y-%m-%d}" if since else "",
+             f"until-{until.astimezone(UTC):%Y-%m-%d}" if until else ""]
+    return "-".join(p for p in parts if p)
+
+
+def register_filename(since: datetime | None, until: datetime | None, after: int) -> str:
+    """The register's file: "lanterloo-register-2026-11.csv" for November 2026; a later page
+    of it says where it starts ("...-after-40.csv")."""
+    words = [w for w in ("lanterloo-register", span_words(since, until),
+                         f"after-{after}" if after else "") if w]
+    return "-".join(words) + ".csv"
 
 
 def account_csv(member_id: str, *, as_of: str | None = None, bom: bool = False) -> Response:
@@ -144,7 +167,10 @@ def club_page(since: datetime | None, until: datetime | None, *,
                             {"payables": sides["payables"],
                              "totals": sides["payables_totals"]},
                             books().cash_checks(as_of=as_of))
-    return Response(page, mimetype=HTML_MIMETYPE, headers={"Vary": "Accept"})
+    span = span_words(since, until)
+    name = f"lanterloo-club-page{'-' + span if span else ''}.html"
+    return Response(page, mimetype=HTML_MIMETYPE, headers={
+        "Vary": "Accept", "Content-Disposition": f'inline; filename="{name}"'})
 
 
 def payables_csv(*, as_of: str | None = None, bom: bool = False) -> Response:

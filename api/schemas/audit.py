@@ -92,6 +92,10 @@ class _Row(Open):
                           metadata={"description": "false once a correction superseded it"})
     superseded_by = fields.Integer(required=True, allow_none=True, metadata={
         "description": "The version of the correction that superseded it, or null"})
+    session_name = fields.String(allow_none=True, metadata={
+        "description": "The session's name (null if it has none)"})
+    session_opened_at = fields.String(allow_none=True, metadata={
+        "format": "date-time", "description": "When the session was opened"})
 
 
 class AuditEventSchema(RecordedEventSchema, _Row):

@@ -244,6 +244,7 @@ class Audit:
                      .where(*where).order_by(events.c.position))
             kept: list[Any] = []
             openings: dict[str, dict[str, str]] = {}
+            tables: dict[str, dict[str, Any]] = {}
             position, more = start, False
             while True:
                 rows = list(conn.execute(query.where(
@@ -251,7 +252,8 @@ class Audit:
                     if timed else events.c.position > position).limit(limit + 1)))
                 if not rows:
                     break
-                self._openings(conn, {r.stream_id for r in rows} - set(openings), openings)
+                self._openings(conn, {r.stream_id for r in rows} - set(openings), openings,
+                               tables)
                 for r in rows:
                     position = r.position
                     if member is None or _is_member(r, openings, member, about):
@@ -262,8 +264,9 @@ class Audit:
                 if more or len(rows) <= limit:
                     break
             superseded = self._corrections_of(conn, {r.stream_id for r in kept})
-        out = [row(r, superseded=_superseded(r, superseded), members=openings.get(
-            r.stream_id, {})) for r in kept]
+        # each row names its table as people do: by its name and when it was opened
+        out = [{**row(r, superseded=_superseded(r, superseded), members=openings.get(
+            r.stream_id, {})), **tables.get(r.stream_id, _NO_TABLE)} for r in kept]
         return {key: out, "next_after": kept[-1].position if more else None}
 
     def _conditions(self, conn: Any, filters: Filters, member: _Member | None,
@@ -303,16 +306,22 @@ class Audit:
         return _Member(found.id, found.name) if found is not None else None
 
     def _openings(self, conn: Any, stream_ids: set[str],
-                  into: dict[str, dict[str, str]]) -> None:
+                  into: dict[str, dict[str, str]],
+                  tables: dict[str, dict[str, Any]]) -> None:
         """Each session's seats -> member ids, from its opening (version 1) or, for a
         session from before clubs, from its attachment to the club; an aftercomer's from his
-        join, or from the attachment of the latecomers' seats at an upgrade."""
+        join, or from the attachment of the latecomers' seats at an upgrade. Into `tables`,
+        each session's name and when it was opened (its opening's time)."""
         for chunk in _chunks(sorted(stream_ids)):
-            for stream_id, payload in conn.execute(
-                    select(events.c.stream_id, events.c.payload)
+            for stream_id, version, recorded_at, payload in conn.execute(
+                    select(events.c.stream_id, events.c.version, events.c.recorded_at,
+                           events.c.payload)
                     .where(events.c.stream_id.in_(chunk),
                            or_(events.c.version == 1, events.c.type.in_(SEATING_TYPES)))
                     .order_by(events.c.stream_id, events.c.version)):
+                if version == 1:
+                    tables[stream_id] = {"session_name": payload.get("name"),
+                                         "session_opened_at": utc_iso(recorded_at)}
                 joined = {payload["player"]: payload["member"]} if payload.get("member") \
                     else {}
                 into[stream_id] = {**into.get(stream_id, {}),
@@ -330,6 +339,9 @@ class Audit:
                     .where(events.c.type == CORRECTION, events.c.stream_id.in_(chunk))):
                 out.setdefault(stream_id, []).append((int(rewound_to), version))
         return out
+
+
+_NO_TABLE: dict[str, Any] = {"session_name": None, "session_opened_at": None}
 
 
 def _narrowed(types: Sequence[str] | None, filters: Filters) -> tuple[str, ...] | None:

@@ -22,9 +22,9 @@ from .desk import CLUBS, DOC_SIZES, SIZES, fits
 from .test_desk_evening import api, treasurer_at_the_desk
 
 
-def ended_table(server: Any, club_id: str, treasurer_id: str) -> None:
+def ended_table(server: Any, club_id: str, treasurer_id: str) -> str:
     """docs/rules.md §10.1 at 10p a counter: Dan takes the pool of 3 with the turn-up's
-    trump; the pool of 6 is divided: Tess owes 40p, Ann 10p."""
+    trump; the pool of 6 is divided: Tess owes 40p, Ann 10p. The table's session id."""
     ledger = Ledger(server.engine).for_club(club_id)
     tess = WriteRequest(Actor("Tess", treasurer_id))
     sid = ledger.open_session(OpenSession(players=["Tess", "Dan", "Ann"], first_dealer="Tess",
@@ -33,6 +33,7 @@ def ended_table(server: Any, club_id: str, treasurer_id: str) -> None:
     ledger.append(sid, [StartDeal(trump_card="7H", face_up={
         "Tess": "5C", "Dan": "9H", "Ann": "KS"})], tess)
     ledger.append(sid, [EndSession(method="divide-pool")], tess)
+    return str(sid)
 
 
 def pay(page: Any, member: str, amount: str, method: str = "Cash") -> None:

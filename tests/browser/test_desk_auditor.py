@@ -161,8 +161,15 @@ def test_the_auditor_verifies_explains_and_exports(new_device, server, axe_sourc
     expect(book.locator(f"[data-seq='{entry['seq']}']")).to_contain_text(
         f"#{entry['seq']} payment: Ann to the club, 0.10 GBP")
     expect(page.get_by_test_id("corrections")).to_contain_text("the wrong trump card")
-    assert api("/audit/corrections")["corrections"][0]["reason"] == \
-        "the wrong trump card"
+    (correction,) = api("/audit/corrections")["corrections"]
+    assert correction["reason"] == "the wrong trump card"
+    # the correction names its table by name and the day it was opened (the browser's
+    # zone is the machine's, UTC here)
+    opened_on = datetime.fromisoformat(
+        correction["session_opened_at"].replace("Z", "+00:00")).strftime("%a, %-d %b %Y")
+    expect(page.get_by_test_id("corrections").get_by_test_id("table-of")).to_have_text(
+        f"{correction['session_name']}, opened {opened_on}")
+    assert correction["session_name"] == "Friday"
     fits(ode, axe_source)
     if size in DOC_SIZES:
         page.screenshot(path=str(shots / f"desk-auditor-{size}.png"), full_page=True)

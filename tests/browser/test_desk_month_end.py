@@ -150,7 +150,11 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
         "Who pays whom (CSV)": "/settle-up.csv?bom=1",
         f"The books of {named} for the accountant (Beancount)":
             f"/books/export.beancount?from={first}&to={end}",
+        f"The club's page of {named} (HTML)": f"/standings.html?{q}",
     }
+    # the month's files say the month (docs/books.md, "Exports")
+    says_the_month = {f"The register of {named} (CSV)": f"lanterloo-register-{period}.csv",
+                      f"The club's page of {named} (HTML)": f"lanterloo-club-page-{period}.html"}
     exports = page.get_by_test_id("exports")
     for words, path in expected.items():
         button = exports.get_by_role("button", name=words, exact=True)
@@ -159,4 +163,5 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
         name = saved.value.suggested_filename
         assert name == file_name(server, tess, path), (words, name)
         assert name.startswith("lanterloo")
+        assert name == says_the_month.get(words, name)
         expect(button.locator("xpath=..").get_by_test_id("saved")).to_have_text(f"Saved {name}")

@@ -25,6 +25,7 @@ from .tablet import (
     sign_in,
     wait_saved,
 )
+from .test_statement_page import serious_violations
 
 RESULTS: dict[str, str] = {}
 
@@ -220,3 +221,48 @@ def test_the_badge_and_the_prompt_are_whole_on_a_tablet_768_wide(new_device, ser
     device.context.set_offline(False)
     wait_saved(device)
     assert not cut, "\n".join(cut)
+
+
+_NAME_SHOWN = """(e) => { const r = e.getBoundingClientRect();
+  return { width: r.width, whole: e.scrollWidth <= e.clientWidth + 1, right: r.right,
+           top: r.top, bottom: r.bottom }; }"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844},
+                                      {"width": 1366, "height": 768}],
+                         ids=["phone-390x844", "laptop-1366x768"])
+def test_the_sessions_name_is_readable_in_the_header_on_a_phone(new_device, server, axe_source,
+                                                                 viewport, shots):
+    """docs/tablet.md, "Every tablet": on a phone upright the session's name has a line of
+    the header to itself (it was squeezed to a few letters beside the deal and the badge);
+    one longer than the line is cut with an ellipsis and is whole in the menu."""
+    club = server.club()
+    name = "Thursday, first table at the Bell"
+    sid = open_session(server, club, name=name)
+    device = new_device(viewport)
+    sign_in(device, club.tokens["dealer"], sid)
+    page = device.page
+    expect(prompt(device)).to_have_text("A deals the turn-up single: tap the card turned up",
+                                        timeout=TIMEOUT)
+    shown = page.get_by_test_id("session-name")
+    expect(shown).to_have_text(name)
+    expect(shown).to_have_attribute("title", name)
+    box = shown.evaluate(_NAME_SHOWN)
+    bar = page.locator("header.bar").evaluate(_NAME_SHOWN)
+    assert bar["top"] <= box["top"] and box["bottom"] <= bar["bottom"] + 1, (box, bar)
+    assert box["right"] <= viewport["width"], box
+    if viewport["width"] <= 480:
+        # a line of its own: two thirds of the phone's width (it had 76 px of 390)
+        assert box["width"] >= viewport["width"] * 2 / 3, box
+    else:
+        assert box["whole"], box  # a laptop shows it whole
+    deal = page.get_by_test_id("deal-no").evaluate(_NAME_SHOWN)
+    assert deal["whole"], deal  # the deal's number is never cut
+    assert layout_problems(device, "the session's name") == []
+    assert serious_violations(page, axe_source) == []
+    page.screenshot(path=str(shots / f"tablet-header-{viewport['width']}.png"))
+    page.get_by_test_id("menu").click()
+    expect(page.get_by_test_id("menu-name")).to_have_text(name)
+    assert page.get_by_test_id("menu-name").evaluate(_NAME_SHOWN)["whole"]
+    assert serious_violations(page, axe_source) == []
+    page.screenshot(path=str(shots / f"tablet-header-menu-{viewport['width']}.png"))

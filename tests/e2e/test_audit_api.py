@@ -29,7 +29,7 @@ def logged(client_for, club) -> dict[str, Any]:
     treasurer = client_for(club, "treasurer")
     opened = treasurer.post("/sessions", json={
         "players": ["A", "=B()", "C"], "guests": ["A", "=B()", "C"], "preset": "baxter-wray",
-        "first_dealer": "A"})
+        "first_dealer": "A", "name": "Thursday"})
     assert opened.status_code == 201, opened.get_json()
     sid = opened.get_json()["session_id"]
 
@@ -111,6 +111,19 @@ def test_the_register_names_the_penalty_its_law_and_the_one_an_undo_voided(logge
     assert corrections[0]["voids"][0]["version"] == voided["version"]
     assert corrections[0]["changes"] == {"=B()": voided["amount_units"],
                                          "pool": -voided["amount_units"]}
+
+
+def test_the_registers_name_each_rows_table_by_its_name_and_opening(logged):
+    """An auditor reads which table a penalty or a correction is of, not only its id."""
+    client, sid = logged["client"], logged["session_id"]
+    opening = client.get(f"/audit/events?session_id={sid}&limit=1").get_json()["events"][0]
+    assert opening["type"] == "SessionOpened"
+    rows = [*client.get("/audit/penalties").get_json()["entries"],
+            *client.get("/audit/corrections").get_json()["corrections"],
+            *client.get(f"/audit/events?session_id={sid}").get_json()["events"]]
+    assert len(rows) > 3
+    assert {(r["session_name"], r["session_opened_at"]) for r in rows} == {
+        ("Thursday", opening["recorded_at"])}
 
 
 def test_the_next_page_keeps_the_filters(logged):

@@ -169,3 +169,26 @@ def test_every_csv_download_is_an_attachment_with_a_file_name(app, tess, club):
     assert {"/debts.csv", "/debts", "/members/{member_id}/account.csv",
             "/sessions/{session_id}/statement.csv", "/book-entries.csv",
             "/evenings/{evening}"} <= set(asked) and len(asked) >= 20, asked
+
+
+def test_the_registers_and_the_club_pages_files_are_named_by_their_month(tess, club):
+    """docs/books.md, "Exports": a month's register and club page say the month; a span that
+    is not a calendar month says its days; a later page of the register says where it starts."""
+    a_month(tess)
+    november = "since=2026-11-01T00:00:00Z&until=2026-12-01T00:00:00Z"
+    named = {
+        f"/book-entries.csv?{november}&bom=1":
+            'attachment; filename="lanterloo-register-2026-11.csv"',
+        "/book-entries.csv?since=2026-11-03T00:00:00%2B01:00&until=2026-11-10T00:00:00Z":
+            'attachment; filename="lanterloo-register-from-2026-11-02-until-2026-11-10.csv"',
+        "/book-entries.csv?since=2026-11-01T00:00:00Z":
+            'attachment; filename="lanterloo-register-from-2026-11-01.csv"',
+        "/book-entries.csv?after=1": 'attachment; filename="lanterloo-register-after-1.csv"',
+        "/book-entries.csv": 'attachment; filename="lanterloo-register.csv"',
+        f"/standings.html?{november}": 'inline; filename="lanterloo-club-page-2026-11.html"',
+        "/standings.html": 'inline; filename="lanterloo-club-page.html"',
+    }
+    for url, disposition in named.items():
+        response = tess.get(url)
+        assert response.status_code == 200, (url, response.get_data(as_text=True)[:300])
+        assert response.headers["Content-Disposition"] == disposition, url

@@ -9,7 +9,7 @@ import {
 import { accountPanel, settleUpPanel, writeOffForm } from "./books.js";
 import { correctionPanel } from "./correct.js";
 import { day, endedTables, PAGE, paged } from "./lists.js";
-import { ownTinPanel, tinPanel } from "./tins.js";
+import { endedPanel, ownTinPanel, tinPanel } from "./tins.js";
 
 const KIND_WORDS = {
   payment: "Payment", "write-off": "Write-off", reversal: "Reversal", float: "Float",
@@ -19,6 +19,7 @@ const KIND_WORDS = {
   currencies: "Currencies",
 };
 const SHOWN = 25;  // the book's last entries listed
+const DAYS_LISTED = 92;  // the ended tables offered: those of the last three months
 
 /** A book entry in words: "Payment: Ann paid the club, 1.00 GBP (cash)". */
 export function entryWords(e) {
@@ -192,9 +193,10 @@ export async function afterPlayRoom(main) {
   const tin = h("section", { class: "panel", "aria-label": "Count the evening's tin" });
   const ownTin = h("section", { class: "panel", "aria-label": "A table's own tin" });
   const settle = h("section", { class: "panel", "aria-label": "Who pays whom" });
+  const statements = h("section", { class: "panel", "aria-label": "The tables' statements" });
   const account = h("section", { class: "panel", "aria-label": "A member's account" });
   const correct = h("section", { class: "panel", "aria-label": "Correct an ended table" });
-  main.append(h("div", { class: "columns" }, h("div", {}, tin, ownTin), settle),
+  main.append(h("div", { class: "columns" }, h("div", {}, tin, ownTin, statements), settle),
     h("div", { class: "columns" }, account, correct));
 
   let tinShown = null;
@@ -207,8 +209,8 @@ export async function afterPlayRoom(main) {
   }
 
   let tables = [];  // the open tables, then those ended in the last three months, newest first
+  const since = new Date(Date.now() - DAYS_LISTED * 86400000).toISOString();
   try {
-    const since = new Date(Date.now() - 92 * 86400000).toISOString();
     const [m, c, open, ended] = await Promise.all([call("GET", "/members"),
       call("GET", "/club/currencies"), call("GET", "/club/sessions"),
       endedTables(since, 0, 200)]);
@@ -224,6 +226,8 @@ export async function afterPlayRoom(main) {
   drawPay();
   const drawnTin = tinPanel(tin, { mode: "after", members });
   ownTinPanel(ownTin, { tables, members });
+  endedPanel(statements, null, { since, title: "The statements of the tables ended in the " +
+    "last three months", empty: "No table has ended in the last three months." });
   const drawnAccount = accountPanel(account, members);
   correctionPanel(correct, { done: () => refresh() });
   await refresh();

@@ -7,6 +7,7 @@
 // /audit/export-check); the page only says it in words.
 
 import { call, clearRefusals, field, h, money, sentence, showRefusal, when } from "./api.js";
+import { day } from "./lists.js";
 
 const PAGE = 10;
 const KIND_WORDS = {
@@ -347,19 +348,26 @@ async function drawRegisters(panel) {
     h("h3", {}, "Penalties and breaches"), penalties);
   await Promise.all([
     register(corrections, "/audit/corrections", "corrections", "corrections", (c) =>
-      h("li", {}, h("span", { class: "grow" }, h("strong", {}, `${c.reason}`),
-        h("br", {}), h("span", { class: "muted" }, `${when(c.recorded_at)}, ` +
+      h("li", { "data-table": c.session_name || "" }, h("span", { class: "grow" },
+        h("strong", {}, `${c.reason}`), h("br", {}), tableOf(c), h("br", {}),
+        h("span", { class: "muted" }, `${when(c.recorded_at)}, ` +
           `${c.deal_no ? `deal ${c.deal_no}, ` : ""}voided ${c.voids.length} ` +
           `${c.voids.length === 1 ? "entry" : "entries"}, authorised by ${c.authorised_by}`)))),
     register(penalties, "/audit/penalties", "entries", "penalties", (p) =>
-      h("li", {}, h("span", { class: "grow" },
+      h("li", { "data-table": p.session_name || "" }, h("span", { class: "grow" },
         h("strong", {}, `${p.player}: ${p.offence || p.breach}`),
         p.amount_units !== null ? `, ${p.amount_units} units` : "",
-        p.live ? "" : " (voided by a correction)", h("br", {}),
+        p.live ? "" : " (voided by a correction)", h("br", {}), tableOf(p), h("br", {}),
         h("span", { class: "muted" }, `${when(p.recorded_at)}, deal ${p.deal_no}, ` +
           `${p.detected ? "found by the ledger" : `entered by ${p.actor}`}` +
           (p.law ? `; ${p.law}` : ""))))),
   ]);
+}
+
+/** The table a register's row is of, as people say it: "Thursday, opened Sat, 28 Nov 2026". */
+function tableOf(row) {
+  return h("span", { "data-testid": "table-of" }, `${row.session_name || "A table with no " +
+    "name"}, opened ${day(row.session_opened_at)}`);
 }
 
 async function register(where, path, key, testid, item) {

@@ -94,17 +94,24 @@ export function accountPanel(panel, members) {
   form.addEventListener("submit", (event) => { event.preventDefault(); draw(); });
   panel.replaceChildren(h("h3", { id: "account-h" }, "A member's account"), form, body);
 
+  // two draws may overlap (a payment and a tin count, each drawing it again): only the last
+  // one started draws, else the account would be shown twice
+  let drawing = 0;
   async function draw() {
+    const mine = ++drawing;
     const id = who.value;
     const name = members.find((m) => m.member_id === id).name;
-    body.replaceChildren();
     let first;
     try {
       first = (await call("GET", `/members/${id}/account?limit=10`)).body;
     } catch (failure) {
-      body.append(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      if (mine === drawing) {
+        body.replaceChildren(h("p", { class: "refusal", role: "alert" }, sentence(failure)));
+      }
       return;
     }
+    if (mine !== drawing) return;
+    body.replaceChildren();
     const balances = Object.entries(first.balances || {});
     const square = first.total_entries ? `${name} is square with the club.`
       : `${name}'s account has no line yet.`;
@@ -128,6 +135,7 @@ export function accountPanel(panel, members) {
             `balance ${money(e.balance_minor, e.currency)}`))),
       empty: "No line yet.", label: "lines", testid: "account-lines",
     });
+    if (mine !== drawing) return;
     body.append(h("ul", { class: "list" }, downloadButton(`Download ${name}'s account (CSV)`,
       `/members/${id}/account.csv?bom=1`)), linkForm(name));
   }

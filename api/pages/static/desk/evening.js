@@ -8,7 +8,7 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
-import { endedTables, dayStart } from "./lists.js";
+import { endedTables, dayStart, statementLink } from "./lists.js";
 import { endedPanel, tinPanel } from "./tins.js";
 
 // The presets by their source's name (docs/rules.md §3).
@@ -143,8 +143,9 @@ export async function eveningRoom(main, { me }) {
         await call("POST", `/sessions/${view.session_id}/events`, {
           body: { type: "SessionEnded", method }, headers: { "If-Match": `"${view.version}"` },
         });
-        await drawTables(h("p", { class: "done", role: "status" },
-          `${view.name || "The table"} has ended: its statement is ready.`));
+        await drawTables(h("div", { class: "row" }, h("p", { class: "done", role: "status" },
+          `${view.name || "The table"} has ended: its statement is ready.`),
+        statementLink(view)));
       } catch (failure) {
         showRefusal(form, failure);
         if (failure.status === 409) await drawDetail(detail, summary);

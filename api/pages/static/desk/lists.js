@@ -94,6 +94,14 @@ export async function endedTables(since, after = 0, limit = PAGE) {
   };
 }
 
+/** A link to an ended table's statement page (/table/statement#s=<id>, which reads it with
+ * the desk's token), named by the table's name. */
+export function statementLink(t) {
+  const name = t.name || "the table with no name";
+  return h("a", { class: "btn small", href: `/table/statement#s=${encodeURIComponent(t.session_id)}`,
+    "data-testid": "statement-link" }, `Statement of ${name}`);
+}
+
 /** Today's date where the desk is, YYYY-MM-DD: the evening's date as the treasurer says it. */
 export function today() {
   const d = new Date();

@@ -9,6 +9,7 @@ import {
 } from "./api.js";
 import { entryWords } from "./afterplay.js";
 import { settleUpPanel } from "./books.js";
+import { endedPanel } from "./tins.js";
 import { amounts, day, downloadButton, paged } from "./lists.js";
 
 const KINDS = {
@@ -46,10 +47,11 @@ export async function monthEndRoom(main) {
   const register = h("section", { class: "panel", "aria-label": "The register" });
   const settle = h("section", { class: "panel", "aria-label": "Who pays whom" });
   const tins = h("section", { class: "panel", "aria-label": "The tins" });
+  const tables = h("section", { class: "panel", "aria-label": "The month's tables" });
   const standings = h("section", { class: "panel", "aria-label": "The standings" });
   const closing = h("section", { class: "panel", "aria-label": "Close the month" });
   const exports = h("section", { class: "panel", "aria-label": "Downloads" });
-  main.append(picker, h("div", { class: "columns" }, register, h("div", {}, settle, tins)),
+  main.append(picker, h("div", { class: "columns" }, register, h("div", {}, settle, tins, tables)),
     h("div", { class: "columns" }, standings, h("div", {}, closing, exports)));
   let members = [];
   try {
@@ -73,7 +75,10 @@ export async function monthEndRoom(main) {
       drawRegister(register, b, members),
       settleUpPanel(settle, { asOf, title: b.ended ? `Who paid whom at the end of ${b.name}`
         : `Who pays whom (${b.name} is not over)` }),
-      drawTins(tins, b), drawStandings(standings, b), drawClosing(closing, month.value, b),
+      drawTins(tins, b),
+      endedPanel(tables, null, { since: b.since, until: b.until, title: `The tables ended in ` +
+        `${b.name}`, empty: `No table ended in ${b.name}.` }),
+      drawStandings(standings, b), drawClosing(closing, month.value, b),
     ]);
     drawExports(exports, b);
   }

@@ -9,18 +9,24 @@
 import {
   call, clearRefusals, field, h, money, sentence, showRefusal, toMinor, when,
 } from "./api.js";
-import { day, dayStart, endedTables, paged, today } from "./lists.js";
+import { day, dayStart, endedTables, paged, statementLink, today } from "./lists.js";
 
-/** The tables that ended since the evening began, by name and date, a page at a time. */
-export async function endedPanel(panel, date) {
-  panel.replaceChildren(h("h3", { id: "ended-h" }, `Tables ended since ${day(date)}`));
+/** The tables that ended since the evening began (`date`), by name and date, a page at a time,
+ * each with a link to its statement. After play and month-end list another span: `since` (an
+ * ISO time), `until` (the end, excluded), with their own `title` and `empty` words. */
+export async function endedPanel(panel, date, { since, until, title, empty } = {}) {
+  panel.replaceChildren(h("h3", {}, title || `Tables ended since ${day(date)}`));
   return paged(panel, {
-    read: (after) => endedTables(dayStart(date), after),
+    read: async (after) => {
+      const page = await endedTables(since || dayStart(date), after);
+      return until ? { ...page, items: page.items.filter((t) =>
+        new Date(t.ended_at) < new Date(until)) } : page;
+    },
     draw: (t) => h("li", { "data-table": t.name },
       h("span", { class: "grow" }, h("strong", {}, t.name || "A table with no name"),
         h("br", {}), h("span", { class: "muted" },
-          `ended ${when(t.ended_at)}; ${t.view.seats.join(", ")}`))),
-    empty: "No table has ended since then.", label: "ended tables", testid: "ended",
+          `ended ${when(t.ended_at)}; ${t.view.seats.join(", ")}`)), statementLink(t)),
+    empty: empty || "No table has ended since then.", label: "ended tables", testid: "ended",
   });
 }
 

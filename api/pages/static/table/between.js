@@ -5,8 +5,8 @@
 // tablet's role may end the session is the ledger's answer too (GET /club `refused_events`),
 // read again each time the dialog opens, as the penalty dialog reads the offences.
 //
-// And what every tablet of the table shows of them, from the session view: who withdraws at
-// his deal, who has withdrawn, the last round called and over.
+// What every tablet of the table (and the live view) shows of them, from the session view, is
+// words.js tableNotices.
 
 import { h, request, saved } from "./api.js";
 import { render, state } from "./state.js";
@@ -49,30 +49,6 @@ export async function openBetween() {
       render();
     }
   } catch { /* a dealer's role does not list the members: his name is typed */ }
-}
-
-/** What every tablet shows of the table's changes (the session view's `withdrawing`,
- * `withdrawn` and `last_round`). */
-export function tableNotices(session) {
-  if (!session) return [];
-  const out = [];
-  if (session.withdrawing) {
-    out.push({ kind: "info", testid: "withdrawing", text: `${session.withdrawing} withdraws at `
-      + "his deal: he deals, is not dealt in, and leaves the table after it." });
-  }
-  if (session.withdrawn && session.withdrawn.length) {
-    out.push({ kind: "info", testid: "withdrawn", text: `Withdrawn: ${session.withdrawn.join(", ")}.` });
-  }
-  const round = session.last_round;
-  if (round) {
-    const n = round.deals_left;
-    let text;
-    if (round.over) text = "The last round is over: the table ends the session.";
-    else if (n) text = `The last round is called: ${n} deal${n === 1 ? "" : "s"} to go, everyone stands, no miss.`;
-    else text = "The last deal of the last round.";
-    out.push({ kind: "info", testid: "last-round", text });
-  }
-  return out;
 }
 
 /** The toolbar's button in the penalty's place between deals (a penalty is never offered

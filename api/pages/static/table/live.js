@@ -4,7 +4,7 @@
 
 import { Failure, h, registerServiceWorker, request, saved, sessionFromAddress, token } from "./api.js";
 import { label } from "./cards.js";
-import { moneyText, unitsText } from "./words.js";
+import { moneyText, tableNotices, unitsText } from "./words.js";
 
 const POLL_MS = 1000;
 const state = { sid: null, session: null, lastDeal: null, error: null, updated: null,
@@ -195,7 +195,10 @@ function render() {
   const units = (n) => unitsText(n, s);
   const owed = {};
   for (const loo of s.loos_owed) owed[loo.player] = (owed[loo.player] || 0) + loo.amount_units;
-  const rows = s.seats.map((p) => h("tr", {}, h("th", { scope: "row" }, p),
+  const gone = new Set(s.withdrawn || []);
+  const rows = s.seats.map((p) => h("tr", { "data-player": p }, h("th", { scope: "row" }, p,
+    gone.has(p) ? h("span", { class: "muted" }, " (withdrawn)")
+      : p === s.withdrawing ? h("span", { class: "muted" }, " (withdraws at his deal)") : null),
     h("td", { class: "num" }, signed(s.balances[p] || 0)),
     s.currency && s.money_per_unit_minor ? h("td", { class: "num" },
       moneyText((s.balances[p] || 0) * s.money_per_unit_minor, s.currency)) : null,
@@ -231,9 +234,14 @@ function render() {
   // what the sources advise against in this game (docs/rules.md §11.42), for as long as it holds
   const warnings = (s.warnings || []).map((w) => h("p", { class: "notice info",
     "data-testid": "warning" }, w.detail));
+  // the table's changes as every tablet shows them: who withdraws, who has withdrawn, the
+  // last round
+  const changes = tableNotices(s).map((n) => h("p", { class: `notice ${n.kind}`,
+    "data-testid": n.testid }, n.text));
   app.append(header, h("main", { class: "main single" },
     state.error ? h("p", { class: "alert-text", role: "alert" }, state.error) : null,
-    warnings.length ? h("div", { class: "notices" }, warnings) : null,
+    changes.length || warnings.length ? h("div", { class: "notices", "data-testid": "notices",
+      role: "status" }, changes, warnings) : null,
     h("div", { class: "grid" }, pool, balances, pairingPanel(), last, links)));
 }
 

@@ -166,9 +166,12 @@ export function header(m, exp) {
     if (next) deal = ` · Deal ${next}${dealer ? ` (${dealer} deals)` : ""}`;
   }
   const signedIn = Boolean(token());
-  return h("header", { class: "bar" },
+  return h("header", { class: "bar dealer-bar" },
     h("div", { class: "title", "data-testid": "title" },
-      h("strong", { class: "name" }, m ? (m.name || "Session") : "Lanterloo — the table"),
+      // on a phone the name has a line of its own; cut there, it is whole in the menu
+      h("strong", { class: "name", "data-testid": "session-name",
+        title: m ? (m.name || "Session") : null }, m ? (m.name || "Session")
+        : "Lanterloo — the table"),
       deal ? h("span", { class: "deal-no", "data-testid": "deal-no" }, deal) : null,
       who ? h("span", { class: "who muted" }, ` · ${who}`) : null),
     signedIn && state.sid ? syncBadge() : null,
@@ -178,9 +181,12 @@ export function header(m, exp) {
     }) : null);
 }
 
-export function menuView() {
+/** The menu; `m` (the session's model, when one is open) gives its whole name first. */
+export function menuView(m = null) {
   if (!state.menu) return null;
   return h("div", { class: "menu", role: "menu", "data-testid": "menu-items" },
+    m ? h("p", { class: "menu-name", role: "presentation", "data-testid": "menu-name" },
+      m.name || "Session") : null,
     state.sid ? h("a", { class: "btn", role: "menuitem",
       href: `/table/live#s=${encodeURIComponent(state.sid)}` }, "Live view") : null,
     state.sid ? button("Another session", () => {

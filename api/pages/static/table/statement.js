@@ -4,7 +4,15 @@
 // script (GET /sessions/<id>/statement?format=html); it is parsed inert (DOMParser) and its
 // sheet is moved into this page, styled by statement.css. Print prints the sheet alone.
 
-import { h, registerServiceWorker, saved, sessionFromAddress, token } from "./api.js";
+import { h, registerServiceWorker, saved, sessionFromAddress, token as deviceToken } from "./api.js";
+
+/** The token the statement is read with: the one pasted or paired on this device, else the
+ * desk's (the desk links each ended table's statement here; the desk keeps its own). */
+function token() {
+  let fromDesk = null;
+  try { fromDesk = localStorage.getItem("lanterloo.desk.token"); } catch { /* private */ }
+  return deviceToken() || fromDesk;
+}
 
 // The same shell shows the club's books (/table/club: GET /standings?format=html), which
 // need no session.
@@ -39,7 +47,7 @@ async function load() {
   if (!response || !response.ok) {
     const status = response ? response.status : 0;
     state.error = messageFor(status);
-    if (status === 401) saved.set("token", null);
+    if (status === 401 && deviceToken()) saved.set("token", null);
     state.sheet = null;
     return render();
   }
@@ -96,7 +104,7 @@ function render() {
       onclick: () => window.print() }, "Print") : null,
     state.sheet ? h("button", { type: "button", class: "btn", onclick: follow }, "Refresh") : null,
     club ? null : h("a", { class: "btn ghost", href: `/table/live#s=${sid}` }, "Live table"),
-    token() ? h("button", { type: "button", class: "btn ghost", onclick: () => {
+    deviceToken() ? h("button", { type: "button", class: "btn ghost", onclick: () => {
       saved.set("token", null);
       state.sheet = null;
       render();

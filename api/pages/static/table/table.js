@@ -18,7 +18,8 @@ import { openSession, pairWith } from "./signin.js";
 import { start, sync } from "./transport.js";
 import { dealNotices, settlementView } from "./pieces.js";
 import { penaltyDialog } from "./penalty.js";
-import { betweenDialog, tableNotices } from "./between.js";
+import { betweenDialog } from "./between.js";
+import { tableNotices } from "./words.js";
 import { stepParts } from "./step.js";
 import { balancesView, dealView, header, menuView, seatMap, toolbar } from "./side.js";
 import { conflictDialog, entryLabel, loginView, refusedDialog, sessionChooser, signOutDialog } from "./dialogs.js";
@@ -84,7 +85,7 @@ function draw() {
           : null)));
   const top = header(m, exp);
   if (blocked) top.inert = true; // a dialog is open: only its own choices can be tapped
-  put(top, menuView(), screen,
+  put(top, menuView(m), screen,
     state.conflict ? conflictDialog() : null,
     !state.conflict && state.refused ? refusedDialog() : null,
     state.penalty && penalty && !state.conflict && !state.refused ? penaltyDialog(m, penalty) : null,

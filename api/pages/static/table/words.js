@@ -148,3 +148,27 @@ export function penaltyWords(p, session) {
   }
   return `${who} ${p.player} for ${offenceName(p.offence)}: ${amount}.`;
 }
+
+/** What every tablet and the live view show of the table's changes (the session view's
+ * `withdrawing`, `withdrawn` and `last_round`). */
+export function tableNotices(session) {
+  if (!session) return [];
+  const out = [];
+  if (session.withdrawing) {
+    out.push({ kind: "info", testid: "withdrawing", text: `${session.withdrawing} withdraws at `
+      + "his deal: he deals, is not dealt in, and leaves the table after it." });
+  }
+  if (session.withdrawn && session.withdrawn.length) {
+    out.push({ kind: "info", testid: "withdrawn", text: `Withdrawn: ${session.withdrawn.join(", ")}.` });
+  }
+  const round = session.last_round;
+  if (round) {
+    const n = round.deals_left;
+    let text;
+    if (round.over) text = "The last round is over: the table ends the session.";
+    else if (n) text = `The last round is called: ${n} deal${n === 1 ? "" : "s"} to go, everyone stands, no miss.`;
+    else text = "The last deal of the last round.";
+    out.push({ kind: "info", testid: "last-round", text });
+  }
+  return out;
+}
