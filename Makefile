@@ -11,7 +11,7 @@ PORT ?= 8000
 # pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=0`: one process).
 TEST_WORKERS ?= auto
 
-.PHONY: run test install lint typecheck alembic-check browser proxy pytest slow faults bench capacity clean
+.PHONY: run test long install lint typecheck alembic-check browser proxy pytest slow faults bench capacity clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,13 +64,27 @@ proxy:
 # Every tier, over $(TEST_WORKERS) pytest-xdist workers. pytest exits 5 when it collected no
 # tests: that is a failure here, not a pass.
 pytest: install browser proxy
-	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(TEST_WORKERS); rc=$$?; \
+	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(TEST_WORKERS) \
+	  -m "not long and not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 test: lint typecheck alembic-check pytest
 
-# The long runs: property runs over sessions of 100-500 deals and the long Schemathesis run
-# (300 cases per operation, a randomised stateful run), about 15 minutes on 2 cores.
+# The long tier (tests/conftest.py LONG_RUNS): what would take `make test` past five minutes,
+# each the longer form of something it checks more briefly (the HTTP tests on PostgreSQL, the
+# fault drills, the install from a clone behind nginx, the screens at every size). .ci/run
+# runs it after `make test`. Three workers on two cores: its tests wait on the servers,
+# clusters and browsers they start much of the time.
+LONG_WORKERS ?= 3
+
+long: install browser proxy
+	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(LONG_WORKERS) \
+	  -m "long and not slow"; \
+	rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+# The long runs: property runs over sessions of 100-500 deals (marked `slow`: neither
+# `make test` nor `make long` runs them) and the long Schemathesis run (300 cases per
+# operation, a randomised stateful run), about 15 minutes on 2 cores.
 slow: install
 	LANTERLOO_SLOW=1 LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(TEST_WORKERS) \
 	  tests/unit/test_properties.py tests/e2e/test_openapi_contract.py \

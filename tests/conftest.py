@@ -39,6 +39,7 @@ PostgreSQL test errors, so the run fails.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from typing import Any
@@ -218,6 +219,31 @@ LONG_FIRST = (
     "tests/unit/test_properties.py::test_every_command_of_a_random_session",
     "tests/browser/test_screens.py::",
 )
+
+
+# The long tier: what would take `make test` past its five minutes on two cores, each the
+# longer form of something `make test` also checks: the HTTP tests' PostgreSQL half (their
+# SQLite half, and the store's and the write path's PostgreSQL half, stay), the fault drills
+# against real servers, the install from a clone, the screens at the sizes beyond a laptop, a
+# tablet and a phone, the random walks' longer runs. Marked `long` here, in one place, by
+# regular expressions matched at the start of the node id; `make test` leaves them out
+# (-m "not long") and `make long` runs them, as .ci/run does after `make test`.
+LONG_RUNS = re.compile("|".join((
+    r"tests/install/test_volunteer_install\.py::",
+    r"tests/faults/",
+    r"tests/e2e/.*\[postgresql",
+    r"tests/browser/test_desk_\w+\.py::.*\[tablet-(portrait|landscape)\]",
+    r"tests/browser/test_between_deals\.py::.*\[tablet-portrait\]",
+    r"tests/browser/test_layout\.py::.*\[(960x600|800x1280|600x960|1366x1024|1280x800|1024x600)\]",
+    r"tests/e2e/test_openapi_contract\.py::test_stateful_runs",
+    r"tests/integration/test_explain_and_as_of\.py::test_random_sessions.*\[postgresql\]",
+    r"tests/integration/test_audit_indexes\.py::",
+)))
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if LONG_RUNS.match(item.nodeid):
+        item.add_marker(pytest.mark.long)
 
 
 def _long_first(items: list[pytest.Item]) -> None:
