@@ -1,4 +1,5 @@
-# Two commands: `make run` (the service with a demo session) and `make test` (every check).
+# Two commands: `make run` (the service with a demo session) and `make test` (five minutes of
+# checks; `make long` the long tier, .ci/run both).
 # Each creates .venv when it is missing and installs the project into it.
 
 SHELL := /bin/bash
@@ -91,8 +92,8 @@ slow: install
 	  tests/integration/test_explain_and_as_of.py
 
 # The long fault runs too (tests/faults, marked `full`): PostgreSQL restarted as after a crash
-# during a stream of appends, on a private cluster of its own. `make test` runs the fast
-# subset of tests/faults with the rest of the suite.
+# during a stream of appends, on a private cluster of its own. `make long` runs the fast
+# subset of tests/faults with the rest of the long tier.
 faults: install proxy
 	LOO_FAULTS=full LOO_TEST_TIER=all $(BIN)/python -m pytest -q tests/faults
 

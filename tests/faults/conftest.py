@@ -1,7 +1,7 @@
 """Fixtures of the fault tests: a private PostgreSQL cluster, databases on it and on SQLite,
 clubs, and gunicorn servers (tests/faults/harness.py).
 
-The fast subset runs with the rest of the suite (`make test`); the long runs are marked
+The fast subset runs in the long tier (`make long`, which .ci/run runs); the long runs are marked
 `full` and run with LOO_FAULTS=full (`make faults`).
 """
 
