@@ -9,8 +9,10 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-# pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=0`: one process).
-TEST_WORKERS ?= auto
+# pytest-xdist workers for `make test`: one more than the cores (three on two), as the tests
+# wait on PostgreSQL, the browsers and the servers they start much of the time (`make test
+# TEST_WORKERS=0`: one process; `auto`: one per core).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 .PHONY: run test long install lint typecheck alembic-check browser proxy pytest slow faults bench capacity clean
 
@@ -74,9 +76,8 @@ test: lint typecheck alembic-check pytest
 # The long tier (tests/conftest.py LONG_RUNS): what would take `make test` past five minutes,
 # each the longer form of something it checks more briefly (the HTTP tests on PostgreSQL, the
 # fault drills, the install from a clone behind nginx, the screens at every size). .ci/run
-# runs it after `make test`. Three workers on two cores: its tests wait on the servers,
-# clusters and browsers they start much of the time.
-LONG_WORKERS ?= 3
+# runs it after `make test`, on as many workers as `make test`.
+LONG_WORKERS ?= $(TEST_WORKERS)
 
 long: install browser proxy
 	@set -uo pipefail; LOO_TEST_TIER=all $(BIN)/python -m pytest -n $(LONG_WORKERS) \

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select, text
 
+from ledger.books.accountreads import CHECKED_FROM
 from ledger.books.reads import Filters
 from ledger.books.service import Books
 from ledger.clubs.tablets import Tablets
@@ -52,6 +53,12 @@ def database_now(engine: Engine) -> datetime:
         return conn.execute(text("SELECT clock_timestamp()")).scalar_one().astimezone(UTC)
 
 
+def figures(accounts: dict[str, Any]) -> dict[str, Any]:
+    """The accounts' figures, without where this process began rehashing the chain (a
+    header's matter: ledger/books/accountreads.py CHECKED_FROM)."""
+    return {k: v for k, v in accounts.items() if k != CHECKED_FROM}
+
+
 def pay(books: Books, actor: Any, amount: int = 100) -> None:
     books.record_payment(payer="club", payee="Ann", amount_minor=amount, currency="GBP",
                          method="cash", request=WriteRequest(actor))
@@ -83,10 +90,10 @@ def test_a_read_as_of_a_time_does_not_change_when_a_slow_host_writes_after_it(
     books = Books(engine, club_id)
     pay(books, actor, 100)
     at = database_now(engine).isoformat()
-    then = books.accounts(as_of=at)
+    then = figures(books.accounts(as_of=at))
     register = books.register(filters=Filters(), as_of=at)
     pay(books, actor, 40)  # after `at`, by a host whose clock says it is ten minutes earlier
-    assert books.accounts(as_of=at) == then
+    assert figures(books.accounts(as_of=at)) == then
     assert books.register(filters=Filters(), as_of=at) == register
     assert books.accounts()["log"]["entries"] == 2
 
