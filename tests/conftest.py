@@ -222,8 +222,9 @@ LONG_FIRST = (
 
 
 # The long tier: what would take `make test` past its five minutes on two cores, each the
-# longer form of something `make test` also checks: the HTTP tests' PostgreSQL half (their
-# SQLite half, and the store's and the write path's PostgreSQL half, stay), the fault drills
+# longer form of something `make test` also checks: the PostgreSQL half of the HTTP, rule and
+# integration tests (their SQLite half, and the store contract, the write path and the
+# migrations on PostgreSQL, stay), the fault drills
 # against real servers, the install from a clone, the screens at the sizes beyond a laptop, a
 # tablet and a phone, the random walks' longer runs. Marked `long` here, in one place, by
 # regular expressions matched at the start of the node id; `make test` leaves them out
@@ -232,6 +233,8 @@ LONG_RUNS = re.compile("|".join((
     r"tests/install/test_volunteer_install\.py::",
     r"tests/faults/",
     r"tests/e2e/.*\[postgresql",
+    r"tests/rules/.*\[rest-postgresql",
+    r"tests/integration/(?!test_store_contract|test_write_path|test_migrations).*\[postgresql",
     r"tests/browser/test_desk_\w+\.py::.*\[tablet-(portrait|landscape)\]",
     r"tests/browser/test_between_deals\.py::.*\[tablet-portrait\]",
     r"tests/browser/test_layout\.py::.*\[(960x600|800x1280|600x960|1366x1024|1280x800|1024x600)\]",
