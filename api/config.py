@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.clubs.service import TOKEN_RECHECK_S
-from ledger.operations.database import env_or_file
+from ledger.operations.database import env_number, env_or_file
 
 
 def _int(name: str, default: int) -> int:
@@ -28,16 +28,7 @@ def _flag(name: str, default: bool = False) -> bool:
 
 
 def _seconds(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:
-        raise SystemExit(f"{name} must be a number of seconds, got {raw!r}")
-    return value
+    return env_number(name, default, "a number of seconds")
 
 
 def from_env(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:

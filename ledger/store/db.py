@@ -113,6 +113,21 @@ class Limits:
         return (self.statement_ms + max(self.grace_ms, 0)) / 1000
 
 
+def env_number(name: str, default: float, unit: str = "a number") -> float:
+    """The variable `name` as a number not below 0 (seconds, milliseconds...), `default` when
+    it is unset or blank; anything else stops the process naming it."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise SystemExit(f"{name} must be {unit} not below 0, got {raw!r}")
+    return value
+
+
 def env_or_file(name: str) -> str | None:
     """The variable `name`, or the contents of the file `<name>_FILE` names (a container's
     secret), stripped; None when neither is set."""

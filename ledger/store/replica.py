@@ -21,7 +21,6 @@ the read's snapshot is taken after it: at least as new.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections import deque
@@ -32,6 +31,8 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
+
+from .db import env_number
 
 log = logging.getLogger("lanterloo.replica")
 
@@ -100,9 +101,9 @@ class ReadReplica:
 
     @classmethod
     def from_env(cls, primary: Engine, standby: Engine) -> ReadReplica:
-        max_lag_ms = _env_number(ENV_MAX_LAG, MAX_LAG_MS)
+        max_lag_ms = env_number(ENV_MAX_LAG, MAX_LAG_MS)
         return cls(primary, standby, max_lag_s=max_lag_ms / 1000,
-                   retry_s=_env_number(ENV_RETRY, RETRY_S))
+                   retry_s=env_number(ENV_RETRY, RETRY_S))
 
     def position(self) -> int:
         """The primary's WAL position now: at or after every transaction committed before;
@@ -199,16 +200,3 @@ def _never_read_write(engine: Engine) -> None:
             dbapi_connection.read_only = None
 
     dialect.set_readonly = only_read_only
-
-
-def _env_number(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:
-        raise SystemExit(f"{name} must be a number not below 0, got {raw!r}")
-    return value
