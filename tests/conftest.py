@@ -240,7 +240,9 @@ LONG_RUNS = re.compile("|".join((
     r"tests/unit/test_properties\.py::test_the_generator_reaches_",
     r"tests/browser/test_layout\.py::.*\[(960x600|800x1280|600x960|1366x1024|1280x800|1024x600)\]",
     r"tests/e2e/test_openapi_contract\.py::test_stateful_runs",
-    r"tests/integration/test_explain_and_as_of\.py::test_random_sessions.*\[postgresql\]",
+    r"tests/integration/test_explain_and_as_of\.py::test_random_sessions",
+    r"tests/browser/test_screens\.py::.*\[landscape\]",
+    r"tests/browser/test_statement_page\.py::test_the_statement_in_the_dark",
     r"tests/integration/test_audit_indexes\.py::",
 )))
 
