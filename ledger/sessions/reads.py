@@ -61,7 +61,15 @@ class SessionReads:
 
     def session_exists(self, session_id: str) -> bool:
         with self.store.reading() as conn:
-            return queries.load_session(conn, session_id, club_id=self.club_id) is not None
+            return queries.session_version(conn, session_id, club_id=self.club_id) is not None
+
+    def session_version(self, session_id: str) -> int:
+        """The session's version now, read without its state (a poll's If-None-Match)."""
+        with self.store.reading() as conn:
+            version = queries.session_version(conn, session_id, club_id=self.club_id)
+        if version is None:
+            raise session_not_found(session_id)
+        return version
 
     def session(self, session_id: str, *, as_of: int | str | None = None) -> dict[str, Any]:
         """The session view: whose turn, the legal choices, the pools, every balance; with

@@ -98,6 +98,17 @@ def load_session(conn: Connection, session_id: str, *, club_id: str | None = Non
     return conn.execute(query).first()
 
 
+def session_version(conn: Connection, session_id: str, *, club_id: str | None = None
+                    ) -> int | None:
+    """The session's version (None if the club has no such session): what a poll compares
+    with the version it last read, without loading the session's state."""
+    query = select(sessions.c.version).where(sessions.c.id == session_id)
+    if club_id is not None:
+        query = query.where(sessions.c.club_id == club_id)
+    version = conn.execute(query).scalar()
+    return None if version is None else int(version)
+
+
 def sessions_of_no_club(conn: Connection) -> list[Row[Any]]:
     """The sessions recorded before clubs that no club holds yet, oldest first: their id,
     when they were opened, and their version."""
