@@ -260,7 +260,9 @@ def _prepare(url: str, sessions: int, statement_deals: tuple[int, ...] = ()
 
 def _env(code: Path, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(code), str(ROOT)])
+    # the code under test first; then the caller's own path (a peer installed apart)
+    env["PYTHONPATH"] = os.pathsep.join([str(code), str(ROOT),
+                                         *filter(None, [os.environ.get("PYTHONPATH")])])
     env.update(extra)
     return env
 

@@ -73,9 +73,15 @@ class WriteRequest:
         if isinstance(self.actor, str):
             object.__setattr__(self, "actor", Actor(self.actor))
 
+    @property
+    def unfingerprinted(self) -> bool:
+        """A key without a fingerprint: `fingerprinted` makes one. (The API's requests carry
+        theirs: a caller need not build `what` for them.)"""
+        return self.fingerprint is None and self.idempotency_key is not None
+
     def fingerprinted(self, *what: object) -> WriteRequest:
         """This request with its fingerprint: the caller's, else made from `what`."""
-        if self.fingerprint is not None or self.idempotency_key is None:
+        if not self.unfingerprinted:
             return self
         return WriteRequest(self.actor, self.expected_version, self.idempotency_key,
                             fingerprint([*what, self.expected_version]))

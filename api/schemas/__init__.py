@@ -20,6 +20,7 @@ from api.schemas.base import (  # noqa: F401
     Open,
     RuleOverridesIn,
     RulesSchema,
+    Schema,
     Strict,
     StrictBoolean,
     Timestamp,
@@ -96,7 +97,7 @@ class SessionOpenSchema(Strict):
 MAX_POSITION = 2**63 - 1  # the store's position is a 64-bit integer
 
 
-class EventsQuery(ma.Schema):
+class EventsQuery(Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
@@ -106,7 +107,7 @@ class EventsQuery(ma.Schema):
                            metadata={"description": "At most this many events"})
 
 
-class StatementQuery(ma.Schema):
+class StatementQuery(Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
@@ -126,7 +127,7 @@ class RefusedLineSchema(Open):
     detail = fields.String(required=True)
 
 
-class ProblemSchema(ma.Schema):
+class ProblemSchema(Schema):
     """application/problem+json (RFC 9457), with the ledger's own members.
 
     A problem type may carry members of its own (RFC 9457 §3.2): the schema does not forbid

@@ -8,7 +8,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.schemas import MAX_POSITION
-from api.schemas.base import KnownQuery, Open, Timestamp, Variants
+from api.schemas.base import KnownQuery, Open, Schema, Timestamp, Variants
 from api.schemas.records import RecordedEventSchema, VoidedEntrySchema, family
 from ledger.audit.queries import BREACHES, MAX_AUDIT_LIMIT, OFFENCES
 from ledger.domain.access import Role
@@ -270,7 +270,7 @@ class ExportCheckSchema(Open):
                        "prints it)"})
 
 
-class ExportFileSchema(ma.Schema):
+class ExportFileSchema(Schema):
     """A session as GET /sessions/<id>/export answers it, every member kept as it is: the
     check itself says what is wrong with it (verify-export's checks, not a schema's)."""
     class Meta:

@@ -57,12 +57,24 @@ def money_field_in(data: dict[str, Any], allowed: frozenset[str] = frozenset()) 
     return None
 
 
-class Strict(ma.Schema):
+class Schema(ma.Schema):
+    """The base of the API's schemas: one object per schema, shared, never copied.
+
+    flask-smorest deep-copies a view's documentation in each of its decorators, and with it
+    the schema objects the documentation names (a view of a dozen decorators kept a dozen
+    copies of its body's and answer's schemas: 2 MB of every worker's memory). Nothing
+    changes a schema once made, so `copy.deepcopy` gives the schema itself."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Schema:
+        return self
+
+
+class Strict(Schema):
     class Meta:
         unknown = ma.RAISE
 
 
-class KnownQuery(ma.Schema):
+class KnownQuery(Schema):
     """A query string. Its unknown parameters are refused (422 naming the parameter) before
     it is read, as every operation's are (api/http/request_guard.py: the OpenAPI document lists
     what each operation takes): a filter mistyped must not quietly widen a question, nor
@@ -72,7 +84,7 @@ class KnownQuery(ma.Schema):
         unknown = ma.RAISE
 
 
-class Open(ma.Schema):
+class Open(Schema):
     """A response schema that keeps members it does not declare.
 
     `unknown = EXCLUDE` only shapes the OpenAPI document (apispec then writes no

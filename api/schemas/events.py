@@ -16,6 +16,7 @@ from api.schemas.base import (
     PHASES,
     PLAYER,
     Open,
+    Schema,
     Strict,
     Variants,
     money_field_in,
@@ -314,7 +315,7 @@ def load_events(body: dict[str, Any], *, max_batch: int) -> tuple[list[Command],
     return commands, batch["expected_version"]
 
 
-class AppendIn(ma.Schema):
+class AppendIn(Schema):
     """An append's body: one event, or a batch appended all or nothing. Its load is
     `load_events` (the commands, and the version the body names), at most the app's
     MAX_BATCH_EVENTS; the OpenAPI document writes it as the `oneOf` of an `EventIn` and an

@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.schemas import PLAYER, AsOfSchema, Open, StatementQuery
+from api.schemas import PLAYER, AsOfSchema, Open, Schema, StatementQuery
 
 AS_OF = fields.String(
     validate=validate.Length(min=1, max=64),
@@ -15,7 +15,7 @@ AS_OF = fields.String(
               "example": "40"})
 
 
-class AsOfQuery(ma.Schema):
+class AsOfQuery(Schema):
     class Meta:
         unknown = ma.EXCLUDE
 

@@ -151,7 +151,8 @@ class Ledger(SessionReads):
             raise InvalidInput("send at least one event", rule="non-empty-batch",
                                field="events")
         scope = self._scope(session_id, request)
-        request = request.fingerprinted(scope, [_command_dict(c) for c in commands])
+        if request.unfingerprinted:  # the commands as data only for a fingerprint made here
+            request = request.fingerprinted(scope, [_command_dict(c) for c in commands])
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
             state = SessionState.from_dict(orjson.loads(head.state_json or b"null"))

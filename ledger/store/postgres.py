@@ -58,11 +58,15 @@ _REPLY_SQL = ("SELECT fingerprint, response::text FROM idempotency_keys "
               "WHERE scope = %s AND key = %s")
 
 # The session's row moves from the version the write was decided on (`moved`), or is
-# created (`created`, a new session); the events and the deal views are written only where
-# it did. No row comes back when it did not: VersionMoved. The events and the views go as
-# one JSON document each (json_to_recordset); a `json` column keeps the text it is given.
+# created (`created`, a new session); the events, the deal views and the snapshot when one
+# is due are written only where it did. No row comes back when it did not: VersionMoved. The
+# events and the views go as one JSON document each (json_to_recordset); a `json` column
+# keeps the text it is given.
 _WRITE = (
     "WITH {row}, "
+    "snapped AS (INSERT INTO snapshots (session_id, club_id, version, state) "
+    "SELECT %(id)s, %(club)s, %(version)s, %(state)s::json "
+    "WHERE %(snapshot)s AND EXISTS (SELECT 1 FROM {row_name})), "
     "viewed AS (INSERT INTO deal_views (session_id, club_id, deal_no, version, view) "
     "SELECT %(id)s, %(club)s, w.d, %(version)s, w.w FROM json_to_recordset(%(views)s::json) "
     "AS w(d int, w json) WHERE EXISTS (SELECT 1 FROM {row_name}) "
@@ -88,8 +92,6 @@ _EVENT_ROWS = ("SELECT stream_id, version, position, type, schema_version, paylo
                "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
                "actor, member_id, token_id, idempotency_key, hash FROM events "
                "WHERE stream_id >= %s AND stream_id <= %s ORDER BY stream_id, version")
-_KEEP_SNAPSHOT = text("INSERT INTO snapshots (session_id, club_id, version, state) "
-                      "VALUES (:id, :club, :version, CAST(:state AS json))")
 _DROP_VIEWS = text("DELETE FROM deal_views WHERE session_id = :id AND deal_no > :deal_no")
 
 
@@ -162,13 +164,12 @@ class PostgresTx(Tx):
                   "head": write.head_hash, "now": first["recorded_at"], "views": views,
                   "events": events, "actor": first["actor"], "key": first["idempotency_key"],
                   "member": first["member_id"], "token": first["token_id"],
-                  "shape": write.shape}
+                  "shape": write.shape, "snapshot": write.snapshot}
         sql = OPEN_SESSION if write.old_version is None else WRITE_SESSION
         # Nothing follows the one statement: it commits as it runs when the transaction has
         # not begun (a row that did not move wrote nothing), else with what came before it,
         # only once the row is known to have moved.
-        commit = write.last and write.keep_views_to is None and write.results is None \
-            and not write.snapshot
+        commit = write.last and write.keep_views_to is None and write.results is None
         if write.keep_views_to is not None:
             self.conn.execute(_DROP_VIEWS, {"id": write.session_id,
                                             "deal_no": write.keep_views_to})
@@ -180,11 +181,6 @@ class PostgresTx(Tx):
                 raise VersionMoved(write.session_id)  # the transaction is rolled back
             if commit:
                 pg.commit()  # when the transaction had begun before it
-        if write.snapshot:
-            self.conn.execute(_KEEP_SNAPSHOT, {"id": write.session_id,
-                                               "club": write.club_id,
-                                               "version": write.version,
-                                               "state": write.state_json})
         if write.results is not None:
             self.replace_results(write.session_id, write.results)
         return positions

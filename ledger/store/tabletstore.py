@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, func, insert, select, update
-from sqlalchemy.orm import aliased
 
 from .tables import events, members, pairing_codes, sessions, tokens
 
@@ -95,7 +94,7 @@ def corrections(conn: Connection, session_id: str) -> list[tuple[int, int]]:
 def signin_links(conn: Connection, club_id: str, limit: int) -> list[Row[Any]]:
     """The club's sign-in links (codes for no session), newest first, with the names of
     the member each is for and of the member who made it."""
-    maker = aliased(members)
+    maker = members.alias("maker")
     return list(conn.execute(
         select(pairing_codes.c.id, pairing_codes.c.member_id, pairing_codes.c.role,
                pairing_codes.c.created_at, pairing_codes.c.expires_at,

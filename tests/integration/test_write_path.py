@@ -15,7 +15,7 @@ from ledger.sessions.service import Ledger
 from ledger.store import open_store
 from ledger.store.base import SessionWrite, VersionMoved
 from ledger.store.chain import chain_rows
-from ledger.store.tables import deal_views, events, idempotency_keys, sessions
+from ledger.store.tables import deal_views, events, idempotency_keys, sessions, snapshots
 from ledger.writes import WriteRequest
 from tests.clubs import club_ledger
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
@@ -103,12 +103,15 @@ def test_a_write_from_a_version_the_session_is_not_at_raises_version_moved_and_w
                       actor="Ann", recorded_at=datetime.now(UTC), idempotency_key=None,
                       member_id=None, token_id=None, prev_hash=before[-1]["hash"])
     stale = SessionWrite(session_id, None, old_version=version - 1, version=version + 1,
-                         rows=rows, state_json="{}", views={1: "{}"}, last=True)
+                         rows=rows, state_json="{}", views={1: "{}"}, last=True,
+                         snapshot=True)
     with pytest.raises(VersionMoved), store.transaction() as tx:
         # something written before it in the same transaction goes with it: not committed
         tx.keep_reply("scope", "earlier", club_id=None, fingerprint="f", body={},
                       now=datetime.now(UTC))
         tx.write_session(stale)
+    with pytest.raises(VersionMoved), store.transaction() as tx:
+        tx.write_session(stale)  # alone in its transaction (on PostgreSQL: one statement)
     assert _stored_events(engine, session_id) == before
     with engine.connect() as conn:
         assert conn.scalar(select(func.count()).select_from(idempotency_keys)
@@ -118,6 +121,8 @@ def test_a_write_from_a_version_the_session_is_not_at_raises_version_moved_and_w
             == version
         assert conn.scalar(select(deal_views.c.view).where(
             deal_views.c.session_id == session_id)) is None
+        assert conn.scalar(select(func.count()).select_from(snapshots)
+                           .where(snapshots.c.session_id == session_id)) == 0
     assert ledger.verify(session_id) == []
 
 
