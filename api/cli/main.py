@@ -81,24 +81,13 @@ def _migrate(engine: Any) -> str | None:
     return current(engine)
 
 
-def _outside_clubs(engine: Any) -> None:
-    """Say how many sessions belong to no club, and how to give them one: their rows carry
-    no club (docs/operations.md, "Which rows carry their club") until they are attached."""
-    from ledger.sessions.service import Ledger
-
-    strays = Ledger(engine).sessions_before_clubs()
-    if strays:
-        print(f"sessions outside any club: {len(strays)}; bring them into the club that "
-              "played them with `lanterloo club attach CLUB --all` (docs/operations.md, "
-              '"Sessions from before clubs")', file=sys.stderr)
-
-
 def cmd_migrate(args: argparse.Namespace) -> int:
+    """Migrate to the head; with sessions from before clubs, as far as their attachment
+    (SessionsOutsideClubs says how, in ops.run_reporting: exit status 2)."""
     engine = _engine(args)
     try:
         revision = _migrate(engine)
         print(f"{_describe(engine)} is at revision {revision}")
-        _outside_clubs(engine)
     finally:
         engine.dispose()
     return 0
@@ -274,10 +263,19 @@ def _clubs(engine: Any) -> Any:
 
 
 def _with_clubs(args: argparse.Namespace, work: Any) -> int:
-    """Migrate, run `work(clubs)`; a refusal is one line on stderr and exit status 2."""
+    """Migrate, run `work(clubs)`; a refusal is one line on stderr and exit status 2. With
+    sessions from before clubs the schema stays where they can be attached (0017), and the
+    clubs' commands (`club create`, `club attach`) work there."""
+    from ledger.operations.database import SessionsOutsideClubs
+
     engine = _engine(args)
     try:
-        _migrate(engine)
+        try:
+            _migrate(engine)
+        except SessionsOutsideClubs as held:
+            print(f"note: the schema is at revision {held.below} while {held.count} "
+                  "sessions from before clubs have no club; once they are attached, run "
+                  "`lanterloo migrate`", file=sys.stderr)
         return int(work(_clubs(engine)))
     except LedgerError as error:
         print(f"error: {error.message}", file=sys.stderr)

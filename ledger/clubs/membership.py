@@ -126,7 +126,7 @@ def _perform(clubs: Clubs, club_id: str, member: str, request: WriteRequest, wha
 
     def find(tx: Tx) -> Head:
         key = request.idempotency_key
-        return Head(0, GENESIS, reply=tx.stored_reply(scope, key) if key else None)
+        return Head(0, GENESIS, reply=tx.stored_reply(scope, key, club_id) if key else None)
 
     def write(tx: Tx, head: Head) -> dict[str, Any]:
         conn = tx.conn

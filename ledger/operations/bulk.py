@@ -34,7 +34,7 @@ from ledger import projections
 from ledger.projections import Pass
 from ledger.store import open_store
 from ledger.store.base import Store
-from ledger.store.migrate import upgrade
+from ledger.store.migrate import SessionsOutsideClubs, upgrade
 from ledger.store.tables import sessions
 
 __all__ = ["Progress", "migrate", "rebuild_all", "rebuild_stale", "verify_all", "workers_for"]
@@ -74,8 +74,16 @@ def rebuild_all(engine: Engine, *, workers: int | None = None,
 
 def migrate(engine: Engine) -> list[str]:
     """An upgrade: the schema to the head (Alembic), then the projections of every session
-    of an older form rebuilt from its log (`rebuild_stale`); the sessions rebuilt."""
-    upgrade(engine)
+    of an older form rebuilt from its log (`rebuild_stale`); the sessions rebuilt. A
+    database with sessions from before clubs goes as far as it can (SessionsOutsideClubs'
+    `below`: where `lanterloo club attach` gives them a club), its projections are rebuilt
+    there, and the refusal is raised."""
+    try:
+        upgrade(engine)
+    except SessionsOutsideClubs as refused:
+        upgrade(engine, refused.below)
+        rebuild_stale(engine)
+        raise
     return rebuild_stale(engine)
 
 

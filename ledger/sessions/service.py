@@ -127,7 +127,7 @@ class Ledger(SessionReads):
 
         def find(tx: Tx) -> Head:
             key = request.idempotency_key
-            return Head(0, GENESIS, reply=tx.stored_reply(scope, key) if key else None)
+            return Head(0, GENESIS, reply=tx.stored_reply(scope, key, club_id) if key else None)
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
             if command.currency is not None:
