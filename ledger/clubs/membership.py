@@ -142,4 +142,4 @@ def _perform(clubs: Clubs, club_id: str, member: str, request: WriteRequest, wha
         return member_dict(clubstore.find_member(conn, club_id, member_id=row.id))
 
     return perform(clubs.store, request, scope=scope, find=find, write=write,
-                   current_version=lambda: 0)
+                   current_version=lambda: 0, club_id=club_id)

@@ -40,7 +40,9 @@ depends_on: str | Sequence[str] | None = None
 
 BY_SESSION = (("events", "stream_id"), ("deal_views", "session_id"),
               ("snapshots", "session_id"), ("session_results", "session_id"))
-CLUB_SCOPES = ("open", "books", "tokens")
+# the scopes that name their club: 0017's, and a member's change ("members:<club>:…"), whose
+# answers the service kept without their club until 0018
+CLUB_SCOPES = ("open", "books", "tokens", "members")
 NEW = "_0018"  # the suffix of a SQLite table while it is copied
 
 # PostgreSQL: (table, the key's columns as they were, as they become). The FKs of a
@@ -99,7 +101,7 @@ def fill(conn: sa.Connection, table: str, session: str) -> None:
 
 
 def club_of_scope(scope: str, clubs: set[str], session_clubs: dict[str, str]) -> str | None:
-    """The club a stored answer's scope belongs to (0017's rule)."""
+    """The club a stored answer's scope belongs to (0017's rule, and "members")."""
     head, _, rest = scope.partition(":")
     if head in CLUB_SCOPES:
         club = rest.partition(":")[0]
