@@ -49,6 +49,7 @@ from .base import (
 )
 from .chain import GENESIS
 from .db import bounded, connect_timeout_s, deadline_on, derived, one_snapshot
+from .partitions import table_of
 from .tables import deal_views
 
 # The database's clock comes with the head (db.clock): it stamps the write's events.
@@ -306,7 +307,7 @@ class PostgresStore(Store):
     def violated_table(self, error: IntegrityError) -> str | None:
         original: Any = error.orig
         if getattr(original, "sqlstate", None) == "23505":  # unique_violation
-            return str(original.diag.table_name)
+            return table_of(str(original.diag.table_name))  # a partition's, its table's
         return None
 
 

@@ -36,6 +36,8 @@ from ledger.writes import WriteRequest
 from tests.integration.test_chains import new_club
 from tests.support.before_clubs import a_session_before_clubs, first_release
 
+pytestmark = pytest.mark.partitioned  # and on PostgreSQL partitioned by club
+
 BY_SESSION = ((events, events.c.stream_id), (deal_views, deal_views.c.session_id),
               (snapshots, snapshots.c.session_id),
               (session_results, session_results.c.session_id))

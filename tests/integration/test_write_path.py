@@ -20,6 +20,8 @@ from ledger.writes import WriteRequest
 from tests.clubs import club_ledger
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 
+pytestmark = pytest.mark.partitioned  # and on PostgreSQL partitioned by club
+
 AWKWARD = ["Ann \"the\" \\ Ace", "Bén", "Cat\U0001d11e", "Dan </script>", "Ève ∑ 表"]
 
 
