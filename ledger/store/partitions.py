@@ -65,8 +65,8 @@ def refusal(conn: Connection, count: int) -> str | None:
                 "partitions a table): run `lanterloo migrate` without --partition-by-club")
     held = {table: _rows(conn, table) for table in HOLDING if _exists(conn, table)}
     if any(held.values()):
-        found = ", ".join(f"{n} {table}" for table, n in held.items() if n)
-        return (f"the database already holds data ({found}): the layout is chosen at "
+        found = ", ".join(table for table, n in held.items() if n)
+        return (f"the database already holds data (rows in {found}): the layout is chosen at "
                 "install, on an empty database. Make a new database with `lanterloo migrate "
                 "--partition-by-club N` and copy this one into it with `lanterloo copy`")
     return None
@@ -88,6 +88,7 @@ def _exists(conn: Connection, table: str) -> bool:
 
 
 def _rows(conn: Connection, table: str) -> int:
+    """1 when `table` holds a row, else 0 (it stops at the first)."""
     return int(conn.scalar(text(f"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT 1) t"))
                or 0)
 

@@ -201,3 +201,51 @@ def test_the_head_the_workers_read_from_the_files_is_alembics(tmp_path, monkeypa
             migrate.shipped_head()
     finally:
         migrate.shipped_head.cache_clear()
+
+
+def test_the_layout_partitioned_by_club_is_chosen_at_install_on_postgresql(
+        blank_database_url, backend, capsys):
+    """`lanterloo migrate --partition-by-club N`: on an empty PostgreSQL database, the big
+    tables partitioned by club, N partitions each, and Alembic finds nothing to change; then
+    refused, in plain words and with nothing done: twice, on SQLite, on a database that
+    holds data."""
+    from api.cli.main import main
+    from ledger.store.partitions import PARTITIONED, partitions
+
+    install = ["migrate", "--partition-by-club", "3", "--database-url", blank_database_url]
+    if backend == "sqlite":
+        assert main(install) == 2
+        assert "the layout partitioned by club is PostgreSQL's" in capsys.readouterr().err
+        assert current(blank_database_url) is None
+        return
+    assert main(install) == 0
+    assert "partitioned by club, 3 partitions each" in capsys.readouterr().out
+    engine = make_engine(blank_database_url)
+    try:
+        with engine.connect() as conn:
+            assert partitions(conn) == {table: 3 for table in PARTITIONED}
+        check(blank_database_url)
+        assert main(install) == 2
+        assert "partitioned by club already (3 partitions" in capsys.readouterr().err
+        assert main(["migrate", "--database-url", blank_database_url]) == 0  # as any other
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.backends("postgresql")
+def test_a_database_with_data_is_not_partitioned(database_url, capsys):
+    from api.cli.main import main
+    from ledger.store.partitions import partitions
+    from tests.clubs import make_club
+
+    engine = make_engine(database_url)
+    try:
+        make_club(engine, "The Bell")
+        assert main(["migrate", "--partition-by-club", "4", "--database-url",
+                     database_url]) == 2
+        said = capsys.readouterr().err
+        assert "already holds data (rows in clubs)" in said and "`lanterloo copy`" in said
+        with engine.connect() as conn:
+            assert partitions(conn) == {}
+    finally:
+        engine.dispose()
