@@ -231,7 +231,8 @@ LONG_FIRST = (
 # The long tier: what would take `make test` past its five minutes on two cores, each the
 # longer form of something `make test` also checks: the PostgreSQL half of the HTTP, rule and
 # integration tests (their SQLite half, and the store contract, the write path and the
-# migrations on PostgreSQL, stay), the fault drills
+# migrations on PostgreSQL, stay), the store's tests on PostgreSQL partitioned by club, the
+# fault drills
 # against real servers, the install from a clone, the screens at the sizes beyond a laptop, a
 # tablet and a phone, the random walks' longer runs. Marked `long` here, in one place, by
 # regular expressions matched at the start of the node id; `make test` leaves them out
