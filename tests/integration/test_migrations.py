@@ -18,6 +18,7 @@ from ledger.store.migrate import SessionsOutsideClubs, check, current, upgrade
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
 from tests.clubs import club_ledger
+from tests.support.before_clubs import ATTACHABLE
 
 HEAD = "0018"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -70,9 +71,10 @@ def test_upgrade_is_idempotent_and_downgrade_to_base_removes_the_schema(blank_da
 
 
 def test_0002_keeps_old_sessions_without_a_club_and_the_log_append_only(blank_database_url):
-    """A database written at 0001 upgrades in place to 0017: its sessions keep club_id NULL
-    (no club's token reaches them), its events name no member, and the log stays
-    append-only; 0018 refuses to run, undoing the whole upgrade, until they are a club's."""
+    """A database written at 0001 upgrades in place to ATTACHABLE: its sessions keep club_id
+    NULL (no club's token reaches them), its events name no member, and the log stays
+    append-only; the next migration refuses to run, undoing the whole upgrade, until they are
+    a club's."""
     upgrade(blank_database_url, "0001")
     engine = make_engine(blank_database_url)
     try:
@@ -86,9 +88,9 @@ def test_0002_keeps_old_sessions_without_a_club_and_the_log_append_only(blank_da
                 {"now": datetime.now(UTC)})
         with pytest.raises(SessionsOutsideClubs, match="club attach") as refused:
             upgrade(blank_database_url)  # 0018: every row names its club
-        assert (refused.value.count, refused.value.below) == (1, "0017")
+        assert (refused.value.count, refused.value.below) == (1, ATTACHABLE)
         assert current(blank_database_url) == "0001"  # the whole upgrade undone
-        upgrade(blank_database_url, "0017")
+        upgrade(blank_database_url, ATTACHABLE)
         with engine.connect() as conn:
             assert conn.execute(text("SELECT club_id FROM sessions")).scalar_one() is None
             row = conn.execute(text("SELECT actor, member_id, token_id FROM events")).one()
