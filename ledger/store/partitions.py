@@ -124,6 +124,14 @@ def _partition(conn: Connection, table: str, count: int) -> None:
         conn.exec_driver_sql(f"ALTER TABLE {table} ADD CONSTRAINT {name} {definition}")
     for statement in [*indexes, *triggers, *statistics]:  # PostgreSQL's own text of each
         conn.exec_driver_sql(statement)
+    # A statement's trigger (the log's refusal of TRUNCATE) is not the partitions' as a
+    # row's is: each partition gets its own, or a TRUNCATE of one would empty it.
+    statements = [t for t in triggers if "FOR EACH STATEMENT" in t]
     for remainder in range(count):
         conn.execute(text(f"CREATE TABLE {table}_p{remainder} PARTITION OF {table} "
                           f"FOR VALUES WITH (MODULUS {count}, REMAINDER {remainder})"))
+        for trigger in statements:
+            on, found = re.subn(rf"( ON (?:\S+\.)?){table} ", rf"\g<1>{table}_p{remainder} ",
+                                trigger, count=1)
+            assert found == 1, trigger
+            conn.exec_driver_sql(on)

@@ -226,6 +226,9 @@ def test_the_layout_partitioned_by_club_is_chosen_at_install_on_postgresql(
     try:
         with engine.connect() as conn:
             assert partitions(conn) == {table: 3 for table in PARTITIONED}
+        for table in ("events", "events_p0", "events_p2"):  # no partition is emptied either
+            with pytest.raises(DatabaseError, match="append-only"), engine.begin() as conn:
+                conn.execute(text(f"TRUNCATE {table}"))
         check(blank_database_url)
         assert main(install) == 2
         assert "partitioned by club already (3 partitions" in capsys.readouterr().err
