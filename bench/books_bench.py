@@ -252,6 +252,7 @@ def _write(conn: Any, sid: str, copier: _Copier, seats: dict[str, str],
            members: dict[str, str], at: datetime, dealer: tuple[str, str, str],
            link: Any, prev: str, utc_iso: Any) -> None:
     actor, member_id, token_id = dealer
+    club_id = conn.execute("SELECT id FROM clubs WHERE name = 'Bench club'").fetchone()[0]
     buffer = io.StringIO()
     for version, (type_, schema_version, text) in enumerate(copier.records, start=1):
         payload = json.loads(copier.seated(text, seats))
@@ -263,29 +264,27 @@ def _write(conn: Any, sid: str, copier: _Copier, seats: dict[str, str],
                "actor": actor, "member_id": member_id, "token_id": token_id,
                "idempotency_key": None}
         prev = link(row, prev)
-        buffer.write("\t".join([sid, str(version), type_, str(schema_version),
+        buffer.write("\t".join([club_id, sid, str(version), type_, str(schema_version),
                                 _copy_text(json.dumps(payload)), recorded, actor, member_id,
                                 token_id, prev]))
         buffer.write("\n")
     state = json.loads(copier.seated(copier.state.replace("@@SID@@", sid), seats))
     state["members"] = members
+    # every row of a club's session carries its club (docs/operations.md)
     with conn.cursor() as cur:
         cur.execute(
             "INSERT INTO sessions (id, club_id, version, state, head_hash, created_at, "
-            "updated_at) VALUES (%s, (SELECT id FROM clubs WHERE name = 'Bench club'), %s, "
-            "%s, %s, %s, %s)", (sid, len(copier.records), json.dumps(state), prev, at, at))
-        with cur.copy("COPY events (stream_id, version, type, schema_version, payload, "
-                      "recorded_at, actor, member_id, token_id, hash) FROM STDIN") as copy:
-            copy.write(buffer.getvalue())
-        with cur.copy("COPY deal_views (session_id, deal_no, version, view) FROM STDIN"
+            "updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (sid, club_id, len(copier.records), json.dumps(state), prev, at, at))
+        with cur.copy("COPY events (club_id, stream_id, version, type, schema_version, "
+                      "payload, recorded_at, actor, member_id, token_id, hash) FROM STDIN"
                       ) as copy:
+            copy.write(buffer.getvalue())
+        with cur.copy("COPY deal_views (club_id, session_id, deal_no, version, view) "
+                      "FROM STDIN") as copy:
             for deal_no, view in copier.views.items():
-                copy.write_row((sid, deal_no, len(copier.records),
+                copy.write_row((club_id, sid, deal_no, len(copier.records),
                                 copier.seated(view.replace("@@SID@@", sid), seats)))
-        for table, column in (("events", "stream_id"), ("deal_views", "session_id")):
-            # every row of a club's session carries its club (docs/operations.md)
-            cur.execute(f"UPDATE {table} SET club_id = (SELECT club_id FROM sessions "
-                        f"WHERE id = %s) WHERE {column} = %s", (sid, sid))
 
 
 def _copy_text(value: str) -> str:

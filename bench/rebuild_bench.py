@@ -67,6 +67,7 @@ def templates() -> list[tuple[list[tuple[str, int, dict[str, Any]]], Any]]:
 
 
 def generate(url: str, events: int) -> dict[str, Any]:
+    from ledger.clubs.service import Clubs
     from ledger.domain import event_from_record
     from ledger.domain.accounts import session_results
     from ledger.domain.state import to_json
@@ -77,12 +78,28 @@ def generate(url: str, events: int) -> dict[str, Any]:
         result_rows,
         snapshot_states,
     )
-    from ledger.store.chain import GENESIS, link, utc_iso
+    from ledger.store.chain import link, session_genesis, utc_iso
+    from ledger.store.db import make_engine
     from ledger.store.migrate import upgrade
 
     upgrade(url)
     started = time.perf_counter()
     made = templates()
+    engine = make_engine(url)
+    try:  # every session is a club's, its seats its members, every row names it
+        clubs = Clubs(engine)
+        club = clubs.create_club(f"Rebuild bench {time.time_ns()}")[0]["club_id"]
+        names = sorted({p for records, _ in made for p in records[0][2]["players"]} |
+                       {r[2]["player"] for records, _ in made for r in records
+                        if r[0] == "PlayerJoined"})
+        ids = {name: clubs.add_member(club, name)["member_id"] for name in names}
+    finally:
+        engine.dispose()
+    for records, _ in made:
+        records[0][2]["members"] = {p: ids[p] for p in records[0][2]["players"]}
+        for type_, _, payload in records:
+            if type_ == "PlayerJoined":
+                payload["member"] = ids[payload["player"]]
     at = datetime(2026, 1, 1, tzinfo=UTC)
     # The projections of each template, as a live append leaves them; the session id is the
     # only thing in them that differs from copy to copy.
@@ -103,7 +120,7 @@ def generate(url: str, events: int) -> dict[str, Any]:
             state_json, views, results, kept = folded[sessions % len(made)]
             sid = f"bench{sessions:08d}"
             sessions += 1
-            prev = GENESIS
+            prev = session_genesis(sid, club)
             buffer = io.StringIO()
             for version, (type_, schema_version, payload) in enumerate(records, start=1):
                 recorded = at + timedelta(seconds=version)
@@ -113,29 +130,30 @@ def generate(url: str, events: int) -> dict[str, Any]:
                        "token_id": None, "idempotency_key": None}
                 prev = link(row, prev)
                 buffer.write("\t".join([
-                    sid, str(version), type_, str(schema_version),
+                    club, sid, str(version), type_, str(schema_version),
                     _copy_text(json.dumps(payload)), row["recorded_at"], "bench", prev]))
                 buffer.write("\n")
             with conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO sessions (id, club_id, version, state, head_hash, created_at,"
-                    " updated_at, shape) VALUES (%s, NULL, %s, %s, %s, %s, %s, %s)",
-                    (sid, len(records), state_json.replace("@@SID@@", sid), prev, at, at,
+                    " updated_at, shape) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    (sid, club, len(records), state_json.replace("@@SID@@", sid), prev, at, at,
                      SHAPE))
-                with cur.copy("COPY events (stream_id, version, type, schema_version, payload,"
-                              " recorded_at, actor, hash) FROM STDIN") as copy:
+                with cur.copy("COPY events (club_id, stream_id, version, type, schema_version,"
+                              " payload, recorded_at, actor, hash) FROM STDIN") as copy:
                     copy.write(buffer.getvalue())
-                with cur.copy("COPY deal_views (session_id, deal_no, version, view) "
+                with cur.copy("COPY deal_views (club_id, session_id, deal_no, version, view) "
                               "FROM STDIN") as copy:
                     for deal_no, view in views.items():
-                        copy.write_row((sid, deal_no, len(records), view))
-                with cur.copy("COPY snapshots (session_id, version, state) FROM STDIN") as copy:
+                        copy.write_row((club, sid, deal_no, len(records), view))
+                with cur.copy("COPY snapshots (club_id, session_id, version, state) "
+                              "FROM STDIN") as copy:
                     for version, text in kept.items():
-                        copy.write_row((sid, version, text.replace("@@SID@@", sid)))
+                        copy.write_row((club, sid, version, text.replace("@@SID@@", sid)))
                 with cur.copy(f"COPY session_results ({', '.join(RESULT_COLUMNS)}) "
                               "FROM STDIN") as copy:
                     for r in results:
-                        row = result_rows([r], None)[0]
+                        row = result_rows([r], club)[0]
                         row["session_id"], row["version"] = sid, len(records)
                         copy.write_row(tuple(row[c] for c in RESULT_COLUMNS))
             conn.commit()

@@ -165,7 +165,7 @@ def _attempt(store: Store, request: WriteRequest, *, scope: str,
         if table == "idempotency_keys" and key is not None:
             # The same key committed first, by a concurrent twin of this request.
             with store.reading() as conn:
-                stored = stored_reply(conn, scope, key)
+                stored = stored_reply(conn, scope, key, club_id)
             if stored is not None:
                 return replay(stored, request)
         if table in ("events", "book_entries"):

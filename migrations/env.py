@@ -14,6 +14,7 @@ from alembic import context
 from sqlalchemy import Connection
 
 from ledger.store.db import make_engine
+from ledger.store.partitions import table_of
 from ledger.store.tables import metadata
 
 config = context.config
@@ -27,9 +28,17 @@ def _url() -> str | None:
     return context.get_x_argument(as_dictionary=True).get("url") or config.attributes.get("url")
 
 
+def _include_name(name: str | None, type_: str, parent_names: dict[str, str | None]) -> bool:
+    """Alembic compares the tables, not their partitions by club (`events_p0`...,
+    ledger/store/partitions.py), which it would otherwise take for tables to drop."""
+    table = name if type_ == "table" else parent_names.get("table_name")
+    return table is None or table_of(table) == table
+
+
 def _configure(**kwargs: object) -> None:
     context.configure(
         target_metadata=metadata,
+        include_name=_include_name,
         compare_type=True,
         compare_server_default=True,
         # The pysqlite BEGIN hook in ledger.store.db makes DDL transactional on SQLite too.

@@ -5,12 +5,14 @@
     engine              make_engine(database_url), disposed after the test
     ledger              a fresh club's ledger seating unknown players as guests
     backend             "sqlite" or "postgresql": the kind of database the test runs on
+                        ("postgresql-partitioned" too in a module marked `partitioned`)
 
 Which databases. Every test that asks for a database (any of the fixtures above, or an app
 or client built on them) runs once per backend its module allows:
 
     pytestmark = pytest.mark.backends("sqlite")       # behaviour no database can change
     @pytest.mark.backends("postgresql")               # a PostgreSQL feature, on one test
+    pytestmark = pytest.mark.partitioned              # PostgreSQL also partitioned by club
 
 Without the marker a test runs on SQLite and on PostgreSQL: the store, every write path (open,
 append, correct, undo, the books), idempotency, locking and concurrency, anything that
@@ -53,6 +55,7 @@ from ledger.store.db import make_engine
 from tests.clubs import club_ledger
 from tests.support.databases import (
     BACKENDS,
+    PARTITIONED,
     Databases,
     PostgresUnreachable,
     SharedDatabases,
@@ -93,15 +96,19 @@ def backends_of(definition: Any) -> tuple[str, ...]:
 
 
 def backend_param(name: str) -> Any:
-    marks = [pytest.mark.postgres] if name == "postgresql" else []
+    marks = [pytest.mark.postgres] if name.startswith("postgresql") else []
     return pytest.param(name, marks=marks, id=name)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each database test once per backend of its module (module scope: the module's
-    tests are grouped by backend, so a shared database is made once per backend)."""
+    tests are grouped by backend, so a shared database is made once per backend); on
+    PostgreSQL partitioned by club too where the module is marked `partitioned` (the
+    store's contract, its write path and its club rows: the layout is the store's alone)."""
     if "backend" in metafunc.fixturenames:
         names = backends_of(metafunc.definition)
+        if "postgresql" in names and metafunc.definition.get_closest_marker("partitioned"):
+            names = (*names, PARTITIONED)
         metafunc.parametrize("backend", [backend_param(b) for b in names], scope="module")
 
 
@@ -224,7 +231,8 @@ LONG_FIRST = (
 # The long tier: what would take `make test` past its five minutes on two cores, each the
 # longer form of something `make test` also checks: the PostgreSQL half of the HTTP, rule and
 # integration tests (their SQLite half, and the store contract, the write path and the
-# migrations on PostgreSQL, stay), the fault drills
+# migrations on PostgreSQL, stay), the store's tests on PostgreSQL partitioned by club, the
+# fault drills
 # against real servers, the install from a clone, the screens at the sizes beyond a laptop, a
 # tablet and a phone, the random walks' longer runs. Marked `long` here, in one place, by
 # regular expressions matched at the start of the node id; `make test` leaves them out
@@ -235,6 +243,7 @@ LONG_RUNS = re.compile("|".join((
     r"tests/e2e/.*\[postgresql",
     r"tests/rules/.*\[rest-postgresql",
     r"tests/integration/(?!test_store_contract|test_write_path|test_migrations).*\[postgresql",
+    r"tests/.*\[(.*-)?postgresql-partitioned",  # the store's tests on the partitioned layout
     r"tests/browser/test_desk_\w+\.py::.*\[tablet-(portrait|landscape)\]",
     r"tests/browser/test_between_deals\.py::.*\[(tablet-portrait|phone)\]",
     r"tests/unit/test_properties\.py::test_the_generator_reaches_",

@@ -2,6 +2,7 @@
 
     lanterloo serve --demo          # migrate the SQLite default, load the demo, serve on :8000
     lanterloo migrate               # bring LOO_DATABASE_URL's schema to the latest revision
+    lanterloo migrate --partition-by-club N   # ... an empty PostgreSQL one, partitioned by club
     lanterloo demo                  # load the demo session and print its statement
     lanterloo verify <session-id>   # re-fold the session's events and compare the projections
     lanterloo verify --all          # ... every session, and every club's logs
@@ -60,13 +61,16 @@ def _describe(engine: Any) -> str:
         hide_password=True)
 
 
-def _migrate(engine: Any) -> str | None:
+def _migrate(engine: Any, partition_by_club: int | None = None) -> str | None:
     from ledger.books import postings
     from ledger.operations.bulk import migrate
     from ledger.operations.database import current
     from ledger.operations.upgrades import attach_latecomers
 
-    rebuilt = migrate(engine)
+    rebuilt = migrate(engine, partition_by_club=partition_by_club)
+    if partition_by_club is not None:
+        print(f"the events, deal views, snapshots, stored answers and results are "
+              f"partitioned by club, {partition_by_club} partitions each")
     if rebuilt:
         print(f"rebuilt the projections of {len(rebuilt)} sessions written by an earlier "
               "release, from their logs")
@@ -81,24 +85,13 @@ def _migrate(engine: Any) -> str | None:
     return current(engine)
 
 
-def _outside_clubs(engine: Any) -> None:
-    """Say how many sessions belong to no club, and how to give them one: their rows carry
-    no club (docs/operations.md, "Which rows carry their club") until they are attached."""
-    from ledger.sessions.service import Ledger
-
-    strays = Ledger(engine).sessions_before_clubs()
-    if strays:
-        print(f"sessions outside any club: {len(strays)}; bring them into the club that "
-              "played them with `lanterloo club attach CLUB --all` (docs/operations.md, "
-              '"Sessions from before clubs")', file=sys.stderr)
-
-
 def cmd_migrate(args: argparse.Namespace) -> int:
+    """Migrate to the head; with sessions from before clubs, as far as their attachment
+    (SessionsOutsideClubs says how, in ops.run_reporting: exit status 2)."""
     engine = _engine(args)
     try:
-        revision = _migrate(engine)
+        revision = _migrate(engine, args.partition_by_club)
         print(f"{_describe(engine)} is at revision {revision}")
-        _outside_clubs(engine)
     finally:
         engine.dispose()
     return 0
@@ -274,10 +267,19 @@ def _clubs(engine: Any) -> Any:
 
 
 def _with_clubs(args: argparse.Namespace, work: Any) -> int:
-    """Migrate, run `work(clubs)`; a refusal is one line on stderr and exit status 2."""
+    """Migrate, run `work(clubs)`; a refusal is one line on stderr and exit status 2. With
+    sessions from before clubs the schema stays where they can be attached (0017), and the
+    clubs' commands (`club create`, `club attach`) work there."""
+    from ledger.operations.database import SessionsOutsideClubs
+
     engine = _engine(args)
     try:
-        _migrate(engine)
+        try:
+            _migrate(engine)
+        except SessionsOutsideClubs as held:
+            print(f"note: the schema is at revision {held.below} while {held.count} "
+                  "sessions from before clubs have no club; once they are attached, run "
+                  "`lanterloo migrate`", file=sys.stderr)
         return int(work(_clubs(engine)))
     except LedgerError as error:
         print(f"error: {error.message}", file=sys.stderr)
@@ -441,6 +443,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", parents=[common],
                              help="upgrade the database schema to the latest revision")
+    migrate.add_argument("--partition-by-club", type=int, metavar="N", default=None,
+                         help="at install, on an empty PostgreSQL database: the events and "
+                              "the other big tables partitioned by club, N partitions each "
+                              "(docs/operations.md)")
     migrate.set_defaults(func=cmd_migrate)
 
     demo = sub.add_parser("demo", parents=[common],

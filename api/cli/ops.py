@@ -34,6 +34,7 @@ def run_reporting(command: Callable[[argparse.Namespace], int], args: argparse.N
 
     from ledger.audit.checkpoints import KeyProblem
     from ledger.operations.backups import BackupFailed
+    from ledger.operations.database import PartitionRefused, SessionsOutsideClubs
 
     try:
         return int(command(args))
@@ -49,7 +50,7 @@ def run_reporting(command: Callable[[argparse.Namespace], int], args: argparse.N
             problem += " (does its folder exist, and may this user write it?)"
     except KeyProblem as error:
         problem = f"the checkpoint key cannot be used: {error}"
-    except BackupFailed as error:
+    except (BackupFailed, PartitionRefused, SessionsOutsideClubs) as error:
         problem = str(error)
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""

@@ -126,7 +126,7 @@ def _perform(clubs: Clubs, club_id: str, member: str, request: WriteRequest, wha
 
     def find(tx: Tx) -> Head:
         key = request.idempotency_key
-        return Head(0, GENESIS, reply=tx.stored_reply(scope, key) if key else None)
+        return Head(0, GENESIS, reply=tx.stored_reply(scope, key, club_id) if key else None)
 
     def write(tx: Tx, head: Head) -> dict[str, Any]:
         conn = tx.conn
@@ -142,4 +142,4 @@ def _perform(clubs: Clubs, club_id: str, member: str, request: WriteRequest, wha
         return member_dict(clubstore.find_member(conn, club_id, member_id=row.id))
 
     return perform(clubs.store, request, scope=scope, find=find, write=write,
-                   current_version=lambda: 0)
+                   current_version=lambda: 0, club_id=club_id)

@@ -38,7 +38,7 @@ def issue_token(clubs: Clubs, club_id: str, member: str, role: str, label: str, 
     def find(tx: Tx) -> Head:
         key = request.idempotency_key
         return Head(0, GENESIS, club_id=club_id,
-                    reply=tx.stored_reply(scope, key) if key else None)
+                    reply=tx.stored_reply(scope, key, club_id) if key else None)
 
     def write(tx: Tx, head: Head) -> dict[str, Any]:
         clubs.store.tokens_changed(tx)

@@ -32,9 +32,9 @@ from sqlalchemy import Engine, select
 
 from ledger import projections
 from ledger.projections import Pass
-from ledger.store import open_store
+from ledger.store import open_store, partitions
 from ledger.store.base import Store
-from ledger.store.migrate import upgrade
+from ledger.store.migrate import SessionsOutsideClubs, upgrade
 from ledger.store.tables import sessions
 
 __all__ = ["Progress", "migrate", "rebuild_all", "rebuild_stale", "verify_all", "workers_for"]
@@ -72,10 +72,27 @@ def rebuild_all(engine: Engine, *, workers: int | None = None,
     return ids
 
 
-def migrate(engine: Engine) -> list[str]:
+def migrate(engine: Engine, *, partition_by_club: int | None = None) -> list[str]:
     """An upgrade: the schema to the head (Alembic), then the projections of every session
-    of an older form rebuilt from its log (`rebuild_stale`); the sessions rebuilt."""
-    upgrade(engine)
+    of an older form rebuilt from its log (`rebuild_stale`); the sessions rebuilt. A
+    database with sessions from before clubs goes as far as it can (SessionsOutsideClubs'
+    `below`: where `lanterloo club attach` gives them a club), its projections are rebuilt
+    there, and the refusal is raised. With `partition_by_club` (an install's, on an empty
+    PostgreSQL database) the big tables are then made partitioned by club
+    (ledger/store/partitions.py); PartitionRefused, before anything is done, elsewhere."""
+    if partition_by_club is not None:
+        with engine.connect() as conn:
+            why = partitions.refusal(conn, partition_by_club)
+        if why is not None:
+            raise partitions.PartitionRefused(why)
+    try:
+        upgrade(engine)
+    except SessionsOutsideClubs as refused:
+        upgrade(engine, refused.below)
+        rebuild_stale(engine)
+        raise
+    if partition_by_club is not None:
+        partitions.partition_by_club(engine, partition_by_club)
     return rebuild_stale(engine)
 
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 from sqlalchemy import Engine
 
 from ledger.store.db import env_number, env_or_file, instance_folder, make_engine
-from ledger.store.migrate import current, shipped_head
+from ledger.store.migrate import SessionsOutsideClubs, current, shipped_head
+from ledger.store.partitions import PartitionRefused
 from ledger.store.replica import UNREACHED, Choice, ReadReplica, format_lsn, parse_lsn
 
-__all__ = ["UNREACHED", "Choice", "ReadReplica", "current", "env_number", "env_or_file",
-           "format_lsn", "head_revision", "instance_folder", "make_engine", "parse_lsn",
-           "read_replica"]
+__all__ = ["UNREACHED", "Choice", "PartitionRefused", "ReadReplica", "SessionsOutsideClubs",
+           "current",
+           "env_number", "env_or_file", "format_lsn", "head_revision", "instance_folder",
+           "make_engine", "parse_lsn", "read_replica"]
 
 
 def head_revision() -> str | None:

@@ -127,7 +127,7 @@ class Ledger(SessionReads):
 
         def find(tx: Tx) -> Head:
             key = request.idempotency_key
-            return Head(0, GENESIS, reply=tx.stored_reply(scope, key) if key else None)
+            return Head(0, GENESIS, reply=tx.stored_reply(scope, key, club_id) if key else None)
 
         def write(tx: Tx, head: Head) -> dict[str, Any]:
             if command.currency is not None:
@@ -360,8 +360,8 @@ class Ledger(SessionReads):
                 with self.store.reading() as conn:
                     done = checkpoint_log.sign_heads(
                         conn, [(session_id, result.version)] if ends else [])
-                    club_id = queries.load_session(conn, session_id, club_id=None).club_id \
-                        if ends else None
+                    club_id = self.club_id or queries.load_session(  # the operator's: any
+                        conn, session_id, club_id=None).club_id if ends else None
                 end = {"stream": session_id, "version": result.version,
                        "head": result.body["appended"][-1]["hash"]} if ends else None
                 receipts.grow([(club_id, end)] if end and club_id and done.key

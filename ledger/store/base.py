@@ -28,8 +28,10 @@ from typing import Any, NamedTuple
 
 import orjson
 from sqlalchemy import (
+    ColumnElement,
     Connection,
     Engine,
+    Table,
     Text,
     cast,
     delete,
@@ -150,6 +152,14 @@ class Tx(ABC):
     def __init__(self, conn: Connection):
         self.conn = conn
         self.after_commit: list[Callable[[], None]] = []  # run once it has committed
+        # sessions from before clubs given their club in this transaction (`move_to_club`):
+        # their row is found as a row of no club by the write that attaches them
+        self.attached: set[str] = set()
+
+    def club_before(self, write: SessionWrite) -> str | None:
+        """The club the session's row names as the write finds it: the write's own, but
+        none for a session being attached (or, at revision 0017, one from before clubs)."""
+        return None if write.session_id in self.attached else write.club_id
 
     def now(self) -> datetime:
         """The database's clock (db.clock): the time the write's entries are stamped with,
@@ -177,8 +187,8 @@ class Tx(ABC):
     def replace_projections(self, rebuilt: Sequence[Rebuilt]) -> None:
         """Write the sessions' projections anew, as a rebuild made them."""
 
-    def stored_reply(self, scope: str, key: str) -> StoredReply | None:
-        return stored_reply(self.conn, scope, key)
+    def stored_reply(self, scope: str, key: str, club_id: str | None) -> StoredReply | None:
+        return stored_reply(self.conn, scope, key, club_id)
 
     def keep_reply(self, scope: str, key: str, *, club_id: str | None, fingerprint: str,
                    body: dict[str, Any], now: datetime) -> None:
@@ -191,7 +201,9 @@ class Tx(ABC):
     def move_to_club(self, session_id: str, club_id: str) -> None:
         """Give the rows of a session recorded before clubs, attached to `club_id` in this
         transaction, their club: its events (a column the chain does not hash), deal views,
-        snapshots, result lines and stored answers."""
+        snapshots, result lines and stored answers. (Only at revision 0017: from 0018 on every
+        session is a club's, and this changes nothing.)"""
+        self.attached.add(session_id)
         for table, column in ((events, events.c.stream_id),
                               (deal_views, deal_views.c.session_id),
                               (snapshots, snapshots.c.session_id),
@@ -213,7 +225,7 @@ class Tx(ABC):
         if not self._lock_club(club_id):
             return None
         seq, head = clublog.held_head(self.conn, clublog.books_stream(club_id))
-        reply = self.stored_reply(*reply_to) if reply_to is not None else None
+        reply = self.stored_reply(*reply_to, club_id) if reply_to is not None else None
         return Head(seq, head, club_id=club_id, reply=reply, now=self.now())
 
     def append_book_entry(self, row: dict[str, Any],
@@ -236,9 +248,11 @@ class Tx(ABC):
                                  .with_for_update())
         return {sid: club for sid, club in rows}
 
-    def replace_results(self, session_id: str, rows: Sequence[dict[str, Any]]) -> None:
+    def replace_results(self, session_id: str, club_id: str | None,
+                        rows: Sequence[dict[str, Any]]) -> None:
         self.conn.execute(delete(session_results)
-                          .where(session_results.c.session_id == session_id))
+                          .where(club_is(session_results, club_id),
+                                 session_results.c.session_id == session_id))
         if rows:
             self.conn.execute(insert(session_results), list(rows))
 
@@ -324,11 +338,23 @@ def by_stream(rows: Iterable[EventRow]) -> Iterator[tuple[str, list[EventRow]]]:
         yield current, batch
 
 
-def stored_reply(conn: Connection, scope: str, key: str) -> StoredReply | None:
-    row = conn.execute(
-        select(idempotency_keys.c.fingerprint, idempotency_keys.c.response)
-        .where(idempotency_keys.c.scope == scope, idempotency_keys.c.key == key)).first()
+def stored_reply(conn: Connection, scope: str, key: str, club_id: str | None
+                 ) -> StoredReply | None:
+    """The first answer to `key` in `scope`, among `club_id`'s (None: the operator's, who
+    may ask of any club's; a session being attached, whose club is not yet its own)."""
+    query = select(idempotency_keys.c.fingerprint, idempotency_keys.c.response).where(
+        idempotency_keys.c.scope == scope, idempotency_keys.c.key == key)
+    if club_id is not None:
+        query = query.where(idempotency_keys.c.club_id == club_id)
+    row = conn.execute(query).first()
     return None if row is None else StoredReply(row[0], row[1])
+
+
+def club_is(table: Table, club_id: str | None) -> ColumnElement[bool]:
+    """The rows of `club_id` in a write's statement; of no club only at revision 0017 (a
+    session from before clubs, before it is attached: migration 0018 refuses to run while
+    one is left)."""
+    return table.c.club_id.is_(None) if club_id is None else table.c.club_id == club_id
 
 
 def club_exists(conn: Connection, club_id: str, *, lock: bool) -> bool:
@@ -336,6 +362,14 @@ def club_exists(conn: Connection, club_id: str, *, lock: bool) -> bool:
     if lock:
         query = query.with_for_update()
     return conn.execute(query).first() is not None
+
+
+def by_club(rebuilt: Sequence[Rebuilt]) -> dict[str | None, list[str]]:
+    """The rebuilt sessions' ids by their club."""
+    found: dict[str | None, list[str]] = {}
+    for r in rebuilt:
+        found.setdefault(r.club_id, []).append(r.session_id)
+    return found
 
 
 def json_text(text: str) -> Any:

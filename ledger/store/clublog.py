@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Row, and_, insert, select, update
 
 from ledger.domain.access import TokenStatus
 
@@ -76,10 +76,17 @@ def start_heads(conn: Connection, club_id: str) -> None:
         for s in (books_stream(club_id), stream(club_id))])
 
 
+def _head(stream_id: str) -> ColumnElement[bool]:
+    """The row of the log's head, by its key: its club (the stream's name after the colon,
+    "books:<club>", "club:<club>") and its stream."""
+    return and_(log_heads.c.club_id == stream_id.partition(":")[2],
+                log_heads.c.stream_id == stream_id)
+
+
 def held_head(conn: Connection, stream_id: str) -> tuple[int, str]:
     """(seq, hash) of the log's stored head, its row locked for the transaction."""
     row = conn.execute(select(log_heads.c.seq, log_heads.c.hash)
-                       .where(log_heads.c.stream_id == stream_id).with_for_update()).first()
+                       .where(_head(stream_id)).with_for_update()).first()
     if row is None:
         raise HeadMissing(f"{stream_id}: the log has no stored head (log_heads); run "
                           "`lanterloo verify --all`")
@@ -88,8 +95,7 @@ def held_head(conn: Connection, stream_id: str) -> tuple[int, str]:
 
 def advance(conn: Connection, stream_id: str, old_seq: int, seq: int, hash_: str) -> None:
     """Move the log's stored head from `old_seq` to (seq, hash_)."""
-    moved = conn.execute(update(log_heads).where(log_heads.c.stream_id == stream_id,
-                                                 log_heads.c.seq == old_seq)
+    moved = conn.execute(update(log_heads).where(_head(stream_id), log_heads.c.seq == old_seq)
                          .values(seq=seq, hash=hash_))
     if moved.rowcount != 1:
         raise HeadMissing(f"{stream_id}: the stored head is not at seq {old_seq}")
@@ -104,7 +110,7 @@ def head_problems(conn: Connection, stream_id: str, what: str, last_seq: int,
         raise NotOneSnapshot("a log and its stored head are compared in one snapshot "
                              "(Store.consistent)")
     row = conn.execute(select(log_heads.c.seq, log_heads.c.hash)
-                       .where(log_heads.c.stream_id == stream_id)).first()
+                       .where(_head(stream_id))).first()
     if row is None:
         return [f"{what}: no stored head (log_heads has no row {stream_id})"]
     if int(row.seq) != last_seq:

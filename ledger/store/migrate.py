@@ -35,6 +35,23 @@ _DOWN = re.compile(r"^down_revision\s*(?::[^=]*)?=\s*(.+)$", re.MULTILINE)
 _QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")
 
 
+class SessionsOutsideClubs(Exception):
+    """A migration that needs every session to be a club's met sessions of none (the first
+    release's): nothing of the upgrade was done. `below` is the last revision it may reach
+    until they are attached (`lanterloo club attach CLUB --all`, which works there)."""
+
+    def __init__(self, count: int, below: str) -> None:
+        super().__init__(
+            f"{count} session{'s' if count != 1 else ''} from before clubs belong"
+            f"{'s' if count == 1 else ''} to no club, and every row of the database must "
+            f"name its club: the schema can go no further than revision {below} until each "
+            "is a club's. Attach them to the club that played them with `lanterloo club "
+            "attach CLUB --all` (docs/operations.md, \"Sessions from before clubs\"), then "
+            "run `lanterloo migrate` again.")
+        self.count = count
+        self.below = below
+
+
 def alembic_config() -> Config:
     """An Alembic config pointing at the migrations installed with the package."""
     from alembic.config import Config

@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, delete, event, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .base import (
@@ -42,11 +42,15 @@ from .base import (
     StoredReply,
     Tx,
     VersionMoved,
+    by_club,
     by_stream,
     club_exists,
+    club_is,
 )
 from .chain import GENESIS
 from .db import bounded, connect_timeout_s, deadline_on, derived, one_snapshot
+from .partitions import table_of
+from .tables import deal_views
 
 # The database's clock comes with the head (db.clock): it stamps the write's events.
 _HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
@@ -54,8 +58,9 @@ _HEAD_ANY_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_
 _HEAD_SQL = ("SELECT version, head_hash, state::text, club_id, shape, clock_timestamp() "
              "FROM sessions WHERE id = %s AND club_id = %s")
 _CLOCK_SQL = "SELECT clock_timestamp()"
-_REPLY_SQL = ("SELECT fingerprint, response::text FROM idempotency_keys "
-              "WHERE scope = %s AND key = %s")
+_REPLY_ANY_SQL = ("SELECT fingerprint, response::text FROM idempotency_keys "
+                  "WHERE scope = %s AND key = %s")
+_REPLY_SQL = _REPLY_ANY_SQL + " AND club_id = %s"
 
 # The session's row moves from the version the write was decided on (`moved`), or is
 # created (`created`, a new session); the events, the deal views and the snapshot when one
@@ -70,7 +75,9 @@ _WRITE = (
     "viewed AS (INSERT INTO deal_views (session_id, club_id, deal_no, version, view) "
     "SELECT %(id)s, %(club)s, w.d, %(version)s, w.w FROM json_to_recordset(%(views)s::json) "
     "AS w(d int, w json) WHERE EXISTS (SELECT 1 FROM {row_name}) "
-    "ON CONFLICT (session_id, deal_no) "
+    # the view's primary key by its name: (club, session, deal) from migration 0018, and
+    # (session, deal) at 0017, where `lanterloo club attach` writes too
+    "ON CONFLICT ON CONSTRAINT pk_deal_views "
     "DO UPDATE SET version = excluded.version, view = excluded.view), "
     "inserted AS (INSERT INTO events (club_id, stream_id, version, type, schema_version, "
     "payload, recorded_at, actor, idempotency_key, member_id, token_id, hash) "
@@ -81,18 +88,21 @@ _WRITE = (
     "SELECT position FROM inserted ORDER BY version")
 _MOVED = ("moved AS (UPDATE sessions SET club_id = %(club)s, version = %(version)s, "
           "state = %(state)s::json, head_hash = %(head)s, updated_at = %(now)s, "
-          "shape = %(shape)s WHERE id = %(id)s AND version = %(old)s RETURNING 1)")
+          "shape = %(shape)s WHERE {club} AND id = %(id)s AND version = %(old)s "
+          "RETURNING 1)")
 _CREATED = ("created AS (INSERT INTO sessions (id, club_id, version, state, head_hash, "
             "created_at, updated_at, shape) VALUES (%(id)s, %(club)s, %(version)s, "
             "%(state)s::json, %(head)s, %(now)s, %(now)s, %(shape)s) RETURNING 1)")
-WRITE_SESSION = _WRITE.format(row=_MOVED, row_name="moved")
+WRITE_SESSION = _WRITE.format(row=_MOVED.format(club="club_id = %(club)s"), row_name="moved")
+# a session of no club: one being attached (Tx.club_before), or, at 0017, from before clubs
+WRITE_SESSION_OF_NO_CLUB = _WRITE.format(row=_MOVED.format(club="club_id IS NULL"),
+                                         row_name="moved")
 OPEN_SESSION = _WRITE.format(row=_CREATED, row_name="created")
 # chain.utc_iso's time, less its offset and with ".000000" where it leaves microseconds out
 _EVENT_ROWS = ("SELECT stream_id, version, position, type, schema_version, payload::text, "
                "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
                "actor, member_id, token_id, idempotency_key, hash FROM events "
                "WHERE stream_id >= %s AND stream_id <= %s ORDER BY stream_id, version")
-_DROP_VIEWS = text("DELETE FROM deal_views WHERE session_id = :id AND deal_no > :deal_no")
 
 
 @contextmanager
@@ -122,8 +132,11 @@ class PostgresTx(Tx):
             head = pg.cursor()
             head.execute(sql, params)
             reply = pg.cursor() if reply_to is not None else None
-            if reply is not None:
-                reply.execute(_REPLY_SQL, reply_to)
+            if reply is not None and reply_to is not None:
+                if club_id is None:
+                    reply.execute(_REPLY_ANY_SQL, reply_to)
+                else:
+                    reply.execute(_REPLY_SQL, (*reply_to, club_id))
         row = head.fetchone()
         if row is None:
             return None
@@ -165,14 +178,16 @@ class PostgresTx(Tx):
                   "events": events, "actor": first["actor"], "key": first["idempotency_key"],
                   "member": first["member_id"], "token": first["token_id"],
                   "shape": write.shape, "snapshot": write.snapshot}
-        sql = OPEN_SESSION if write.old_version is None else WRITE_SESSION
+        sql = OPEN_SESSION if write.old_version is None else \
+            WRITE_SESSION if self.club_before(write) is not None else WRITE_SESSION_OF_NO_CLUB
         # Nothing follows the one statement: it commits as it runs when the transaction has
         # not begun (a row that did not move wrote nothing), else with what came before it,
         # only once the row is known to have moved.
         commit = write.last and write.keep_views_to is None and write.results is None
         if write.keep_views_to is not None:
-            self.conn.execute(_DROP_VIEWS, {"id": write.session_id,
-                                            "deal_no": write.keep_views_to})
+            self.conn.execute(delete(deal_views).where(
+                club_is(deal_views, write.club_id), deal_views.c.session_id == write.session_id,
+                deal_views.c.deal_no > write.keep_views_to))
         with self._driver(sql) as pg, _alone(pg) if commit else nullcontext():
             inserted = pg.cursor()
             inserted.execute(sql, params)
@@ -182,7 +197,7 @@ class PostgresTx(Tx):
             if commit:
                 pg.commit()  # when the transaction had begun before it
         if write.results is not None:
-            self.replace_results(write.session_id, write.results)
+            self.replace_results(write.session_id, write.club_id, write.results)
         return positions
 
     def _lock_club(self, club_id: str) -> bool:
@@ -193,31 +208,39 @@ class PostgresTx(Tx):
         and snapshots deleted and COPYed anew."""
         if not rebuilt:
             return
-        ids = [r.session_id for r in rebuilt]
         raw = self.conn.connection.driver_connection
         with raw.cursor() as cur:  # type: ignore[union-attr]
-            cur.execute("CREATE TEMPORARY TABLE IF NOT EXISTS rebuilt_sessions (id text, "
-                        "version integer, state text, shape smallint) ON COMMIT DELETE ROWS")
-            with cur.copy("COPY rebuilt_sessions (id, version, state, shape) FROM STDIN") \
-                    as copy:
+            cur.execute("CREATE TEMPORARY TABLE IF NOT EXISTS rebuilt_club_sessions (club text, "
+                        "id text, version integer, state text, shape smallint) "
+                        "ON COMMIT DELETE ROWS")
+            with cur.copy("COPY rebuilt_club_sessions (club, id, version, state, shape) "
+                          "FROM STDIN") as copy:
                 for r in rebuilt:
-                    copy.write_row((r.session_id, r.version, r.state_json, r.shape))
+                    copy.write_row((r.club_id, r.session_id, r.version, r.state_json, r.shape))
+            # NOT DISTINCT: a session of no club is rebuilt at 0017 (migration 0018)
             cur.execute("UPDATE sessions SET state = b.state::json, version = b.version, "
-                        "shape = b.shape FROM rebuilt_sessions b WHERE sessions.id = b.id")
-            cur.execute("DELETE FROM deal_views WHERE session_id = ANY(%s)", (ids,))
+                        "shape = b.shape FROM rebuilt_club_sessions b WHERE sessions.id = b.id "
+                        "AND sessions.club_id IS NOT DISTINCT FROM b.club")
+            for club_id, ids in by_club(rebuilt).items():
+                for table in ("deal_views", "snapshots"):
+                    if club_id is None:
+                        cur.execute(f"DELETE FROM {table} WHERE club_id IS NULL "
+                                    "AND session_id = ANY(%s)", (ids,))
+                    else:
+                        cur.execute(f"DELETE FROM {table} WHERE club_id = %s "
+                                    "AND session_id = ANY(%s)", (club_id, ids))
             with cur.copy("COPY deal_views (session_id, club_id, deal_no, version, view) "
                           "FROM STDIN") as copy:
                 for r in rebuilt:
                     for deal_no, (version, view) in sorted(r.views.items()):
                         copy.write_row((r.session_id, r.club_id, deal_no, version, view))
-            cur.execute("DELETE FROM snapshots WHERE session_id = ANY(%s)", (ids,))
             with cur.copy("COPY snapshots (session_id, club_id, version, state) FROM STDIN") \
                     as copy:
                 for r in rebuilt:
                     for version, state in sorted(r.snapshots.items()):
                         copy.write_row((r.session_id, r.club_id, version, state))
         for r in rebuilt:
-            self.replace_results(r.session_id, r.results)
+            self.replace_results(r.session_id, r.club_id, r.results)
 
 
 class PostgresStore(Store):
@@ -280,7 +303,7 @@ class PostgresStore(Store):
     def violated_table(self, error: IntegrityError) -> str | None:
         original: Any = error.orig
         if getattr(original, "sqlstate", None) == "23505":  # unique_violation
-            return str(original.diag.table_name)
+            return table_of(str(original.diag.table_name))  # a partition's, its table's
         return None
 
 

@@ -23,7 +23,18 @@ from sqlalchemy import Engine, Text, bindparam, cast, delete, insert, select, up
 from sqlalchemy.dialects.sqlite import insert as upsert
 from sqlalchemy.exc import IntegrityError
 
-from .base import Head, Rebuilt, SessionWrite, Store, Tx, VersionMoved, club_exists, json_text
+from .base import (
+    Head,
+    Rebuilt,
+    SessionWrite,
+    Store,
+    Tx,
+    VersionMoved,
+    by_club,
+    club_exists,
+    club_is,
+    json_text,
+)
 from .chain import GENESIS
 from .db import writer
 from .tables import deal_views, events, sessions, snapshots
@@ -44,7 +55,7 @@ class SqliteTx(Tx):
         row = self.conn.execute(query).first()
         if row is None:
             return None
-        reply = self.stored_reply(*reply_to) if reply_to is not None else None
+        reply = self.stored_reply(*reply_to, club_id) if reply_to is not None else None
         return Head(int(row[0]), row[1] or GENESIS, row[2], row[3], reply, int(row[4]))
 
     def write_session(self, write: SessionWrite) -> list[int]:
@@ -55,7 +66,8 @@ class SqliteTx(Tx):
         if write.old_version is None:
             conn.execute(insert(sessions).values(id=sid, created_at=moved["updated_at"],
                                                  **moved))
-        elif conn.execute(update(sessions).where(sessions.c.id == sid,
+        elif conn.execute(update(sessions).where(club_is(sessions, self.club_before(write)),
+                                                 sessions.c.id == sid,
                                                  sessions.c.version == write.old_version)
                           .values(**moved)).rowcount != 1:
             raise VersionMoved(sid)
@@ -63,21 +75,23 @@ class SqliteTx(Tx):
             insert(events).returning(events.c.position, sort_by_parameter_order=True),
             [{**row, "club_id": write.club_id} for row in write.rows]).scalars().all()
         if write.keep_views_to is not None:
-            conn.execute(delete(deal_views).where(deal_views.c.session_id == sid,
+            conn.execute(delete(deal_views).where(club_is(deal_views, write.club_id),
+                                                  deal_views.c.session_id == sid,
                                                   deal_views.c.deal_no > write.keep_views_to))
         for deal_no, view in sorted(write.views.items()):
             statement = upsert(deal_views).values(session_id=sid, club_id=write.club_id,
                                                   deal_no=deal_no, version=write.version,
                                                   view=json_text(view))
+            # No conflict target: the view's primary key, whichever it is (migration 0018
+            # leads it with the club; `lanterloo club attach` writes at 0017 too).
             conn.execute(statement.on_conflict_do_update(
-                index_elements=[deal_views.c.session_id, deal_views.c.deal_no],
                 set_={"version": statement.excluded.version, "view": statement.excluded.view}))
         if write.snapshot:
             conn.execute(insert(snapshots).values(session_id=sid, club_id=write.club_id,
                                                   version=write.version,
                                                   state=json_text(write.state_json)))
         if write.results is not None:
-            self.replace_results(sid, write.results)
+            self.replace_results(sid, write.club_id, write.results)
         return [int(p) for p in positions]
 
     def _lock_club(self, club_id: str) -> bool:
@@ -87,15 +101,19 @@ class SqliteTx(Tx):
         if not rebuilt:
             return
         conn = self.conn
-        ids = [r.session_id for r in rebuilt]
-        conn.execute(update(sessions).where(sessions.c.id == bindparam("b_id"))
+        # SQLite's IS: equal, or both NULL (a session from before clubs, at revision 0017)
+        conn.execute(update(sessions).where(sessions.c.club_id.is_(bindparam("b_club")),
+                                            sessions.c.id == bindparam("b_id"))
                      .values(version=bindparam("b_version"),
                              state=bindparam("b_state", type_=Text),
                              shape=bindparam("b_shape")),
-                     [{"b_id": r.session_id, "b_version": r.version, "b_state": r.state_json,
-                       "b_shape": r.shape} for r in rebuilt])
-        conn.execute(delete(deal_views).where(deal_views.c.session_id.in_(ids)))
-        conn.execute(delete(snapshots).where(snapshots.c.session_id.in_(ids)))
+                     [{"b_club": r.club_id, "b_id": r.session_id, "b_version": r.version,
+                       "b_state": r.state_json, "b_shape": r.shape} for r in rebuilt])
+        for club_id, ids in by_club(rebuilt).items():
+            conn.execute(delete(deal_views).where(club_is(deal_views, club_id),
+                                                  deal_views.c.session_id.in_(ids)))
+            conn.execute(delete(snapshots).where(club_is(snapshots, club_id),
+                                                 snapshots.c.session_id.in_(ids)))
         views = [{"s": r.session_id, "c": r.club_id, "n": n, "v": v, "t": text}
                  for r in rebuilt for n, (v, text) in sorted(r.views.items())]
         if views:
@@ -109,7 +127,7 @@ class SqliteTx(Tx):
                 session_id=bindparam("s"), club_id=bindparam("c"), version=bindparam("v"),
                 state=bindparam("t", type_=Text)), kept)
         for r in rebuilt:
-            self.replace_results(r.session_id, r.results)
+            self.replace_results(r.session_id, r.club_id, r.results)
 
 
 class SqliteStore(Store):

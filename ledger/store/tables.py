@@ -20,6 +20,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -106,9 +107,9 @@ events = Table(
     metadata,
     # The global order of the log; within one stream it follows commit order, because
     # appends to a stream are serialised by the lock on its `sessions` row.
-    Column("position", Position, primary_key=True, autoincrement=True),
-    # The session's club, written with every event (migration 0017; CLUB below).
-    Column("club_id", String(ID_LENGTH), nullable=True),
+    Column("position", Position, nullable=False, autoincrement=True),
+    # The session's club, written with every event (migrations 0017 and 0018; CLUB below).
+    Column("club_id", String(ID_LENGTH), nullable=False),
     Column("stream_id", String(STREAM_ID_LENGTH), nullable=False),
     Column("version", Integer, nullable=False),
     Column("type", String(64), nullable=False),
@@ -123,17 +124,22 @@ events = Table(
     # SHA-256 of the event chained to the one before it in its session (ledger/store/chain.py)
     Column("hash", String(64), nullable=True),
     # The optimistic lock: two writers cannot both append version n to one stream.
-    UniqueConstraint("stream_id", "version"),
+    UniqueConstraint("club_id", "stream_id", "version"),
     CheckConstraint("version >= 1", name="version_positive"),
+    # CLUB_KEYS below: on SQLite the key is `position` alone (its rowid).
+    PrimaryKeyConstraint("club_id", "position"),
     Index(None, "stream_id", "position"),
 )
 
 sessions = Table(
     "sessions",
     metadata,
-    Column("id", String(STREAM_ID_LENGTH), primary_key=True),
-    # No foreign key: NULL for sessions opened before clubs (reachable only from the CLI).
-    Column("club_id", String(ID_LENGTH), nullable=True, index=True),
+    # Unique by construction (a random id, ledger/domain/limits.py); found by it alone by
+    # the operator's commands (its index), by it and its club by the club's.
+    Column("id", String(STREAM_ID_LENGTH), nullable=False, index=True),
+    # No foreign key (a reference table when distributed: docs/operations.md). A session
+    # from before clubs is attached to one before migration 0018 (`lanterloo club attach`).
+    Column("club_id", String(ID_LENGTH), nullable=False),
     Column("version", Integer, nullable=False),
     # SessionState.to_dict() at `version`; on PostgreSQL 14+ compressed with LZ4 (migration
     # 0007, as deal_views.view and snapshots.state: Alembic compares no compression method)
@@ -145,17 +151,24 @@ sessions = Table(
     # SHAPE); an older one is rebuilt by `lanterloo migrate`, or before the session is next
     # written; a read folds the log instead, writing nothing (migration 0009).
     Column("shape", SmallInteger, nullable=False, server_default=text("0")),
+    PrimaryKeyConstraint("club_id", "id"),
 )
+
+
+def _of_session(*columns: str) -> ForeignKeyConstraint:
+    """The foreign key of a session's row: its club and its session (CLUB_KEYS)."""
+    return ForeignKeyConstraint(["club_id", *columns], ["sessions.club_id", "sessions.id"])
 
 deal_views = Table(
     "deal_views",
     metadata,
-    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
-    Column("club_id", String(ID_LENGTH), nullable=True),  # the session's (CLUB below)
+    Column("session_id", String(STREAM_ID_LENGTH), nullable=False),
+    Column("club_id", String(ID_LENGTH), nullable=False),  # the session's (CLUB_KEYS below)
     Column("deal_no", Integer, nullable=False),
     Column("version", Integer, nullable=False),  # the session's version when last written
     Column("view", Json, nullable=False),
-    PrimaryKeyConstraint("session_id", "deal_no"),
+    PrimaryKeyConstraint("club_id", "session_id", "deal_no"),
+    _of_session("session_id"),
 )
 
 KEPT_STATUS_CODE = 201
@@ -166,8 +179,8 @@ idempotency_keys = Table(
     Column("scope", String(80), nullable=False),  # "open[:club]" or the session id
     Column("key", String(128), nullable=False),
     # The club whose request it answered: the session's, or the club of a club's scope
-    # (CLUB below); None for a session outside clubs.
-    Column("club_id", String(ID_LENGTH), nullable=True),
+    # (CLUB_KEYS below).
+    Column("club_id", String(ID_LENGTH), nullable=False),
     Column("fingerprint", String(64), nullable=False),  # sha256 hex of the request
     # No longer read: the write protocol keeps only the first answer's body (a replay is told
     # by the edge, api/http/writing.py). Written with the one value it ever held
@@ -175,7 +188,7 @@ idempotency_keys = Table(
     Column("status_code", SmallInteger, nullable=False),
     Column("response", Json, nullable=False),
     Column("created_at", Timestamp, nullable=False),
-    PrimaryKeyConstraint("scope", "key"),
+    PrimaryKeyConstraint("club_id", "scope", "key"),
 )
 
 # -- the audit queries' indexes (migration 0006; ledger/audit/queries.py, docs/audit.md) -----------
@@ -224,7 +237,7 @@ AUDIT_INDEXES = (
 book_entries = Table(
     "book_entries",
     metadata,
-    Column("position", Position, primary_key=True, autoincrement=True),
+    Column("position", Position, nullable=False, autoincrement=True),
     Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
     Column("seq", Integer, nullable=False),  # 1, 2, ... per club: the optimistic lock
     Column("type", String(64), nullable=False),
@@ -238,6 +251,7 @@ book_entries = Table(
     Column("hash", String(64), nullable=False),
     UniqueConstraint("club_id", "seq"),
     CheckConstraint("seq >= 1", name="seq_positive"),
+    PrimaryKeyConstraint("club_id", "position"),  # `position` alone on SQLite (CLUB_KEYS)
 )
 
 # `book_postings` is a projection of the book log (migration 0015): each entry's postings, one
@@ -318,7 +332,7 @@ member_standings = Table(
 club_log = Table(
     "club_log",
     metadata,
-    Column("position", Position, primary_key=True, autoincrement=True),
+    Column("position", Position, nullable=False, autoincrement=True),
     Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
     Column("seq", Integer, nullable=False),  # 1, 2, ... per club: the optimistic lock
     Column("type", String(64), nullable=False),
@@ -332,24 +346,26 @@ club_log = Table(
     Column("hash", String(64), nullable=False),
     UniqueConstraint("club_id", "seq"),
     CheckConstraint("seq >= 1", name="seq_positive"),
+    PrimaryKeyConstraint("club_id", "position"),  # `position` alone on SQLite (CLUB_KEYS)
 )
 
 log_heads = Table(
     "log_heads",
     metadata,
-    Column("stream_id", String(80), primary_key=True),  # "books:<club>" or "club:<club>"
+    Column("stream_id", String(80), nullable=False),  # "books:<club>" or "club:<club>"
     Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
     Column("seq", Integer, nullable=False),  # the log's last seq (0: empty)
     Column("hash", String(64), nullable=False),  # the chain hash at `seq`
+    PrimaryKeyConstraint("club_id", "stream_id"),
 )
 
 session_results = Table(
     "session_results",
     metadata,
-    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
+    Column("session_id", String(STREAM_ID_LENGTH), nullable=False),
     Column("seat", String(NAME_LENGTH), nullable=False),  # the player's name as seated
     Column("session_name", String(200), nullable=False),
-    Column("club_id", String(ID_LENGTH), nullable=True),
+    Column("club_id", String(ID_LENGTH), nullable=False),
     Column("member_id", String(ID_LENGTH), nullable=True),
     Column("currency", String(8), nullable=False),  # ISO 4217, or "units" (counters)
     Column("net_units", BigInteger, nullable=False),
@@ -366,7 +382,8 @@ session_results = Table(
     Column("sessions", SmallInteger, nullable=False, server_default=text("1")),
     Column("corrected_by", Integer, nullable=True),  # the EntryCorrected's version
     Column("reason", String(500), nullable=True),  # the correction's reason
-    PrimaryKeyConstraint("session_id", "seat", "version"),
+    PrimaryKeyConstraint("club_id", "session_id", "seat", "version"),
+    _of_session("session_id"),
     Index(None, "club_id", "member_id"),
     Index(None, "club_id", "posted_at"),
 )
@@ -380,11 +397,12 @@ session_results = Table(
 snapshots = Table(
     "snapshots",
     metadata,
-    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=False),
-    Column("club_id", String(ID_LENGTH), nullable=True),  # the session's (CLUB below)
+    Column("session_id", String(STREAM_ID_LENGTH), nullable=False),
+    Column("club_id", String(ID_LENGTH), nullable=False),  # the session's (CLUB_KEYS below)
     Column("version", Integer, nullable=False),
     Column("state", Json, nullable=False),  # SessionState.to_dict() at `version`
-    PrimaryKeyConstraint("session_id", "version"),
+    PrimaryKeyConstraint("club_id", "session_id", "version"),
+    _of_session("session_id"),
 )
 
 # -- codes exchanged once for a token (ledger/clubs/codes.py) -------------------------------
@@ -398,12 +416,12 @@ snapshots = Table(
 pairing_codes = Table(
     "pairing_codes",
     metadata,
-    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("id", String(ID_LENGTH), nullable=False),
     Column("lookup", String(8), nullable=False, index=True),
     Column("code_hash", String(64), nullable=False),  # sha256 hex of the whole code
     Column("club_id", String(ID_LENGTH), ForeignKey("clubs.id"), nullable=False),
     # the session a tablet's pairing code is for; none for a person's sign-in link
-    Column("session_id", String(STREAM_ID_LENGTH), ForeignKey("sessions.id"), nullable=True),
+    Column("session_id", String(STREAM_ID_LENGTH), nullable=True),
     # the member whose token the code gives, and its role; `created_by` made the code
     Column("role", String(16), nullable=False, server_default="dealer"),
     Column("member_id", String(ID_LENGTH), ForeignKey("members.id"), nullable=False),
@@ -417,4 +435,18 @@ pairing_codes = Table(
     Column("failed_attempts", SmallInteger, nullable=False),
     Column("used_at", Timestamp, nullable=True),
     Column("token_id", String(TOKEN_ID_LENGTH), ForeignKey("tokens.id"), nullable=True),
+    PrimaryKeyConstraint("club_id", "id"),
+    _of_session("session_id"),
 )
+
+# -- every row knows its club (migrations 0017 and 0018; docs/operations.md) ---------------
+#
+# CLUB_KEYS: every table a club owns carries `club_id`, NOT NULL, and it leads every primary
+# and unique key a distribution by club would need (a key must hold the distribution column:
+# PostgreSQL's partitions by club, `lanterloo migrate --partition-by-club N`, and a Citus
+# cluster's shards). A session's rows refer to it by (club, session). The three logs keep
+# `position` as their whole key on SQLite: SQLite numbers only a column that is the whole
+# INTEGER PRIMARY KEY, and SQLite is never split by club (Alembic compares no primary key).
+CLUB_TABLES = ("sessions", "events", "deal_views", "snapshots", "idempotency_keys",
+               "session_results", "log_heads", "book_entries", "club_log", "book_postings",
+               "account_balances", "member_standings", "pairing_codes")

@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterator
 import pytest
 from sqlalchemy import Engine
 
+from ledger.operations.bulk import migrate
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 from tests.clubs import Club, make_club
 from tests.conftest import end_lines
-from tests.support.databases import Databases
+from tests.support.databases import PARTITIONS, Databases
 
 from .harness import EXERCISED, PrivateCluster, Server, why_no_cluster
 
@@ -73,6 +74,19 @@ def cluster() -> Iterator[PrivateCluster]:
 def pg_url(cluster: PrivateCluster) -> str:
     url = cluster.create_database(f"faults_{secrets.token_hex(4)}")
     upgrade(url)
+    return url
+
+
+@pytest.fixture
+def partitioned_url(cluster: PrivateCluster) -> str:
+    """A database of the private cluster installed partitioned by club (`lanterloo migrate
+    --partition-by-club 4`)."""
+    url = cluster.create_database(f"faults_{secrets.token_hex(4)}")
+    engine = make_engine(url, operator=True)
+    try:
+        migrate(engine, partition_by_club=PARTITIONS)
+    finally:
+        engine.dispose()
     return url
 
 

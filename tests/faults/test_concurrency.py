@@ -16,6 +16,14 @@ from .table import FIRST_DEAL, assert_whole, bearer, log_versions, open_session,
 WRITERS = 50
 
 
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql-partitioned"])
+def any_url(request: pytest.FixtureRequest) -> str:
+    """The drills' databases (tests/faults/conftest.py), and PostgreSQL installed
+    partitioned by club: the writers meet there as they do in one table."""
+    return str(request.getfixturevalue({"sqlite": "sqlite_url", "postgresql": "pg_url"}.get(
+        request.param, "partitioned_url")))
+
+
 def race(calls: list[Any]) -> list[Any]:
     """Run the calls at once (a barrier releases them together); their results in order."""
     barrier = threading.Barrier(len(calls))

@@ -44,9 +44,9 @@ def big_club(engine, database_url):
         # Every 40th event a penalty (one in twenty of them for told-cards), every 97th a
         # breach (one in five for a revoke); twelve players in turn, Hero one of them.
         conn.execute(text("""
-            INSERT INTO events (stream_id, version, type, schema_version, payload, recorded_at,
-                                actor)
-            SELECT 's' || (1 + g % CAST(:sessions AS int)), 1 + g / CAST(:sessions AS int),
+            INSERT INTO events (club_id, stream_id, version, type, schema_version, payload,
+                                recorded_at, actor)
+            SELECT :club, 's' || (1 + g % CAST(:sessions AS int)), 1 + g / CAST(:sessions AS int),
                    CASE WHEN g % 40 = 0 THEN 'PenaltyImposed'
                         WHEN g % 97 = 0 THEN 'BreachDetected' ELSE 'CardPlayed' END,
                    1,
@@ -63,7 +63,8 @@ def big_club(engine, database_url):
                                      'members', json_build_object('Hero', CAST(:hero AS text))),
                    timestamptz '2026-01-01' + g * interval '1 minute', 'bench'
             FROM generate_series(1, :n) g"""),
-            {"sessions": SESSIONS, "n": EVENTS, "hero": hero["member_id"]})
+            {"club": club["club_id"], "sessions": SESSIONS, "n": EVENTS,
+             "hero": hero["member_id"]})
         conn.execute(text("ANALYZE events"))
         conn.execute(text("ANALYZE sessions"))
     loader.dispose()

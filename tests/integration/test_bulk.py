@@ -164,8 +164,9 @@ def spoil(engine: Engine, ids: list[str]) -> None:
                      .values(view={"stale": 1}, version=99))
         conn.execute(deal_views.delete().where(deal_views.c.session_id == ids[2],
                                                deal_views.c.deal_no == 1))
-        conn.execute(deal_views.insert().values(session_id=ids[3], deal_no=7, version=3,
-                                                view={"ghost": True}))
+        club = conn.scalar(select(sessions.c.club_id).where(sessions.c.id == ids[3]))
+        conn.execute(deal_views.insert().values(club_id=club, session_id=ids[3], deal_no=7,
+                                                version=3, view={"ghost": True}))
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -14,12 +14,13 @@ from sqlalchemy.exc import DatabaseError
 
 from ledger.store.chain import GENESIS, link
 from ledger.store.db import make_engine
-from ledger.store.migrate import check, current, upgrade
+from ledger.store.migrate import SessionsOutsideClubs, check, current, upgrade
 from ledger.store.tables import events
 from ledger.writes import WriteRequest
 from tests.clubs import club_ledger
+from tests.support.before_clubs import ATTACHABLE
 
-HEAD = "0017"
+HEAD = "0018"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
@@ -70,8 +71,10 @@ def test_upgrade_is_idempotent_and_downgrade_to_base_removes_the_schema(blank_da
 
 
 def test_0002_keeps_old_sessions_without_a_club_and_the_log_append_only(blank_database_url):
-    """A database written at 0001 upgrades in place: its sessions keep club_id NULL (no
-    club's token reaches them), its events name no member, and the log stays append-only."""
+    """A database written at 0001 upgrades in place to ATTACHABLE: its sessions keep club_id
+    NULL (no club's token reaches them), its events name no member, and the log stays
+    append-only; the next migration refuses to run, undoing the whole upgrade, until they are
+    a club's."""
     upgrade(blank_database_url, "0001")
     engine = make_engine(blank_database_url)
     try:
@@ -83,7 +86,11 @@ def test_0002_keeps_old_sessions_without_a_club_and_the_log_append_only(blank_da
                 "INSERT INTO events (stream_id, version, type, schema_version, payload, "
                 "recorded_at, actor) VALUES ('s1', 1, 'SessionOpened', 1, '{}', :now, 'old')"),
                 {"now": datetime.now(UTC)})
-        upgrade(blank_database_url)
+        with pytest.raises(SessionsOutsideClubs, match="club attach") as refused:
+            upgrade(blank_database_url)  # 0018: every row names its club
+        assert (refused.value.count, refused.value.below) == (1, ATTACHABLE)
+        assert current(blank_database_url) == "0001"  # the whole upgrade undone
+        upgrade(blank_database_url, ATTACHABLE)
         with engine.connect() as conn:
             assert conn.execute(text("SELECT club_id FROM sessions")).scalar_one() is None
             row = conn.execute(text("SELECT actor, member_id, token_id FROM events")).one()
@@ -196,3 +203,54 @@ def test_the_head_the_workers_read_from_the_files_is_alembics(tmp_path, monkeypa
             migrate.shipped_head()
     finally:
         migrate.shipped_head.cache_clear()
+
+
+def test_the_layout_partitioned_by_club_is_chosen_at_install_on_postgresql(
+        blank_database_url, backend, capsys):
+    """`lanterloo migrate --partition-by-club N`: on an empty PostgreSQL database, the big
+    tables partitioned by club, N partitions each, and Alembic finds nothing to change; then
+    refused, in plain words and with nothing done: twice, on SQLite, on a database that
+    holds data."""
+    from api.cli.main import main
+    from ledger.store.partitions import PARTITIONED, partitions
+
+    install = ["migrate", "--partition-by-club", "3", "--database-url", blank_database_url]
+    if backend == "sqlite":
+        assert main(install) == 2
+        assert "the layout partitioned by club is PostgreSQL's" in capsys.readouterr().err
+        assert current(blank_database_url) is None
+        return
+    assert main(install) == 0
+    assert "partitioned by club, 3 partitions each" in capsys.readouterr().out
+    engine = make_engine(blank_database_url)
+    try:
+        with engine.connect() as conn:
+            assert partitions(conn) == {table: 3 for table in PARTITIONED}
+        for table in ("events", "events_p0", "events_p2"):  # no partition is emptied either
+            with pytest.raises(DatabaseError, match="append-only"), engine.begin() as conn:
+                conn.execute(text(f"TRUNCATE {table}"))
+        check(blank_database_url)
+        assert main(install) == 2
+        assert "partitioned by club already (3 partitions" in capsys.readouterr().err
+        assert main(["migrate", "--database-url", blank_database_url]) == 0  # as any other
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.backends("postgresql")
+def test_a_database_with_data_is_not_partitioned(database_url, capsys):
+    from api.cli.main import main
+    from ledger.store.partitions import partitions
+    from tests.clubs import make_club
+
+    engine = make_engine(database_url)
+    try:
+        make_club(engine, "The Bell")
+        assert main(["migrate", "--partition-by-club", "4", "--database-url",
+                     database_url]) == 2
+        said = capsys.readouterr().err
+        assert "already holds data (rows in clubs)" in said and "`lanterloo copy`" in said
+        with engine.connect() as conn:
+            assert partitions(conn) == {}
+    finally:
+        engine.dispose()

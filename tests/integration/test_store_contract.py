@@ -20,6 +20,9 @@ from tests.support.projected import rebuilt
 
 from .helpers import PLAYERS, open_command, quick_deal, turn_up_single
 
+# and on PostgreSQL partitioned by club (tests/conftest.py)
+pytestmark = pytest.mark.partitioned
+
 ACTOR = "dealer@club"
 
 

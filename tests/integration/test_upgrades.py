@@ -14,20 +14,24 @@ import json
 import sqlite3
 import subprocess
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine, func, make_url, select, update
+from sqlalchemy.exc import IntegrityError
 
 from api.cli.main import main
 from ledger.domain.commands import EndSession
 from ledger.operations.bulk import verify_all
+from ledger.operations.database import current, head_revision
 from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
 from ledger.store.tables import events, sessions
 from ledger.writes import WriteRequest
 from tests.conftest import unreachable
+from tests.support.before_clubs import ATTACHABLE
 from tests.support.databases import PostgresUnreachable
 
 RELEASES = Path(__file__).resolve().parents[1] / "upgrades"
@@ -80,18 +84,31 @@ def money(statement: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def upgraded(url: str, capsys: pytest.CaptureFixture[str]) -> Engine:
-    """`lanterloo migrate`, as docs/operations.md says to upgrade; it names the attach
-    command when sessions belong to no club (the first release's), only then."""
-    assert main(["migrate", "--database-url", url]) == 0
+def upgraded(url: str, capsys: pytest.CaptureFixture[str], *, attach: bool = True
+             ) -> Engine:
+    """`lanterloo migrate`, as docs/operations.md says to upgrade. With sessions of no club
+    (the first release's) it stops at 0017 and names the attach command, only then; with
+    `attach`, the operator then makes a club, attaches them to it and migrates again (at the
+    head), else the database is left at 0017."""
+    code = main(["migrate", "--database-url", url])
     said = capsys.readouterr()
-    assert "is at revision" in said.out
     engine = make_engine(url)
     with engine.connect() as conn:
         strays = conn.scalar(select(func.count()).where(sessions.c.club_id.is_(None)))
-    told = f"sessions outside any club: {strays}; bring them into the club that played " \
-        "them with `lanterloo club attach CLUB --all`"
+    told = f"error: {strays} sessions from before clubs belong to no club"
     assert (told in said.err) == bool(strays), said.err
+    assert "then run `lanterloo migrate` again" in said.err or not strays
+    assert code == (2 if strays else 0)
+    assert current(url) == (ATTACHABLE if strays else head_revision())
+    if strays and attach:
+        from tests.clubs import make_club
+
+        # (`lanterloo club create` would make the tests' shared checkpoint key)
+        club = make_club(engine, "The Old Room")
+        assert main(["club", "attach", club.club_id, "--all", "--database-url", url]) == 0
+        assert main(["migrate", "--database-url", url]) == 0
+        assert current(url) == head_revision()
+        capsys.readouterr()
     return engine
 
 
@@ -123,11 +140,13 @@ def test_a_release_database_upgraded_verifies_and_says_what_the_release_said(
         ledger = Ledger(engine)
         for sid, statement in said.items():
             now = ledger.statement(sid)
-            # a club's session whose latecomer sat on no account has his seat attached
+            # a club's session whose latecomer sat on no account has his seat attached; a
+            # session from before clubs is attached to the operator's club
             attached = now["version"] == statement["version"] + 1
             assert money(now) == {**money(statement), "version": now["version"]}, sid
             assert [e["type"] for e in ledger.events(sid, limit=1000)["events"][
-                statement["version"]:]] == (["LatecomersAttached"] if attached else []), sid
+                statement["version"]:]] in ((["LatecomersAttached"], ["SessionAttached"])
+                                            if attached else ([],)), sid
     finally:
         engine.dispose()
 
@@ -156,11 +175,14 @@ def test_projections_of_an_older_form_are_read_from_the_log_until_rebuilt(
     older form answers from its log as it folds and writes nothing (issue 33); `rebuild`
     (or `lanterloo migrate`, or the session's next write) rebuilds it."""
     from ledger.projections import SHAPE
-    from ledger.store.migrate import upgrade
+    from ledger.store.migrate import SessionsOutsideClubs, upgrade
 
     kind, url, release = restored
     said = json.loads((release / "statements.json").read_text())[kind]
-    upgrade(url)
+    try:
+        upgrade(url)
+    except SessionsOutsideClubs as refused:  # the first release's: read and rebuilt there
+        upgrade(url, refused.below)
     engine = make_engine(url)
 
     def shapes() -> dict[str, int]:
@@ -221,7 +243,7 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
 
     kind, url, release = restored
     said = json.loads((release / "statements.json").read_text())[kind]
-    engine = upgraded(url, capsys)
+    engine = upgraded(url, capsys, attach=False)  # at 0017, where attach works
     try:
         with engine.connect() as conn:
             strays = set(conn.scalars(select(sessions.c.id).where(
@@ -238,6 +260,8 @@ def test_one_attach_command_brings_the_history_from_before_clubs_into_a_club(
         refused = capsys.readouterr().err
         assert refused.count("not attached: no session") == len(strays)  # another club's
         assert refused.count("not attached: session") == len(strays)  # the club's already
+        assert main(["migrate", "--database-url", url]) == 0  # every session a club's
+        assert current(url) == head_revision()
         assert all(v == [] for v in verify_all(engine, workers=1).values())
         assert rows_not_of_their_club(engine) == []
         with engine.connect() as conn:  # every row of the attached sessions: the club's
@@ -288,7 +312,7 @@ def test_an_old_club_session_moved_after_the_upgrade_is_caught(restored, capsys)
     club's members and tokens as they were are the club log's."""
     from tests.clubs import make_club
 
-    _, url, _ = restored
+    kind, url, _ = restored
     engine = upgraded(url, capsys)
     try:
         with engine.connect() as conn:
@@ -298,9 +322,20 @@ def test_an_old_club_session_moved_after_the_upgrade_is_caught(restored, capsys)
         assert f"club {club_id}: the book log and the club log are whole" \
             in capsys.readouterr().out
         other = make_club(engine, "The Crown")
-        with engine.begin() as conn:
+        # the database refuses it: the session's rows name it with its club (0018)
+        with pytest.raises(IntegrityError), engine.begin() as conn:
             conn.execute(update(sessions).where(sessions.c.id == sid)
                          .values(club_id=other.club_id))
+        # ... but not one who switches the foreign keys off (SQLite's are off until asked)
+        if kind == "sqlite":
+            with closing(sqlite3.connect(str(make_url(url).database))) as raw, raw:
+                raw.execute("UPDATE sessions SET club_id = ? WHERE id = ?",
+                            (other.club_id, sid))
+        else:
+            with engine.begin() as conn:
+                conn.exec_driver_sql("SET LOCAL session_replication_role = replica")
+                conn.execute(update(sessions).where(sessions.c.id == sid)
+                             .values(club_id=other.club_id))
         assert f"club: sessions.club_id is {other.club_id}, but the club log that took it " \
             f"in at the upgrade binds the session to {club_id}: the session was moved" \
             in verify_all(engine, workers=1)[sid]
@@ -318,7 +353,7 @@ def test_the_club_administrator_attaches_over_the_api(restored, capsys, monkeypa
 
     kind, url, release = restored
     said = json.loads((release / "statements.json").read_text())[kind]
-    engine = upgraded(url, capsys)
+    engine = upgraded(url, capsys, attach=False)  # at 0017: the web's attach works there
     try:
         club = make_club(engine, "The Bell")
         web = create_app({"DATABASE_URL": url, "TESTING": True}).test_client()

@@ -20,6 +20,8 @@ from ledger.writes import WriteRequest
 from tests.clubs import club_ledger
 from tests.integration.helpers import open_command, quick_deal, turn_up_single
 
+pytestmark = pytest.mark.partitioned  # and on PostgreSQL partitioned by club
+
 AWKWARD = ["Ann \"the\" \\ Ace", "Bén", "Cat\U0001d11e", "Dan </script>", "Ève ∑ 表"]
 
 
@@ -102,12 +104,12 @@ def test_a_write_from_a_version_the_session_is_not_at_raises_version_moved_and_w
     rows = chain_rows(session_id, version + 1, [("ReplayWaived", 1, {"deal_no": 1})],
                       actor="Ann", recorded_at=datetime.now(UTC), idempotency_key=None,
                       member_id=None, token_id=None, prev_hash=before[-1]["hash"])
-    stale = SessionWrite(session_id, None, old_version=version - 1, version=version + 1,
-                         rows=rows, state_json="{}", views={1: "{}"}, last=True,
-                         snapshot=True)
+    stale = SessionWrite(session_id, ledger.club_id, old_version=version - 1,
+                         version=version + 1, rows=rows, state_json="{}", views={1: "{}"},
+                         last=True, snapshot=True)
     with pytest.raises(VersionMoved), store.transaction() as tx:
         # something written before it in the same transaction goes with it: not committed
-        tx.keep_reply("scope", "earlier", club_id=None, fingerprint="f", body={},
+        tx.keep_reply("scope", "earlier", club_id=ledger.club_id, fingerprint="f", body={},
                       now=datetime.now(UTC))
         tx.write_session(stale)
     with pytest.raises(VersionMoved), store.transaction() as tx:

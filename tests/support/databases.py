@@ -47,12 +47,17 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
 from api import create_app
+from ledger.operations.bulk import migrate
 from ledger.store.db import make_engine
 from ledger.store.migrate import upgrade
 
 POSTGRES_ENV = "LOO_TEST_POSTGRES_URL"
 POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 BACKENDS = ("sqlite", "postgresql")
+# PostgreSQL with the big tables partitioned by club (`lanterloo migrate --partition-by-club
+# N`): the store's own tests run on it too (tests/conftest.py, marker `partitioned`)
+PARTITIONED = "postgresql-partitioned"
+PARTITIONS = 4
 
 
 def postgres_server() -> URL:
@@ -109,6 +114,7 @@ class Databases:
         self._unreachable: str | None = None
         self._prefix = f"lanterloo_test_{worker_tag()}_{secrets.token_hex(4)}"
         self._template: str | None = None  # the migrated PostgreSQL database, copied per test
+        self._partitioned: str | None = None  # ... and one partitioned by club
         self._schemas_host: str | None = None  # the database the blank schemas live in
         self._made: list[str] = []  # PostgreSQL databases made from the template, not dropped
         self._count = 0
@@ -176,6 +182,20 @@ class Databases:
             upgrade(render(self._postgres_url(name)))  # its engine is disposed after
         return self._template
 
+    def partitioned_template(self) -> str:
+        """The name of a PostgreSQL database installed partitioned by club, as `lanterloo
+        migrate --partition-by-club 4` makes it, made on first use."""
+        if self._partitioned is None:
+            name = f"{self._prefix}_partitioned"
+            self._create_database(name)
+            self._partitioned = name
+            engine = make_engine(render(self._postgres_url(name)), operator=True)
+            try:
+                migrate(engine, partition_by_club=PARTITIONS)
+            finally:
+                engine.dispose()
+        return self._partitioned
+
     def _schemas_database(self) -> URL:
         if self._schemas_host is None:
             name = f"{self._prefix}_blank"
@@ -191,7 +211,8 @@ class Databases:
             path = self._new_sqlite_path("migrated")
             shutil.copyfile(self.sqlite_template(), path)
             return f"sqlite:///{path}"
-        template = self.postgres_template()
+        template = self.partitioned_template() if backend == PARTITIONED \
+            else self.postgres_template()
         self._count += 1
         name = f"{self._prefix}_{self._count}"
         self._made.append(name)
@@ -247,7 +268,7 @@ class Databases:
         """Drop every PostgreSQL database this process made, the templates last."""
         if self._maintenance is None:
             return
-        for name in [*self._made, self._schemas_host, self._template]:
+        for name in [*self._made, self._schemas_host, self._template, self._partitioned]:
             if name is not None:
                 self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         self._made.clear()
