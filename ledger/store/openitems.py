@@ -1,0 +1,387 @@
+"""The members' open items now (`open_items`, migration 0018), kept by the writes that post.
+
+    hold(conn, club_id, accounts, standings, totals)   # the kept rows a write moves, in order
+    keep(conn, club_id, added, rewalk)                 # the open items after the write's lines
+    walk(conn, club_id, owing, owed, until=, up_to=)   # FIFO's open lines, from the newest end
+    walked(conn, club_id)                              # the table as the walk makes it
+    problems(conn, club_id) / rebuild(conn, club_id)   # verify's check, and the rebuild
+    page(conn, club_id, credits, after=, limit=)       # /debts' and /payables' page
+
+The walk of the books stays the definition of the open items (accounts.open_lines: a member
+who owes X in a currency still owes his newest debit lines back to X). A write that posts
+lines to a member finds his open items after them by the same function, over what it knows
+for sure is the newest end of his lines: the open items kept before it (with their lines'
+whole amounts) and its own lines, cut at the oldest kept item (an older line may have been
+settled, and is not kept). When that does not reach his balance (his balance changed side, a
+line came in older than what is kept, a line was taken back), his own lines are walked from
+the newest back, as far as his balance reaches (an index of his results by time).
+
+Every write holds the kept rows it moves (`account_balances`, `member_standings`,
+`session_totals`) before it moves any, in one order (the table, then the account or member,
+then the currency), so that two writes that move the same accounts the other way round wait
+for each other and never deadlock on PostgreSQL (docs/books.md). A member's open items are
+written only while his balance's row is held.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import Connection, and_, bindparam, case, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.elements import ColumnElement
+
+from ledger.domain import accounts as bk
+from ledger.domain import bookentries as be
+from ledger.domain.accounts import Line
+from ledger.domain.errors import InvariantBroken
+
+from . import booklog
+from .chain import as_utc
+from .tables import account_balances, member_standings, members, open_items, session_totals
+
+MEMBER = "member:"
+Pair = tuple[str, str]  # (member id, currency)
+
+
+# -- the lines, as the walk reads them ---------------------------------------------------------
+
+def result_line(row: Any) -> Line:
+    """A row of `session_results` (or its values) as its line (its version kept: it names
+    the line)."""
+    r = row if isinstance(row, dict) else row._mapping
+    line = bk.session_line(
+        session_id=r["session_id"], session_name=r["session_name"], seat=r["seat"],
+        member_id=r["member_id"], currency=r["currency"], net_units=int(r["net_units"]),
+        net_minor=None if r["net_minor"] is None else int(r["net_minor"]),
+        posted_at=as_utc(r["posted_at"]), corrected_by=r["corrected_by"],
+        reason=r["reason"])
+    line.detail["version"] = int(r["version"])
+    return line
+
+
+def posted_lines(rows: Iterable[Any]) -> Iterator[Line]:
+    """The book entries' lines from the rows of `book_postings` (an entry's rows one after
+    another), each with its postings among those rows: what the open items' walk needs of
+    an entry (its time, number, kind and session), without its payload read."""
+    group: list[Any] = []
+    for row in rows:
+        r = SimpleNamespace(**row) if isinstance(row, dict) else row
+        if group and r.seq != group[0].seq:
+            yield _posted_line(group)
+            group = []
+        group.append(r)
+    if group:
+        yield _posted_line(group)
+
+
+def _posted_line(rows: list[Any]) -> Line:
+    first = rows[0]
+    return Line(at=as_utc(first.recorded_at), kind=bk.entry_kind(first.type),
+                postings=tuple(be.BookPosting(r.account, r.currency, int(r.amount_minor))
+                               for r in rows),
+                session_id=first.session_id, seq=int(first.seq),
+                detail={"type": first.type})
+
+
+def line_key(line: Line) -> str:
+    """The line's name in `open_items`: a book entry's number, or a result's row."""
+    if line.seq is not None:
+        return f"entry:{line.seq}"
+    return f"result:{line.session_id}:{line.detail['version']}:{line.detail['seat']}"
+
+
+def _kept_line(r: Any) -> Line:
+    """A kept item as a line of its member's account (its posting to him whole)."""
+    detail: dict[str, Any] = {} if r.seq is not None else {"seat": r.seat,
+                                                           "version": r.version}
+    if r.corrected_by is not None:
+        detail["corrected_by"] = r.corrected_by
+    return Line(at=as_utc(r.at), kind=bk.EntryKind(r.kind),
+                postings=(be.BookPosting(be.member_account(r.member_id), r.currency,
+                                         int(r.amount_minor)),),
+                session_id=r.session_id, session_name=r.session_name, seq=r.seq,
+                detail=detail)
+
+
+def item_row(club_id: str, found: bk.OpenLine, credit: bool) -> dict[str, Any]:
+    """An open line the walk found, as a row of `open_items`."""
+    member_id, line, currency, take = found
+    account = be.member_account(member_id)
+    amount = next(p.amount for p in line.postings
+                  if p.account == account and p.currency == currency)
+    result = line.seq is None
+    return {"club_id": club_id, "member_id": member_id, "currency": currency,
+            "line": line_key(line), "at": line.at, "seq": line.seq,
+            "session_id": line.session_id,
+            "seat": line.detail["seat"] if result else None,
+            "version": line.detail["version"] if result else None,
+            "session_name": line.session_name, "kind": str(line.kind),
+            "corrected_by": line.detail.get("corrected_by"), "amount_minor": amount,
+            "open_minor": take if credit else -take}
+
+
+# -- the walk ---------------------------------------------------------------------------------
+
+def walk(conn: Connection, club_id: str, owing: dict[Pair, int], owed: dict[Pair, int], *,
+         until: datetime | None = None, up_to: int | None = None,
+         member: Pair | None = None) -> tuple[list[bk.OpenLine], list[bk.OpenLine]]:
+    """FIFO's (open debts, open credits) of `owing` and `owed` ({(member, currency):
+    amount > 0}), newest first: the results' lines posted by `until` and the book entries
+    numbered up to `up_to` (all: None), walked from the newest back only as far as the
+    amounts reach (all the members', or only `member`'s lines in his currency)."""
+    if not owing and not owed:
+        return [], []
+    member_id, currency = member or (None, None)
+    results = (result_line(r) for r in booklog.results_newest_first(
+        conn, club_id, until=until, member_id=member_id, currency=currency))
+    entries = posted_lines(booklog.member_postings_newest_first(
+        conn, club_id, up_to=up_to, currency=currency,
+        account=None if member_id is None else be.member_account(member_id)))
+    return bk.open_lines(heapq.merge(results, entries, key=Line.sort_key, reverse=True),
+                         owing, owed)
+
+
+def sides(balances: Iterable[tuple[str, str, int]]
+          ) -> tuple[dict[Pair, int], dict[Pair, int]]:
+    """(owing, owed) of the members' balances ((account, currency, amount), any account)."""
+    owing: dict[Pair, int] = {}
+    owed: dict[Pair, int] = {}
+    for account, currency, amount in balances:
+        if account.startswith(MEMBER) and amount:
+            (owed if amount > 0 else owing)[(account[len(MEMBER):], currency)] = abs(amount)
+    return owing, owed
+
+
+def walked(conn: Connection, club_id: str) -> list[dict[str, Any]]:
+    """The rows `open_items` must hold: the walk of all the books, for the balances the
+    postings and the results' lines sum to."""
+    owing, owed = sides((a, c, n) for (a, c), (n, _) in
+                        booklog.summed_balances(conn, club_id).items())
+    debts, credits = walk(conn, club_id, owing, owed)
+    return [item_row(club_id, found, False) for found in debts] \
+        + [item_row(club_id, found, True) for found in credits]
+
+
+def rebuild(conn: Connection, club_id: str) -> int:
+    """Write the club's `open_items` again from the walk; the rows written."""
+    rows = walked(conn, club_id)
+    conn.execute(delete(open_items).where(open_items.c.club_id == club_id))
+    if rows:
+        conn.execute(insert(open_items), rows)
+    return len(rows)
+
+
+COMPARED = ("member_id", "currency", "line", "seq", "session_id", "seat", "version",
+            "session_name", "kind", "corrected_by", "amount_minor", "open_minor")
+
+
+def _compared(r: Any) -> tuple[Any, ...]:
+    m = r if isinstance(r, dict) else r._mapping
+    return (*(m[name] for name in COMPARED), as_utc(m["at"]))
+
+
+def problems(conn: Connection, club_id: str, shown: int = 5) -> list[str]:
+    """Where the club's `open_items` is not what the walk of its books finds, each naming
+    the member and the line: [] when it is, row for row."""
+    try:
+        want = {(r[0], r[1], r[2]): r for r in map(_compared, walked(conn, club_id))}
+    except InvariantBroken as broken:
+        return [f"open_items: the books cannot be walked: {broken}"]
+    have = {(r[0], r[1], r[2]): r for r in map(_compared, conn.execute(
+        select(open_items).where(open_items.c.club_id == club_id)))}
+    out = []
+    for key in sorted({*want, *have}):
+        member_id, currency, line = key
+        w, h = want.get(key), have.get(key)
+        if w == h:
+            continue
+        where = f"open_items: member {member_id}'s line {line} ({currency})"
+        if h is None:
+            assert w is not None
+            out.append(f"{where} is open by {w[-2]} (of {w[-3]}), and not in the table")
+        elif w is None:
+            out.append(f"{where} holds {h[-2]} open, and is settled")
+        else:
+            out.append(f"{where} holds {h[-2]} open, the walk finds {w[-2]} (of {w[-3]})"
+                       if h[-2] != w[-2] else f"{where} differs from the walk's: "
+                       f"{[COMPARED[n] for n in range(len(COMPARED)) if h[n] != w[n]]}")
+    more = len(out) - shown
+    return out[:shown] + ([f"open_items: and {more} more"] if more > 0 else [])
+
+
+# -- what a write holds, and keeps ------------------------------------------------------------
+
+def hold(conn: Connection, club_id: str, accounts: Iterable[Pair],
+         standings: Iterable[Pair] = (), totals: Iterable[str] = ()) -> None:
+    """Hold the kept rows a write is about to move (each made, empty, if it is new: the
+    write's own postings then fill it), in one order for every write: the accounts'
+    balances by account and currency, the standings by member and currency, the sessions'
+    totals by currency."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    for table, names, keys, zeros in (
+            (account_balances, ("account", "currency"), sorted(set(accounts)),
+             ("amount_minor", "lines")),
+            (member_standings, ("member_id", "currency"), sorted(set(standings)),
+             (*booklog.KEPT_SUMS, "net_minor", "net_minor_lines", "lines")),
+            (session_totals, ("currency",), sorted((c,) for c in set(totals)),
+             ("amount_minor", "lines"))):
+        if not keys:
+            continue
+        rows = [{"club_id": club_id, **dict(zip(names, key, strict=True)),
+                 **dict.fromkeys(zeros, 0)} for key in keys]
+        statement = dialect.insert(table).values(rows)
+        conn.execute(statement.on_conflict_do_update(
+            index_elements=["club_id", *names], set_={"lines": table.c.lines}))
+
+
+def result_holds(rows: Iterable[Any]) -> tuple[set[Pair], set[Pair], set[str]]:
+    """(accounts, standings, totals) that results' rows (of a club) move."""
+    accounts: set[Pair] = set()
+    standings: set[Pair] = set()
+    totals: set[str] = set()
+    for r in rows:
+        m = r if isinstance(r, dict) else r._mapping
+        accounts.add((be.session_account(m["session_id"]), m["currency"]))
+        totals.add(m["currency"])
+        if m["member_id"] is not None:
+            accounts.add((be.member_account(m["member_id"]), m["currency"]))
+            standings.add((m["member_id"], m["currency"]))
+    return accounts, standings, totals
+
+
+def pairs_of(lines: Iterable[Line]) -> set[Pair]:
+    return {(p.account[len(MEMBER):], p.currency) for line in lines for p in line.postings
+            if p.account.startswith(MEMBER)}
+
+
+def keep(conn: Connection, club_id: str, added: Sequence[Line],
+         rewalk: Iterable[Pair] = ()) -> None:
+    """Bring the open items of the members the write posted to up to date: `added`, the
+    write's new lines (posted already, their balances moved); `rewalk`, the members (and
+    currencies) whose lines it took back or changed, walked again. Their balances' rows
+    are held (`hold`)."""
+    new: dict[Pair, list[Line]] = defaultdict(list)
+    for line in added:
+        for p in line.postings:
+            if p.account.startswith(MEMBER) and p.amount:
+                new[(p.account[len(MEMBER):], p.currency)].append(line)
+    again = set(rewalk)
+    pairs = sorted({*new, *again})
+    if not pairs:
+        return
+    b, o = account_balances.c, open_items.c
+    ids = sorted({m for m, _ in pairs})
+    balance = {(str(a)[len(MEMBER):], str(c)): int(n) for a, c, n in conn.execute(
+        select(b.account, b.currency, b.amount_minor).where(
+            b.club_id == club_id, b.account.in_([be.member_account(m) for m in ids])))}
+    kept: dict[Pair, list[Any]] = defaultdict(list)
+    for r in conn.execute(select(open_items).where(o.club_id == club_id,
+                                                    o.member_id.in_(ids))):
+        kept[(r.member_id, r.currency)].append(r)
+    for pair in pairs:
+        amount = balance.get(pair, 0)
+        found = None if pair in again else _from_kept(pair, amount, kept[pair], new[pair])
+        if found is None:
+            want = {pair: abs(amount)} if amount else {}
+            debts, credits = walk(conn, club_id, want if amount < 0 else {},
+                                  want if amount > 0 else {}, member=pair)
+            found = debts or credits
+        _write(conn, club_id, kept[pair],
+               [item_row(club_id, f, amount > 0) for f in found])
+
+
+def _from_kept(pair: Pair, amount: int, kept: list[Any], lines: list[Line]
+               ) -> list[bk.OpenLine] | None:
+    """The member's open items after `lines`, found from those kept before them and the
+    lines (None: they do not reach his balance, and his lines must be walked)."""
+    if not amount:
+        return []
+    if not kept or (int(kept[0].open_minor) > 0) != (amount > 0):
+        return None
+    known = [_kept_line(r) for r in kept]
+    oldest = min(line.sort_key() for line in known)
+    # only what is surely the newest end of his lines: an older line may be settled and gone
+    known += [line for line in lines if line.sort_key() >= oldest]
+    known.sort(key=Line.sort_key, reverse=True)
+    want = {pair: abs(amount)}
+    try:
+        debts, credits = bk.open_lines(known, want if amount < 0 else {},
+                                       want if amount > 0 else {})
+    except InvariantBroken:
+        return None
+    return debts or credits
+
+
+def _write(conn: Connection, club_id: str, kept: list[Any], rows: list[dict[str, Any]]
+           ) -> None:
+    """Move a member's kept items (of one currency) to `rows`: only what changed."""
+    o = open_items.c
+    old = {r.line: r for r in kept}
+    now = {r["line"]: r for r in rows}
+    # a line kept whose figures changed (a rebuild's) is written again; else its open part
+    for line in [line for line in now if line in old]:
+        was, will = _compared(old[line]), _compared(now[line])
+        if was[:-2] + was[-1:] != will[:-2] + will[-1:]:  # all but the open part
+            del old[line]
+    gone = [line for line in {r.line for r in kept} if line not in now or line not in old]
+    if kept and gone:
+        conn.execute(delete(open_items).where(
+            o.club_id == club_id, o.member_id == kept[0].member_id,
+            o.currency == kept[0].currency, o.line.in_(gone)))
+    moved = [{"m": r["member_id"], "c": r["currency"], "l": line, "n": r["open_minor"]}
+             for line, r in now.items()
+             if line in old and int(old[line].open_minor) != r["open_minor"]]
+    if moved:
+        conn.execute(update(open_items).where(
+            o.club_id == club_id, o.member_id == bindparam("m"), o.currency == bindparam("c"),
+            o.line == bindparam("l")).values(open_minor=bindparam("n")), moved)
+    fresh = [r for line, r in now.items() if line not in old]
+    if fresh:
+        conn.execute(insert(open_items), fresh)
+
+
+# -- the reads of now -------------------------------------------------------------------------
+
+def _ordered(conn: Connection, column: Any) -> Any:
+    # the answers' order is Python's (code points): PostgreSQL's collation may differ
+    return column.collate("C") if conn.dialect.name == "postgresql" else column
+
+
+def page(conn: Connection, club_id: str, credits: bool, *, after: int = 0,
+         limit: int | None = None) -> tuple[list[Any], bool]:
+    """(a page of the open items of one side, with each member's name, in the answers'
+    order: since, name, session, then as the walk found them; whether more follow): those
+    after item number `after`, at most `limit` (all, None)."""
+    o, m = open_items.c, members.c
+    side: ColumnElement[bool] = o.open_minor > 0 if credits else o.open_minor < 0
+    query = (select(open_items, m.name)
+             .join(members, and_(m.id == o.member_id, m.club_id == o.club_id))
+             .where(o.club_id == club_id, side)
+             .order_by(o.at, _ordered(conn, m.name_key),
+                       _ordered(conn, func.coalesce(o.session_id, "")),
+                       # at one time, a book entry before a result, the later entry first
+                       case((o.seq.is_(None), 1), else_=0), o.seq.desc(),
+                       _ordered(conn, o.seat).desc(), o.version.desc()))
+    if after:
+        query = query.offset(after)
+    if limit is None:
+        return list(conn.execute(query)), False
+    rows = list(conn.execute(query.limit(limit + 1)))
+    return rows[:limit], len(rows) > limit
+
+
+def totals(conn: Connection, club_id: str, credits: bool) -> dict[str, int]:
+    """Per currency, what the members' kept balances on one side sum to (what its open
+    items sum to)."""
+    b = account_balances.c
+    query = (select(b.currency, func.sum(b.amount_minor))
+             .where(b.club_id == club_id, b.account.startswith(MEMBER),
+                    b.amount_minor > 0 if credits else b.amount_minor < 0)
+             .group_by(b.currency))
+    return {str(c): abs(int(n)) for c, n in sorted(conn.execute(query)) if n}
