@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
-from ledger.books.closing import Periods
 from ledger.books import reads
+from ledger.books.closing import Periods
 from ledger.books.service import Books
 from ledger.domain import LedgerError
 from ledger.domain.accounts import SessionResult
