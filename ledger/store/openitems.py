@@ -272,50 +272,81 @@ def keep(conn: Connection, club_id: str, added: Sequence[Line],
             if p.account.startswith(MEMBER) and p.amount:
                 new[(p.account[len(MEMBER):], p.currency)].append(line)
     again = set(rewalk)
-    pairs = sorted({*new, *again})
-    if not pairs:
-        return
-    b, o = account_balances.c, open_items.c
-    ids = sorted({m for m, _ in pairs})
-    balance = {(str(a)[len(MEMBER):], str(c)): int(n) for a, c, n in conn.execute(
-        select(b.account, b.currency, b.amount_minor).where(
-            b.club_id == club_id, b.account.in_([be.member_account(m) for m in ids])))}
-    kept: dict[Pair, list[Any]] = defaultdict(list)
-    for r in conn.execute(select(open_items).where(o.club_id == club_id,
-                                                    o.member_id.in_(ids))):
-        kept[(r.member_id, r.currency)].append(r)
-    for pair in pairs:
-        amount = balance.get(pair, 0)
-        found = None if pair in again else _from_kept(pair, amount, kept[pair], new[pair])
-        if found is None:
-            want = {pair: abs(amount)} if amount else {}
-            debts, credits = walk(conn, club_id, want if amount < 0 else {},
-                                  want if amount > 0 else {}, member=pair)
-            found = debts or credits
-        _write(conn, club_id, kept[pair],
-               [item_row(club_id, f, amount > 0) for f in found])
+    for pair in sorted({*new, *again}):
+        if pair in again or not _forward(conn, club_id, pair, new[pair]):
+            _walked_again(conn, club_id, pair)
 
 
-def _from_kept(pair: Pair, amount: int, kept: list[Any], lines: list[Line]
-               ) -> list[bk.OpenLine] | None:
-    """The member's open items after `lines`, found from those kept before them and the
-    lines (None: they do not reach his balance, and his lines must be walked)."""
-    if not amount:
-        return []
-    if not kept or (int(kept[0].open_minor) > 0) != (amount > 0):
-        return None
-    known = [_kept_line(r) for r in kept]
-    oldest = min(line.sort_key() for line in known)
-    # only what is surely the newest end of his lines: an older line may be settled and gone
-    known += [line for line in lines if line.sort_key() >= oldest]
-    known.sort(key=Line.sort_key, reverse=True)
-    want = {pair: abs(amount)}
-    try:
-        debts, credits = bk.open_lines(known, want if amount < 0 else {},
-                                       want if amount > 0 else {})
-    except InvariantBroken:
-        return None
-    return debts or credits
+def _where(club_id: str, pair: Pair) -> tuple[ColumnElement[bool], ...]:
+    o = open_items.c
+    return o.club_id == club_id, o.member_id == pair[0], o.currency == pair[1]
+
+
+def _in_order(rows: Iterable[Any]) -> list[Any]:
+    return sorted(rows, key=lambda r: _kept_line(r).sort_key())
+
+
+def _forward(conn: Connection, club_id: str, pair: Pair, lines: list[Line]) -> bool:
+    """FIFO applied at the write (accounts.allocate): each of the member's new lines first
+    settles his oldest open items of the other sign, what is left of it stays open. True
+    when done; False when it cannot be done so and his lines must be walked: he had nothing
+    open (a line older than one settled might be what is open now), a new line is not after
+    his newest open item (it came in older), or his balance changed side. Only his newest
+    open item and the oldest ones the new lines settle are read."""
+    where = _where(club_id, pair)
+    o = open_items.c
+    last = select(func.max(o.at)).where(*where).scalar_subquery()
+    newest = _in_order(conn.execute(select(open_items).where(*where, o.at == last)))
+    lines = sorted(lines, key=Line.sort_key)
+    if not newest or lines[0].sort_key() <= _kept_line(newest[-1]).sort_key():
+        return False
+    credit = int(newest[-1].open_minor) > 0
+    account = be.member_account(pair[0])
+    amounts = [sum(p.amount for p in line.postings
+                   if p.account == account and p.currency == pair[1]) for line in lines]
+    settles = sum(abs(a) for a in amounts if (a > 0) != credit)
+    oldest = _oldest(conn, where, settles) if settles else []
+    items = [bk.Item(_kept_line(r), pair[1], int(r.open_minor)) for r in oldest]
+    items += [bk.Item(line, pair[1], a) for line, a in zip(lines, amounts, strict=True)]
+    bk.allocate(items)
+    if any(i.open and (i.open > 0) != credit for i in items):
+        return False  # his balance changed side: what is open of the other is walked for
+    _write(conn, club_id, oldest,
+           [item_row(club_id, (pair[0], i.line, pair[1], abs(i.open)), i.open > 0)
+            for i in items if i.open])
+    return True
+
+
+def _oldest(conn: Connection, where: tuple[ColumnElement[bool], ...], amount: int
+            ) -> list[Any]:
+    """The member's oldest open items, in order, as far as they reach `amount` (all of
+    them if they do not), every item at the time of the last one read included."""
+    o = open_items.c
+    limit = 16
+    while True:
+        rows = list(conn.execute(select(open_items).where(*where).order_by(o.at)
+                                 .limit(limit)))
+        if len(rows) < limit:
+            return _in_order(rows)
+        if sum(abs(int(r.open_minor)) for r in rows) >= amount:
+            return _in_order(conn.execute(select(open_items).where(
+                *where, o.at <= rows[-1].at)))
+        limit *= 4
+
+
+def _walked_again(conn: Connection, club_id: str, pair: Pair) -> None:
+    """The member's open items (in one currency) found by walking his lines from the newest
+    back as far as his balance reaches."""
+    b = account_balances.c
+    amount = int(conn.scalar(select(b.amount_minor).where(
+        b.club_id == club_id, b.account == be.member_account(pair[0]),
+        b.currency == pair[1])) or 0)
+    want = {pair: abs(amount)} if amount else {}
+    debts, credits = walk(conn, club_id, want if amount < 0 else {},
+                          want if amount > 0 else {}, member=pair)
+    kept = list(conn.execute(select(open_items).where(*_where(club_id, pair))))
+    _write(conn, club_id, kept,
+           [item_row(club_id, found, amount > 0) for found in debts or credits])
 
 
 def _write(conn: Connection, club_id: str, kept: list[Any], rows: list[dict[str, Any]]

@@ -333,6 +333,7 @@ open_items = Table(
     Column("open_minor", BigInteger, nullable=False),  # what is open: signed like it
     PrimaryKeyConstraint("club_id", "member_id", "currency", "line"),
     Index(None, "club_id", "at"),  # the answers' order
+    Index(None, "club_id", "member_id", "currency", "at"),  # a member's, oldest or newest
 )
 
 # `session_totals` holds, per currency, the sum of the club's sessions' own accounts now

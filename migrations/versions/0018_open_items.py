@@ -55,6 +55,8 @@ def upgrade() -> None:
                                 name="pk_open_items"),
     )
     op.create_index("ix_open_items_club_id_at", "open_items", ["club_id", "at"])
+    op.create_index("ix_open_items_club_id_member_id_currency_at", "open_items",
+                    ["club_id", "member_id", "currency", "at"])
     op.create_index("ix_session_results_club_id_member_id_posted_at", "session_results",
                     ["club_id", "member_id", "posted_at"])
     op.create_table(
@@ -118,5 +120,6 @@ def downgrade() -> None:
     op.drop_table("session_totals")
     op.drop_index("ix_session_results_club_id_member_id_posted_at",
                   table_name="session_results")
+    op.drop_index("ix_open_items_club_id_member_id_currency_at", table_name="open_items")
     op.drop_index("ix_open_items_club_id_at", table_name="open_items")
     op.drop_table("open_items")
