@@ -1,4 +1,4 @@
-"""The members' open items now (`open_items`, migration 0018), kept by the writes that post.
+"""The members' open items now (`open_items`), kept by the writes that post.
 
     hold(conn, club_id, accounts, standings, totals)   # the kept rows a write moves, in order
     keep(conn, club_id, added, rewalk)                 # the open items after the write's lines

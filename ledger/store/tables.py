@@ -307,7 +307,7 @@ member_standings = Table(
 
 # `open_items` holds each member's open lines now (FIFO's: the lines of his account not yet
 # settled by later lines of the other sign, and what of each is still open), kept by every
-# write that posts a line to a member (ledger/store/openitems.py, migration 0018), so that
+# write that posts a line to a member (ledger/store/openitems.py and its migration), so that
 # /debts and /payables read a page of them and no walk of the books. A line is `line`: a
 # book entry's ("entry:<seq>") or a result's ("result:<session>:<version>:<seat>"); its
 # time, number and session as the walk orders them (accounts.Line.sort_key), and what the
@@ -338,7 +338,7 @@ open_items = Table(
 
 # `session_totals` holds, per currency, the sum of the club's sessions' own accounts now
 # (what is left in sessions: minus the results' lines), kept by triggers on `session_results`
-# like `account_balances` (migration 0018), so that /accounts reads one row a currency.
+# like `account_balances` (the same migration), so that /accounts reads one row a currency.
 
 session_totals = Table(
     "session_totals",

@@ -1,11 +1,11 @@
 """The members' open items kept as written (`open_items`) and what is left in sessions
-(`session_totals`), migration 0018, on SQLite and PostgreSQL (docs/books.md, "Open items"):
+(`session_totals`), on SQLite and PostgreSQL (docs/books.md, "Open items"):
 after a month of sessions ended at the table, payments, a reversal, a write-off, a cash
 count, a late correction, a closing and a reversal in the closed month, the table is what
 the walk of the books finds, /debts and /payables of now (read from it, a page at a time)
 say what the walk as of the last entry says; verify names a kept open item (and a kept
-total) that is not the walk's, and `lanterloo migrate` writes them again; the upgrade to
-0018 fills them for a database with its books written already.
+total) that is not the walk's, and `lanterloo migrate` writes them again; the upgrade that
+makes them fills them for a database with its books written already.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import select, update
 
 from api.cli.main import main
@@ -87,7 +88,7 @@ def test_verify_names_an_open_item_and_a_total_not_the_walks_and_migrate_writes_
 
 
 @pytest.mark.isolated
-def test_the_upgrade_to_0018_fills_the_open_items_from_the_books(tess, club, monkeypatch,
+def test_the_upgrade_to_the_open_items_fills_them_from_the_books(tess, club, monkeypatch,
                                                                   engine):
     a_month_closed(tess, monkeypatch)
     before = kept(engine, club.club_id)
@@ -96,7 +97,9 @@ def test_the_upgrade_to_0018_fills_the_open_items_from_the_books(tess, club, mon
     with connection_for(engine) as conn:  # back to before the tables, then up again
         config = alembic_config()
         config.attributes["connection"] = conn
-        command.downgrade(config, "0017")
+        (ours,) = [r for r in ScriptDirectory.from_config(config).walk_revisions()
+                   if r.path.endswith("_open_items.py")]
+        command.downgrade(config, str(ours.down_revision))  # to before it
     upgrade(engine)
     assert kept(engine, club.club_id) == before
     assert Books(engine, club.club_id).verify() == []
