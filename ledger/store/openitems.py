@@ -9,12 +9,13 @@
 
 The walk of the books stays the definition of the open items (accounts.open_lines: a member
 who owes X in a currency still owes his newest debit lines back to X). A write that posts
-lines to a member finds his open items after them by the same function, over what it knows
-for sure is the newest end of his lines: the open items kept before it (with their lines'
-whole amounts) and its own lines, cut at the oldest kept item (an older line may have been
-settled, and is not kept). When that does not reach his balance (his balance changed side, a
-line came in older than what is kept, a line was taken back), his own lines are walked from
-the newest back, as far as his balance reaches (an index of his results by time).
+lines to a member applies FIFO to what is kept, by its own function (accounts.allocate):
+each new line first settles his oldest open items of the other sign, what is left of it
+stays open; only his newest open item and the oldest ones it settles are read. That is the
+walk's answer when the new lines come after his newest open item and his balance keeps its
+side; else (he had nothing open, a line came in older, his balance changed side, a line was
+taken back or changed) his own lines are walked from the newest back, as far as his balance
+reaches (an index of his results by time). `problems` holds the two to each other.
 
 Every write holds the kept rows it moves (`account_balances`, `member_standings`,
 `session_totals`) before it moves any, in one order (the table, then the account or member,
@@ -255,11 +256,6 @@ def result_holds(rows: Iterable[Any]) -> tuple[set[Pair], set[Pair], set[str]]:
     return accounts, standings, totals
 
 
-def pairs_of(lines: Iterable[Line]) -> set[Pair]:
-    return {(p.account[len(MEMBER):], p.currency) for line in lines for p in line.postings
-            if p.account.startswith(MEMBER)}
-
-
 def keep(conn: Connection, club_id: str, added: Sequence[Line],
          rewalk: Iterable[Pair] = ()) -> None:
     """Bring the open items of the members the write posted to up to date: `added`, the
@@ -412,7 +408,7 @@ def totals(conn: Connection, club_id: str, credits: bool) -> dict[str, int]:
     items sum to)."""
     b = account_balances.c
     query = (select(b.currency, func.sum(b.amount_minor))
-             .where(b.club_id == club_id, b.account.startswith(MEMBER),
+             .where(b.club_id == club_id, booklog.of_kind(b.account, MEMBER),
                     b.amount_minor > 0 if credits else b.amount_minor < 0)
              .group_by(b.currency))
     return {str(c): abs(int(n)) for c, n in sorted(conn.execute(query)) if n}

@@ -314,6 +314,7 @@ member_standings = Table(
 # answers show of it. The walk of the books stays the definition: `Books.verify` compares
 # the table with it, `lanterloo rebuild --all` writes it again.
 
+OPEN_DEBT, OPEN_CREDIT = "open_minor < 0", "open_minor > 0"
 open_items = Table(
     "open_items",
     metadata,
@@ -332,7 +333,11 @@ open_items = Table(
     Column("amount_minor", BigInteger, nullable=False),  # the line's posting to him
     Column("open_minor", BigInteger, nullable=False),  # what is open: signed like it
     PrimaryKeyConstraint("club_id", "member_id", "currency", "line"),
-    Index(None, "club_id", "at"),  # the answers' order
+    # each side in the answers' order (a club may be owed nothing and owe thousands)
+    Index("ix_open_items_debts", "club_id", "at", postgresql_where=text(OPEN_DEBT),
+          sqlite_where=text(OPEN_DEBT)),
+    Index("ix_open_items_credits", "club_id", "at", postgresql_where=text(OPEN_CREDIT),
+          sqlite_where=text(OPEN_CREDIT)),
     Index(None, "club_id", "member_id", "currency", "at"),  # a member's, oldest or newest
 )
 

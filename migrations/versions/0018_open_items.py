@@ -31,6 +31,8 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 AMOUNT = "COALESCE({row}.net_minor, {row}.net_units)"
+# each side's open items in the answers' order (partial indexes)
+SIDES = {"ix_open_items_debts": "open_minor < 0", "ix_open_items_credits": "open_minor > 0"}
 TRIGGER = "session_results_totals"
 
 
@@ -54,7 +56,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("club_id", "member_id", "currency", "line",
                                 name="pk_open_items"),
     )
-    op.create_index("ix_open_items_club_id_at", "open_items", ["club_id", "at"])
+    for name, where in SIDES.items():
+        op.create_index(name, "open_items", ["club_id", "at"],
+                        postgresql_where=sa.text(where), sqlite_where=sa.text(where))
     op.create_index("ix_open_items_club_id_member_id_currency_at", "open_items",
                     ["club_id", "member_id", "currency", "at"])
     op.create_index("ix_session_results_club_id_member_id_posted_at", "session_results",
@@ -121,5 +125,6 @@ def downgrade() -> None:
     op.drop_index("ix_session_results_club_id_member_id_posted_at",
                   table_name="session_results")
     op.drop_index("ix_open_items_club_id_member_id_currency_at", table_name="open_items")
-    op.drop_index("ix_open_items_club_id_at", table_name="open_items")
+    for name in SIDES:
+        op.drop_index(name, table_name="open_items")
     op.drop_table("open_items")
