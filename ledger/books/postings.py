@@ -107,6 +107,8 @@ def balance_problems(conn: Connection, club_id: str) -> list[str]:
 def rebuild(conn: Connection, club_id: str) -> int:
     """Write the club's `book_postings` again from its book log; the rows written."""
     rows = folded(club_id, store.entries(conn, club_id))
+    # its balances' rows held first, in the writes' order (a session ending meanwhile waits)
+    openitems.hold(conn, club_id, [(a, c) for a, c, _ in store.kept_balances(conn, club_id)])
     store.replace_postings(conn, club_id, rows)
     store.replace_balances(conn, club_id)
     store.replace_standings(conn, club_id)

@@ -195,7 +195,7 @@ class Tx(ABC):
         # its result lines come onto the club's books: their kept rows held first
         lines = list(self.conn.execute(select(session_results).where(
             session_results.c.session_id == session_id, session_results.c.club_id.is_(None))))
-        openitems.hold(self.conn, club_id, *openitems.result_holds(lines))
+        openitems.hold(self.conn, club_id, openitems.result_holds(lines))
         for table, column in ((events, events.c.stream_id),
                               (deal_views, deal_views.c.session_id),
                               (snapshots, snapshots.c.session_id),
@@ -261,7 +261,7 @@ class Tx(ABC):
             if r["club_id"] is not None:
                 by_club.setdefault(r["club_id"], []).append(r)
         for club in sorted(by_club):
-            openitems.hold(self.conn, club, *openitems.result_holds(by_club[club]))
+            openitems.hold(self.conn, club, openitems.result_holds(by_club[club]))
         return old
 
     def replace_results(self, session_id: str, rows: Sequence[dict[str, Any]]) -> None:

@@ -33,7 +33,20 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, case, delete, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    tuple_,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -44,7 +57,7 @@ from ledger.domain.errors import InvariantBroken
 
 from . import booklog
 from .chain import as_utc
-from .tables import account_balances, member_standings, members, open_items, session_totals
+from .tables import account_balances, members, open_items
 
 MEMBER = "member:"
 Pair = tuple[str, str]  # (member id, currency)
@@ -218,42 +231,34 @@ def problems(conn: Connection, club_id: str, shown: int = 5) -> list[str]:
 
 # -- what a write holds, and keeps ------------------------------------------------------------
 
-def hold(conn: Connection, club_id: str, accounts: Iterable[Pair],
-         standings: Iterable[Pair] = (), totals: Iterable[str] = ()) -> None:
-    """Hold the kept rows a write is about to move (each made, empty, if it is new: the
-    write's own postings then fill it), in one order for every write: the accounts'
-    balances by account and currency, the standings by member and currency, the sessions'
-    totals by currency."""
+def hold(conn: Connection, club_id: str, accounts: Iterable[Pair]) -> None:
+    """Hold the balances' rows a write is about to move, by account and currency (each made,
+    empty, if it is new: the write's own postings then fill it), before it moves any: one
+    order for every write. The other kept rows need no order of their own: a member's
+    standings and open items are moved only by a write that holds his balance's row, and
+    the sessions' total of a currency is the last row a session's end takes (its triggers
+    move the standings, which never wait, after it)."""
+    keys = sorted(set(accounts))
+    if not keys:
+        return
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    for table, names, keys, zeros in (
-            (account_balances, ("account", "currency"), sorted(set(accounts)),
-             ("amount_minor", "lines")),
-            (member_standings, ("member_id", "currency"), sorted(set(standings)),
-             (*booklog.KEPT_SUMS, "net_minor", "net_minor_lines", "lines")),
-            (session_totals, ("currency",), sorted((c,) for c in set(totals)),
-             ("amount_minor", "lines"))):
-        if not keys:
-            continue
-        rows = [{"club_id": club_id, **dict(zip(names, key, strict=True)),
-                 **dict.fromkeys(zeros, 0)} for key in keys]
-        statement = dialect.insert(table).values(rows)
-        conn.execute(statement.on_conflict_do_update(
-            index_elements=["club_id", *names], set_={"lines": table.c.lines}))
+    statement = dialect.insert(account_balances).values(
+        [{"club_id": club_id, "account": a, "currency": c, "amount_minor": 0, "lines": 0}
+         for a, c in keys])
+    conn.execute(statement.on_conflict_do_update(
+        index_elements=["club_id", "account", "currency"],
+        set_={"lines": account_balances.c.lines}))
 
 
-def result_holds(rows: Iterable[Any]) -> tuple[set[Pair], set[Pair], set[str]]:
-    """(accounts, standings, totals) that results' rows (of a club) move."""
+def result_holds(rows: Iterable[Any]) -> set[Pair]:
+    """The balances' rows (account, currency) that results' rows (of a club) move."""
     accounts: set[Pair] = set()
-    standings: set[Pair] = set()
-    totals: set[str] = set()
     for r in rows:
         m = r if isinstance(r, dict) else r._mapping
         accounts.add((be.session_account(m["session_id"]), m["currency"]))
-        totals.add(m["currency"])
         if m["member_id"] is not None:
             accounts.add((be.member_account(m["member_id"]), m["currency"]))
-            standings.add((m["member_id"], m["currency"]))
-    return accounts, standings, totals
+    return accounts
 
 
 def keep(conn: Connection, club_id: str, added: Sequence[Line],
@@ -261,16 +266,37 @@ def keep(conn: Connection, club_id: str, added: Sequence[Line],
     """Bring the open items of the members the write posted to up to date: `added`, the
     write's new lines (posted already, their balances moved); `rewalk`, the members (and
     currencies) whose lines it took back or changed, walked again. Their balances' rows
-    are held (`hold`)."""
+    are held (`hold`). What is kept of all of them is read in one statement, and written
+    in at most three."""
     new: dict[Pair, list[Line]] = defaultdict(list)
     for line in added:
         for p in line.postings:
             if p.account.startswith(MEMBER) and p.amount:
                 new[(p.account[len(MEMBER):], p.currency)].append(line)
     again = set(rewalk)
-    for pair in sorted({*new, *again}):
-        if pair in again or not _forward(conn, club_id, pair, new[pair]):
-            _walked_again(conn, club_id, pair)
+    plans = {pair: _plan(pair, new[pair]) for pair in sorted(new) if pair not in again}
+    ends = _ends(conn, club_id, {pair: plan[2] for pair, plan in plans.items()})
+    writes = _Writes()
+    for pair, (lines, amounts, _) in plans.items():
+        if not _forward(pair, lines, amounts, *ends[pair], writes, club_id):
+            again.add(pair)
+    if again:
+        o = open_items.c
+        rows = list(conn.execute(select(open_items).where(
+            o.club_id == club_id, o.member_id.in_(sorted({m for m, _ in again})))))
+        for pair in sorted(again):
+            _walked_again(conn, club_id, pair,
+                          [r for r in rows if (r.member_id, r.currency) == pair], writes)
+    writes.run(conn, club_id)
+
+
+def _plan(pair: Pair, lines: list[Line]) -> tuple[list[Line], list[int], int]:
+    """The member's new lines in order, their amounts to him, and the most they settle."""
+    lines = sorted(lines, key=Line.sort_key)
+    account = be.member_account(pair[0])
+    amounts = [sum(p.amount for p in line.postings
+                   if p.account == account and p.currency == pair[1]) for line in lines]
+    return lines, amounts, sum(abs(a) for a in amounts)
 
 
 def _where(club_id: str, pair: Pair) -> tuple[ColumnElement[bool], ...]:
@@ -282,55 +308,83 @@ def _in_order(rows: Iterable[Any]) -> list[Any]:
     return sorted(rows, key=lambda r: _kept_line(r).sort_key())
 
 
-def _forward(conn: Connection, club_id: str, pair: Pair, lines: list[Line]) -> bool:
-    """FIFO applied at the write (accounts.allocate): each of the member's new lines first
-    settles his oldest open items of the other sign, what is left of it stays open. True
-    when done; False when it cannot be done so and his lines must be walked: he had nothing
-    open (a line older than one settled might be what is open now), a new line is not after
-    his newest open item (it came in older), or his balance changed side. Only his newest
-    open item and the oldest ones the new lines settle are read."""
-    where = _where(club_id, pair)
+OLDEST = 16  # a member's oldest open items read with his newest, in the one statement
+
+
+def _ends(conn: Connection, club_id: str, pairs: dict[Pair, int]
+          ) -> dict[Pair, tuple[list[Any], list[Any]]]:
+    """{member's pair: (his newest open items: all those at the latest time; his oldest, in
+    order, every one up to a time: as many as reach `pairs[pair]`, or all)}."""
     o = open_items.c
-    last = select(func.max(o.at)).where(*where).scalar_subquery()
-    newest = _in_order(conn.execute(select(open_items).where(*where, o.at == last)))
-    lines = sorted(lines, key=Line.sort_key)
-    if not newest or lines[0].sort_key() <= _kept_line(newest[-1]).sort_key():
-        return False
-    credit = int(newest[-1].open_minor) > 0
-    account = be.member_account(pair[0])
-    amounts = [sum(p.amount for p in line.postings
-                   if p.account == account and p.currency == pair[1]) for line in lines]
-    settles = sum(abs(a) for a in amounts if (a > 0) != credit)
-    oldest = _oldest(conn, where, settles) if settles else []
-    items = [bk.Item(_kept_line(r), pair[1], int(r.open_minor)) for r in oldest]
-    items += [bk.Item(line, pair[1], a) for line, a in zip(lines, amounts, strict=True)]
-    bk.allocate(items)
-    if any(i.open and (i.open > 0) != credit for i in items):
-        return False  # his balance changed side: what is open of the other is walked for
-    _write(conn, club_id, oldest,
-           [item_row(club_id, (pair[0], i.line, pair[1], abs(i.open)), i.open > 0)
-            for i in items if i.open])
-    return True
+    parts = []
+    for n, pair in enumerate(pairs):
+        where = _where(club_id, pair)
+        last = select(func.max(o.at)).where(*where).scalar_subquery()
+        parts.append(select(open_items, literal(2 * n).label("part"))
+                     .where(*where, o.at == last))
+        first = select(open_items).where(*where).order_by(o.at).limit(OLDEST).subquery()
+        parts.append(select(first, literal(2 * n + 1).label("part")))
+    found: dict[int, list[Any]] = defaultdict(list)
+    if parts:
+        for r in conn.execute(union_all(*parts)):
+            found[int(r.part)].append(r)
+    out = {}
+    for n, (pair, amount) in enumerate(pairs.items()):
+        oldest = sorted(found[2 * n + 1], key=lambda r: as_utc(r.at))
+        if len(oldest) == OLDEST:  # more may follow: only the times before the last are whole
+            oldest = [r for r in oldest if as_utc(r.at) < as_utc(oldest[-1].at)]
+            if sum(abs(int(r.open_minor)) for r in oldest) < amount:
+                oldest = _oldest(conn, _where(club_id, pair), amount)
+        out[pair] = (_in_order(found[2 * n]), _in_order(oldest))
+    return out
 
 
 def _oldest(conn: Connection, where: tuple[ColumnElement[bool], ...], amount: int
             ) -> list[Any]:
-    """The member's oldest open items, in order, as far as they reach `amount` (all of
-    them if they do not), every item at the time of the last one read included."""
+    """The member's oldest open items, as far as they reach `amount` (all of them if they
+    do not), every item at the time of the last one read included."""
     o = open_items.c
-    limit = 16
+    limit = 4 * OLDEST
     while True:
         rows = list(conn.execute(select(open_items).where(*where).order_by(o.at)
                                  .limit(limit)))
         if len(rows) < limit:
-            return _in_order(rows)
+            return rows
         if sum(abs(int(r.open_minor)) for r in rows) >= amount:
-            return _in_order(conn.execute(select(open_items).where(
-                *where, o.at <= rows[-1].at)))
+            return list(conn.execute(select(open_items).where(*where,
+                                                                o.at <= rows[-1].at)))
         limit *= 4
 
 
-def _walked_again(conn: Connection, club_id: str, pair: Pair) -> None:
+def _forward(pair: Pair, lines: list[Line], amounts: list[int], newest: list[Any],
+             oldest: list[Any], writes: _Writes, club_id: str) -> bool:
+    """FIFO applied at the write (accounts.allocate): each of the member's new lines first
+    settles his oldest open items of the other sign, what is left of it stays open. True
+    when done; False when it cannot be done so and his lines must be walked: he had nothing
+    open (a line older than one settled might be what is open now), a new line is not after
+    his newest open item (it came in older), or his balance changed side."""
+    if not newest or lines[0].sort_key() <= _kept_line(newest[-1]).sort_key():
+        return False
+    credit = int(newest[-1].open_minor) > 0
+    settles = sum(abs(a) for a in amounts if (a > 0) != credit)
+    taken, have = [], 0
+    for r in oldest:  # as far as the new lines can settle
+        if have >= settles:
+            break
+        taken.append(r)
+        have += abs(int(r.open_minor))
+    items = [bk.Item(_kept_line(r), pair[1], int(r.open_minor)) for r in taken]
+    items += [bk.Item(line, pair[1], a) for line, a in zip(lines, amounts, strict=True)]
+    bk.allocate(items)
+    if any(i.open and (i.open > 0) != credit for i in items):
+        return False  # his balance changed side: what is open of the other is walked for
+    writes.move(taken, [item_row(club_id, (pair[0], i.line, pair[1], abs(i.open)),
+                                 i.open > 0) for i in items if i.open])
+    return True
+
+
+def _walked_again(conn: Connection, club_id: str, pair: Pair, kept: list[Any],
+                  writes: _Writes) -> None:
     """The member's open items (in one currency) found by walking his lines from the newest
     back as far as his balance reaches."""
     b = account_balances.c
@@ -340,37 +394,47 @@ def _walked_again(conn: Connection, club_id: str, pair: Pair) -> None:
     want = {pair: abs(amount)} if amount else {}
     debts, credits = walk(conn, club_id, want if amount < 0 else {},
                           want if amount > 0 else {}, member=pair)
-    kept = list(conn.execute(select(open_items).where(*_where(club_id, pair))))
-    _write(conn, club_id, kept,
-           [item_row(club_id, found, amount > 0) for found in debts or credits])
+    writes.move(kept, [item_row(club_id, found, amount > 0) for found in debts or credits])
 
 
-def _write(conn: Connection, club_id: str, kept: list[Any], rows: list[dict[str, Any]]
-           ) -> None:
-    """Move a member's kept items (of one currency) to `rows`: only what changed."""
-    o = open_items.c
-    old = {r.line: r for r in kept}
-    now = {r["line"]: r for r in rows}
-    # a line kept whose figures changed (a rebuild's) is written again; else its open part
-    for line in [line for line in now if line in old]:
-        was, will = _compared(old[line]), _compared(now[line])
-        if was[:-2] + was[-1:] != will[:-2] + will[-1:]:  # all but the open part
-            del old[line]
-    gone = [line for line in {r.line for r in kept} if line not in now or line not in old]
-    if kept and gone:
-        conn.execute(delete(open_items).where(
-            o.club_id == club_id, o.member_id == kept[0].member_id,
-            o.currency == kept[0].currency, o.line.in_(gone)))
-    moved = [{"m": r["member_id"], "c": r["currency"], "l": line, "n": r["open_minor"]}
-             for line, r in now.items()
-             if line in old and int(old[line].open_minor) != r["open_minor"]]
-    if moved:
-        conn.execute(update(open_items).where(
-            o.club_id == club_id, o.member_id == bindparam("m"), o.currency == bindparam("c"),
-            o.line == bindparam("l")).values(open_minor=bindparam("n")), moved)
-    fresh = [r for line, r in now.items() if line not in old]
-    if fresh:
-        conn.execute(insert(open_items), fresh)
+class _Writes:
+    """What a write changes in `open_items`, gathered, then written in three statements."""
+
+    def __init__(self) -> None:
+        self.gone: list[tuple[str, str, str]] = []
+        self.moved: list[dict[str, Any]] = []
+        self.fresh: list[dict[str, Any]] = []
+
+    def move(self, kept: list[Any], rows: list[dict[str, Any]]) -> None:
+        """A member's kept items (of one currency; those the write read) to `rows`: only
+        what changed."""
+        old = {r.line: r for r in kept}
+        now = {r["line"]: r for r in rows}
+        for line in [line for line in now if line in old]:
+            was, will = _compared(old[line]), _compared(now[line])
+            if was[:-2] + was[-1:] != will[:-2] + will[-1:]:  # a rebuild changed the line
+                self.gone.append((old[line].member_id, old[line].currency, line))
+                del old[line]
+        self.gone += [(r.member_id, r.currency, line) for line, r in old.items()
+                      if line not in now]
+        self.moved += [{"m": r["member_id"], "c": r["currency"], "l": line,
+                        "n": r["open_minor"]} for line, r in now.items()
+                       if line in old and int(old[line].open_minor) != r["open_minor"]]
+        self.fresh += [r for line, r in now.items() if line not in old]
+
+    def run(self, conn: Connection, club_id: str) -> None:
+        o = open_items.c
+        if self.gone:
+            conn.execute(delete(open_items).where(
+                o.club_id == club_id,
+                tuple_(o.member_id, o.currency, o.line).in_(self.gone)))
+        if self.moved:
+            conn.execute(update(open_items).where(
+                o.club_id == club_id, o.member_id == bindparam("m"),
+                o.currency == bindparam("c"), o.line == bindparam("l"))
+                .values(open_minor=bindparam("n")), self.moved)
+        if self.fresh:
+            conn.execute(insert(open_items), self.fresh)
 
 
 # -- the reads of now -------------------------------------------------------------------------
