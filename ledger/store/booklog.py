@@ -260,11 +260,13 @@ def posting_sums(conn: Connection, club_id: str, *, up_to: int | None = None
 
 def member_postings_newest_first(conn: Connection, club_id: str, *, up_to: int | None = None,
                                  account: str | None = None, currency: str | None = None,
-                                 batch: int = 250) -> Iterator[Row[Any]]:
+                                 batch: int = 250, limit: int | None = None
+                                 ) -> Iterator[Row[Any]]:
     """The postings of the club's book entries (numbered up to `up_to`, if given) to its
     members' accounts (to `account` in `currency` only, if given), from the newest entry
     back (by time, then number; an entry's postings in their place), read `batch` rows at
-    a time: a reader who stops early reads no further."""
+    a time: a reader who stops early reads no further (only the newest `limit`, in one
+    plain query, if given)."""
     p = book_postings.c
     query = select(book_postings).where(
         p.club_id == club_id,
@@ -275,6 +277,9 @@ def member_postings_newest_first(conn: Connection, club_id: str, *, up_to: int |
         query = query.where(p.seq <= up_to)
     query = query.order_by(p.recorded_at.desc(), p.seq.desc(), p.n)
     # the option on the statement, not the connection: a write goes on after the walk
+    if limit is not None:  # the newest few: one plain query
+        yield from list(conn.execute(query.limit(limit)))
+        return
     result = conn.execute(query.execution_options(yield_per=batch))
     try:
         yield from result
@@ -422,11 +427,11 @@ def load_results(conn: Connection, *, club_id: str | None = None,
 
 def results_newest_first(conn: Connection, club_id: str, *, until: datetime | None = None,
                          member_id: str | None = None, currency: str | None = None,
-                         batch: int = 250) -> Iterator[Row[Any]]:
+                         batch: int = 250, limit: int | None = None) -> Iterator[Row[Any]]:
     """The club's results' lines (posted by `until`, if given; the member's in `currency`
     only, if given) from the newest back, read `batch` rows at a time (a server-side cursor
-    on PostgreSQL) so that a reader who stops early reads no further: the exact reverse of
-    load_results' order."""
+    on PostgreSQL) so that a reader who stops early reads no further (only the newest
+    `limit`, in one plain query, if given): the exact reverse of load_results' order."""
     query = select(session_results).where(session_results.c.club_id == club_id)
     if member_id is not None:
         query = query.where(session_results.c.member_id == member_id)
@@ -438,6 +443,9 @@ def results_newest_first(conn: Connection, club_id: str, *, until: datetime | No
                            session_results.c.session_id.desc(),
                            session_results.c.seat.desc(), session_results.c.version.desc())
     # the option on the statement, not the connection: a write goes on after the walk
+    if limit is not None:  # the newest few: one plain query
+        yield from list(conn.execute(query.limit(limit)))
+        return
     result = conn.execute(query.execution_options(yield_per=batch))
     try:
         yield from result

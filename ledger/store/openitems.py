@@ -281,11 +281,15 @@ def keep(conn: Connection, club_id: str, added: Sequence[Line],
         if not _forward(pair, lines, amounts, *ends[pair], writes, club_id):
             again.add(pair)
     if again:
-        o = open_items.c
-        rows = list(conn.execute(select(open_items).where(
-            o.club_id == club_id, o.member_id.in_(sorted({m for m, _ in again})))))
+        o, b = open_items.c, account_balances.c
+        ids = sorted({m for m, _ in again})
+        rows = list(conn.execute(select(open_items).where(o.club_id == club_id,
+                                                          o.member_id.in_(ids))))
+        balance = {(str(a)[len(MEMBER):], str(c)): int(n) for a, c, n in conn.execute(
+            select(b.account, b.currency, b.amount_minor).where(
+                b.club_id == club_id, b.account.in_([be.member_account(m) for m in ids])))}
         for pair in sorted(again):
-            _walked_again(conn, club_id, pair,
+            _walked_again(conn, club_id, pair, balance.get(pair, 0),
                           [r for r in rows if (r.member_id, r.currency) == pair], writes)
     writes.run(conn, club_id)
 
@@ -383,17 +387,34 @@ def _forward(pair: Pair, lines: list[Line], amounts: list[int], newest: list[Any
     return True
 
 
-def _walked_again(conn: Connection, club_id: str, pair: Pair, kept: list[Any],
+NEWEST = 8  # a member's newest lines of each kind read first when his lines are walked
+
+
+def _walked_again(conn: Connection, club_id: str, pair: Pair, amount: int, kept: list[Any],
                   writes: _Writes) -> None:
     """The member's open items (in one currency) found by walking his lines from the newest
-    back as far as his balance reaches."""
-    b = account_balances.c
-    amount = int(conn.scalar(select(b.amount_minor).where(
-        b.club_id == club_id, b.account == be.member_account(pair[0]),
-        b.currency == pair[1])) or 0)
+    back as far as his balance (`amount`) reaches: his NEWEST results' lines and postings
+    first (what is open after his balance changed side is mostly the newest line), then,
+    if they do not reach it, all of them streamed."""
     want = {pair: abs(amount)} if amount else {}
-    debts, credits = walk(conn, club_id, want if amount < 0 else {},
-                          want if amount > 0 else {}, member=pair)
+    owing, owed = (want if amount < 0 else {}), (want if amount > 0 else {})
+    account = be.member_account(pair[0])
+    results = [result_line(r) for r in booklog.results_newest_first(
+        conn, club_id, member_id=pair[0], currency=pair[1], limit=NEWEST)]
+    rows = list(booklog.member_postings_newest_first(
+        conn, club_id, account=account, currency=pair[1], limit=NEWEST))
+    entries = list(posted_lines(rows))
+    # the lines read are the newest end of his lines down to the older of the two cut short
+    ends = [lines[-1].sort_key() for lines, read in ((results, results), (entries, rows))
+            if len(read) == NEWEST]
+    known = [line for line in heapq.merge(results, entries, key=Line.sort_key, reverse=True)
+             if not ends or line.sort_key() >= max(ends)]
+    try:
+        debts, credits = bk.open_lines(known, owing, owed)
+    except InvariantBroken:
+        if not ends:
+            raise
+        debts, credits = walk(conn, club_id, owing, owed, member=pair)
     writes.move(kept, [item_row(club_id, found, amount > 0) for found in debts or credits])
 
 
