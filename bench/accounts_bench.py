@@ -13,11 +13,13 @@ target "reads that stay flat", whose cost should be within 1.3 x of the 1,000-se
 
 Makes a club of 10 members on the (migrated, may be shared) database at URL (PostgreSQL, or
 `sqlite:///file.db`), writes the results of `--sessions` ended sessions of five seats (random
-zero-sum nets, through the projection writer), appends `--payments` payments through the
-service, and plays one session of `--deals` deals through the service (a random legal session
-of the generator, tests/support/sessions.py, card by card, with breaches and penalties; 10p a
-unit), ended. Then it serves every read through the app (Flask's test client, a treasurer's
-token, the real routes and serialisation; first the served code's gunicorn `post_worker_init`,
+zero-sum nets, through the projection writer, straight to the table; then what the database
+keeps of them written as `lanterloo rebuild` writes it), appends `--payments` payments
+through the service, and plays one session of `--deals` deals through the service (a random
+legal session of the generator, tests/support/sessions.py, card by card, with breaches and
+penalties; 10p a unit), ended. Then it serves every read through the app (Flask's test
+client, a treasurer's token, the real routes and serialisation; first the served code's
+gunicorn `post_worker_init`,
 as a worker runs it once it has loaded the app): the median and p90 of `--repeat` calls after
 a warm-up, every call's time (`ms`, to pool alternating runs), the median and every call of
 this process's CPU time (`cpu_median_ms`, `cpu_ms`: the app's own work, without the
