@@ -54,7 +54,7 @@ class ReadinessSchema(Open):
     status = fields.String(required=True, metadata={"example": "ok"})
     database = fields.String(required=True, metadata={"example": "ok"})
     schema = fields.String(required=True, metadata={
-        "example": "0018", "description": "the schema's Alembic revision"})
+        "example": "0019", "description": "the schema's Alembic revision"})
     signing = fields.String(required=True, metadata={
         "example": "ok", "description": "the signing of chain heads "
         "(ledger/audit/checkpoint_log.py): "

@@ -4,7 +4,6 @@
     problems(conn, club_id)                     # where the table is not the fold of the log
     rebuild(conn, club_id)                      # the table written again from the log
     rebuild_clubs(engine, differing=True)       # `lanterloo migrate`'s, every club's
-    posted_lines(rows)                          # the rows as the open items' walk's lines
 
 Each book entry's postings are written, one row each, in the transaction that appends the
 entry (Books.append, under the write protocol of ledger/writes.py), so that a read sums
@@ -17,17 +16,15 @@ log where it differs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from ledger.domain import accounts as bk
 from ledger.domain import bookentries as be
-from ledger.domain.accounts import Line
 from ledger.store import booklog as store
-from ledger.store import clublog, open_store
+from ledger.store import clublog, open_store, openitems
 from ledger.store.chain import as_utc
 
 # the differences verify names, at most (a table left unkept differs at every entry)
@@ -87,29 +84,36 @@ def problems(conn: Connection, club_id: str, rows: Sequence[Any] | None = None
 
 def balance_problems(conn: Connection, club_id: str) -> list[str]:
     """Where the club's `account_balances` is not the sums of its postings and results'
-    lines, or its `member_standings` the sums of its results' lines: [] when every sum and
-    count is."""
+    lines, its `member_standings` or `session_totals` the sums of its results' lines, or its
+    `open_items` what the walk of its books finds (ledger/store/openitems.py): [] when every
+    sum, count and open item is."""
     out = []
     for table, want, have, what in (
             ("account_balances", store.summed_balances(conn, club_id),
              store.stored_balances(conn, club_id), "(balance, postings)"),
             ("member_standings", store.summed_standings(conn, club_id),
              store.stored_standings(conn, club_id),
-             f"({', '.join((*store.KEPT_SUMS, 'net_minor', 'net_minor_lines', 'lines'))})")):
+             f"({', '.join((*store.KEPT_SUMS, 'net_minor', 'net_minor_lines', 'lines'))})"),
+            ("session_totals", store.summed_session_totals(conn, club_id),
+             store.stored_session_totals(conn, club_id), "(left in sessions, lines)")):
         found = [f"{table}: {a} {c} holds {have.get((a, c))}, the books sum to "
                  f"{want.get((a, c))} {what}"
                  for a, c in sorted({*want, *have}) if want.get((a, c)) != have.get((a, c))]
         more = len(found) - SHOWN
         out += found[:SHOWN] + ([f"{table}: and {more} more"] if more > 0 else [])
-    return out
+    return out + openitems.problems(conn, club_id, SHOWN)
 
 
 def rebuild(conn: Connection, club_id: str) -> int:
     """Write the club's `book_postings` again from its book log; the rows written."""
     rows = folded(club_id, store.entries(conn, club_id))
+    # its balances' rows held first, in the writes' order (a session ending meanwhile waits)
+    openitems.hold(conn, club_id, [(a, c) for a, c, _ in store.kept_balances(conn, club_id)])
     store.replace_postings(conn, club_id, rows)
     store.replace_balances(conn, club_id)
     store.replace_standings(conn, club_id)
+    store.replace_session_totals(conn, club_id)
+    openitems.rebuild(conn, club_id)
     return len(rows)
 
 
@@ -131,26 +135,3 @@ def rebuild_clubs(engine: Engine, *, differing: bool = False) -> list[str]:
             rebuild(tx.conn, club_id)
             written.append(club_id)
     return written
-
-
-def posted_lines(rows: Iterable[Any]) -> Iterator[Line]:
-    """The book entries' lines from the rows of `book_postings` (an entry's rows one after
-    another), each with its postings among those rows: what the open items' walk needs of
-    an entry (its time, number, kind and session), without its payload read."""
-    group: list[Any] = []
-    for r in rows:
-        if group and r.seq != group[0].seq:
-            yield _posted_line(group)
-            group = []
-        group.append(r)
-    if group:
-        yield _posted_line(group)
-
-
-def _posted_line(rows: list[Any]) -> Line:
-    first = rows[0]
-    return Line(at=as_utc(first.recorded_at), kind=bk.entry_kind(first.type),
-                postings=tuple(be.BookPosting(r.account, r.currency, int(r.amount_minor))
-                               for r in rows),
-                session_id=first.session_id, seq=int(first.seq),
-                detail={"type": first.type})

@@ -12,7 +12,6 @@ here takes the cut; `Cut()` is now.
 
 from __future__ import annotations
 
-import heapq
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -21,7 +20,6 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ledger.books import postings
 from ledger.clubs.service import NotFound, name_key
 from ledger.domain import InvalidInput
 from ledger.domain import accounts as bk
@@ -31,7 +29,7 @@ from ledger.domain.currencies import UNITS
 from ledger.domain.periods import end_of, period_of
 from ledger.sessions import history
 from ledger.store import booklog as store
-from ledger.store import clubstore
+from ledger.store import clubstore, openitems
 from ledger.store.chain import as_utc, utc_iso
 
 
@@ -281,31 +279,28 @@ SIDES = {"debts": False, "payables": True}  # the side's name: whether it is the
 def open_items(conn: Connection, club_id: str, cut: Cut, *,
                sides: tuple[str, ...] = ("debts", "payables")) -> dict[str, Any]:
     """The open debts (`debts`: what members owe the club) and what the club owes them
-    (`payables`), oldest first, and their totals per currency: FIFO's open lines, found
-    from the newest end (bk.open_lines). The books are read once for both sides: the
-    members' balances, the book log, and the results' lines from the newest back only as
-    far as the open items reach."""
+    (`payables`), oldest first, and their totals per currency. Now: as the database keeps
+    them (`open_items`, ledger/store/openitems.py); as of an earlier point, FIFO's open
+    lines found from the newest end (bk.open_lines): the members' balances, then the
+    results' lines and the book postings from the newest back only as far as the open
+    items reach, read once for both sides."""
+    if cut.seq is None and cut.at is None:
+        out: dict[str, Any] = {}
+        for side in sides:
+            out[side], out[f"{side}_totals"], _ = open_page(conn, club_id, side)
+        return out
     sums = balances(conn, club_id, cut, sessions=False)
     members = members_of(conn, club_id)
-    owing: dict[bool, dict[tuple[str, str], int]] = {False: {}, True: {}}
-    for account_, per_currency in sums.items():
-        if account_.startswith("member:"):
-            for currency, amount in per_currency.items():
-                if amount and _SIDE_OF[amount > 0] in sides:
-                    owing[amount > 0][(account_[len("member:"):], currency)] = abs(amount)
-    found: tuple[list[bk.OpenLine], list[bk.OpenLine]] = ([], [])
-    if owing[False] or owing[True]:  # the lines are read only when someone owes
-        results = (line_of_row(r) for r in store.results_newest_first(conn, club_id,
-                                                                        until=cut.at))
-        entries = postings.posted_lines(store.member_postings_newest_first(
-            conn, club_id, up_to=cut.seq))
-        found = bk.open_lines(heapq.merge(results, entries, key=Line.sort_key, reverse=True),
-                              owing[False], owing[True])
+    owing, owed = openitems.sides(
+        (account_, currency, amount) for account_, per_currency in sums.items()
+        for currency, amount in per_currency.items()
+        if _SIDE_OF[amount > 0] in sides)
+    found = openitems.walk(conn, club_id, owing, owed, until=cut.at, up_to=cut.seq)
     # a book entry's line names its session (a reversed payment's) by the session's results
     unnamed = {line.session_id for side in found for _, line, _, _ in side
                if line.session_id and line.session_name is None}
     names = store.session_names(conn, club_id, unnamed) if unnamed else {}
-    out: dict[str, Any] = {}
+    out = {}
     for side in sides:
         out[side], out[f"{side}_totals"] = _listed(found[SIDES[side]], members, names)
     return {**out, **cut.echo()}
@@ -314,23 +309,43 @@ def open_items(conn: Connection, club_id: str, cut: Cut, *,
 _SIDE_OF = {False: "debts", True: "payables"}
 
 
+def open_page(conn: Connection, club_id: str, side: str, *, after: int = 0,
+              limit: int | None = None) -> tuple[list[dict[str, Any]], dict[str, int], bool]:
+    """(a page of one side's open items now, as the answers list them, straight from the
+    table in their order; the side's totals per currency, from the kept balances; whether
+    more follow the page)."""
+    rows, more = openitems.page(conn, club_id, SIDES[side], after=after, limit=limit)
+    unnamed = {r.session_id for r in rows if r.session_id and r.session_name is None}
+    names = store.session_names(conn, club_id, unnamed) if unnamed else {}
+    listed = [_item(r.member_id, r.name, r.currency, abs(int(r.open_minor)), r.session_id,
+                    r.session_name or names.get(r.session_id or ""), r.kind, r.seq,
+                    r.corrected_by, as_utc(r.at)) for r in rows]
+    return listed, openitems.totals(conn, club_id, SIDES[side]), more
+
+
+def _item(member_id: str, name: str, currency: str, amount: int, session_id: str | None,
+          session_name: str | None, kind: str, seq: int | None, corrected_by: int | None,
+          since: datetime) -> dict[str, Any]:
+    return {"member_id": member_id, "name": name, "currency": currency,
+            "amount_minor": amount, "session_id": session_id, "session_name": session_name,
+            "kind": kind, "seq": seq, "corrected_by": corrected_by,
+            "since": since.isoformat()}
+
+
 def _listed(lines: list[bk.OpenLine], members: dict[str, Any], names: dict[str, str]
             ) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The open lines oldest first, as the answer lists them, and their totals."""
-    out = []
+    keyed = []
     for member_id, line, currency, amount in lines:
         name = members[member_id].name
-        out.append({"member_id": member_id, "name": name, "currency": currency,
-                    "amount_minor": amount, "session_id": line.session_id,
-                    "session_name": line.session_name or names.get(line.session_id or ""),
-                    "kind": str(line.kind), "seq": line.seq,
-                    "corrected_by": line.detail.get("corrected_by"),
-                    "since": line.at.isoformat(),
-                    "_key": (line.at, name_key(name), line.session_id or "")})
-    out.sort(key=lambda d: d["_key"])
+        keyed.append(((line.at, name_key(name), line.session_id or ""), _item(
+            member_id, name, currency, amount, line.session_id,
+            line.session_name or names.get(line.session_id or ""), str(line.kind), line.seq,
+            line.detail.get("corrected_by"), line.at)))
+    keyed.sort(key=lambda k: k[0])
+    out = [d for _, d in keyed]
     totals: dict[str, int] = defaultdict(int)
     for d in out:
-        del d["_key"]
         totals[d["currency"]] += d["amount_minor"]
     return out, dict(sorted(totals.items()))
 

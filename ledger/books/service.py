@@ -307,7 +307,12 @@ class Books:
             built = build(tx.conn)
             now, seq, previous = head.now or tx.now(), head.version, head.head_hash
             written = []
-            for entry in built if isinstance(built, list) else [built]:
+            entries = built if isinstance(built, list) else [built]
+            # the balances every entry moves held at once, in their order (no deadlock)
+            tx.hold_postings(self.club_id, [p for n, entry in enumerate(entries, seq + 1)
+                                            for p in postings.rows_of(self.club_id, n, entry,
+                                                                      now)])
+            for entry in entries:
                 seq += 1
                 row: dict[str, Any] = {
                     "club_id": self.club_id, "seq": seq, "type": entry.type,
@@ -420,25 +425,34 @@ class Books:
         """Every member's open debts, oldest first (a page of them with `limit`), and their
         totals per currency."""
         _check_page(after, limit)
-        return _page(self._side("debts", as_of), "debts", after, limit)
+        return self._side("debts", as_of, after, limit)
 
     def payables(self, *, as_of: str | None = None, after: int = 0,
                  limit: int | None = None) -> dict[str, Any]:
         """What the club owes each member, oldest first (a page of it with `limit`), and the
         totals per currency."""
         _check_page(after, limit)
-        return _page(self._side("payables", as_of), "payables", after, limit)
+        return self._side("payables", as_of, after, limit)
 
     def open_items(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Both sides at once, from one read of the books (the club's page): `debts`,
         `debts_totals`, `payables`, `payables_totals`."""
         return self._read(as_of, lambda conn, cut: reads.open_items(conn, self.club_id, cut))
 
-    def _side(self, side: str, as_of: str | None) -> dict[str, Any]:
-        found = self._read(as_of, lambda conn, cut: reads.open_items(
-            conn, self.club_id, cut, sides=(side,)))
-        return {side: found[side], "totals": found[f"{side}_totals"],
-                **({"as_of": found["as_of"]} if "as_of" in found else {})}
+    def _side(self, side: str, as_of: str | None, after: int, limit: int | None
+              ) -> dict[str, Any]:
+        """A page of one side: now, read from the open items the database keeps, the page
+        only; as of a point, from the walk of the books, then paged (`_page`)."""
+        def read(conn: Connection, cut: reads.Cut) -> dict[str, Any]:
+            if cut.seq is None and cut.at is None:
+                items, totals, more = reads.open_page(conn, self.club_id, side, after=after,
+                                                      limit=limit)
+                return {side: items, "totals": totals,
+                        "next_after": after + len(items) if more else None}
+            found = reads.open_items(conn, self.club_id, cut, sides=(side,))
+            return _page({side: found[side], "totals": found[f"{side}_totals"],
+                          "as_of": found["as_of"]}, side, after, limit)
+        return self._read(as_of, read)
 
     def settle_up(self, *, as_of: str | None = None) -> dict[str, Any]:
         """Who pays the club, whom it pays, its cash and bank, per currency."""

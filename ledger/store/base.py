@@ -20,7 +20,7 @@ the books) is one snapshot: `store.consistent()`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,8 +43,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from . import booklog, clublog
-from .chain import utc_iso
+from . import booklog, clublog, openitems
+from .chain import as_utc, utc_iso
 from .db import clock, one_snapshot
 from .tables import (
     KEPT_STATUS_CODE,
@@ -204,6 +204,7 @@ class Tx(ABC):
         snapshots, result lines and stored answers. (Only at revision 0017: from 0018 on every
         session is a club's, and this changes nothing.)"""
         self.attached.add(session_id)
+        # (the open items of its result lines are the upgrade's to fill: 0019 comes after)
         for table, column in ((events, events.c.stream_id),
                               (deal_views, deal_views.c.session_id),
                               (snapshots, snapshots.c.session_id),
@@ -235,7 +236,9 @@ class Tx(ABC):
         position."""
         position = int(self.conn.execute(
             insert(book_entries).returning(book_entries.c.position), row).scalar_one())
+        self.hold_postings(row["club_id"], postings)
         booklog.insert_postings(self.conn, postings)
+        openitems.keep(self.conn, row["club_id"], list(openitems.posted_lines(postings)))
         clublog.advance(self.conn, clublog.books_stream(row["club_id"]), row["seq"] - 1,
                         row["seq"], row["hash"])
         return position
@@ -248,13 +251,68 @@ class Tx(ABC):
                                  .with_for_update())
         return {sid: club for sid, club in rows}
 
+    def hold_postings(self, club_id: str, postings: Iterable[dict[str, Any]]) -> None:
+        """Hold the balances' rows the book postings move (all of a write's entries' at
+        once, before the first is appended: openitems.hold's order)."""
+        openitems.hold(self.conn, club_id, [(p["account"], p["currency"]) for p in postings])
+
+    def hold_results(self, session_ids: Sequence[str], rows: Sequence[dict[str, Any]], *,
+                     club_id: str | None = None) -> list[Any]:
+        """Hold the kept rows that replacing the sessions' results' lines with `rows`
+        moves (openitems.hold's order, every club's in turn); their lines as they stand.
+        With `club_id`, the sessions are that club's (a write's); without, any club's (the
+        operator's rebuild)."""
+        query = select(session_results).where(session_results.c.session_id.in_(
+            list(session_ids)))
+        if club_id is not None:
+            query = query.where(session_results.c.club_id == club_id)
+        old = list(self.conn.execute(query))
+        by_club: dict[str, list[Mapping[str, Any]]] = {}
+        lines: list[Mapping[str, Any]] = [dict(o._mapping) for o in old]
+        lines += rows
+        for r in lines:
+            if r["club_id"] is not None:
+                by_club.setdefault(r["club_id"], []).append(r)
+        for club in sorted(by_club):
+            openitems.hold(self.conn, club, openitems.result_holds(by_club[club]))
+        return old
+
     def replace_results(self, session_id: str, club_id: str | None,
                         rows: Sequence[dict[str, Any]]) -> None:
+        """Write the session's results' lines anew, and its members' open items after them
+        (a line kept as it was moves nothing; one taken back or changed walks its member's
+        lines again)."""
+        old = self.hold_results([session_id], rows, club_id=club_id)
         self.conn.execute(delete(session_results)
                           .where(club_is(session_results, club_id),
                                  session_results.c.session_id == session_id))
         if rows:
             self.conn.execute(insert(session_results), list(rows))
+        if session_id in self.attached:  # attached at revision 0017, before the open items
+            return  # were kept: the upgrade to 0019 fills them from the books
+        before = {_line_of(r._mapping): r for r in old}
+        after = {_line_of(r): r for r in rows}
+        clubs: dict[str, tuple[list[Any], set[tuple[str, str]]]] = {}
+        for key in before.keys() - after.keys():
+            r = before[key]
+            if r.club_id is not None and r.member_id is not None:
+                clubs.setdefault(r.club_id, ([], set()))[1].add((r.member_id, r.currency))
+        for key in after.keys() - before.keys():
+            if after[key]["club_id"] is not None:
+                clubs.setdefault(after[key]["club_id"], ([], set()))[0].append(
+                    openitems.result_line(after[key]))
+        for club, (added, rewalk) in sorted(clubs.items()):
+            openitems.keep(self.conn, club, added, rewalk)
+
+
+# what makes a result's line on the books: a row changed in any of these is another line
+LINE_COLUMNS = ("session_id", "seat", "version", "club_id", "member_id", "currency",
+                "net_units", "net_minor", "posted_at", "session_name", "corrected_by",
+                "reason")
+
+
+def _line_of(r: Any) -> tuple[Any, ...]:
+    return tuple(as_utc(r[name]) if name == "posted_at" else r[name] for name in LINE_COLUMNS)
 
 
 class Store(ABC):

@@ -15,7 +15,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, case, delete, func, insert, literal, select, union_all
+from sqlalchemy import (
+    Connection,
+    Row,
+    and_,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    union_all,
+)
 
 from . import clublog
 from .chain import first_broken_link, link, utc_iso
@@ -25,6 +37,7 @@ from .tables import (
     book_postings,
     member_standings,
     session_results,
+    session_totals,
     sessions,
 )
 
@@ -246,17 +259,28 @@ def posting_sums(conn: Connection, club_id: str, *, up_to: int | None = None
 
 
 def member_postings_newest_first(conn: Connection, club_id: str, *, up_to: int | None = None,
-                                 batch: int = 250) -> Iterator[Row[Any]]:
+                                 account: str | None = None, currency: str | None = None,
+                                 batch: int = 250, limit: int | None = None
+                                 ) -> Iterator[Row[Any]]:
     """The postings of the club's book entries (numbered up to `up_to`, if given) to its
-    members' accounts, from the newest entry back (by time, then number; an entry's
-    postings in their place), read `batch` rows at a time: a reader who stops early reads
-    no further."""
+    members' accounts (to `account` in `currency` only, if given), from the newest entry
+    back (by time, then number; an entry's postings in their place), read `batch` rows at
+    a time: a reader who stops early reads no further (only the newest `limit`, in one
+    plain query, if given)."""
     p = book_postings.c
-    query = select(book_postings).where(p.club_id == club_id, p.account.startswith("member:"))
+    query = select(book_postings).where(
+        p.club_id == club_id,
+        p.account.startswith("member:") if account is None else p.account == account)
+    if currency is not None:
+        query = query.where(p.currency == currency)
     if up_to is not None:
         query = query.where(p.seq <= up_to)
     query = query.order_by(p.recorded_at.desc(), p.seq.desc(), p.n)
-    result = conn.execution_options(yield_per=batch).execute(query)
+    # the option on the statement, not the connection: a write goes on after the walk
+    if limit is not None:  # the newest few: one plain query
+        yield from list(conn.execute(query.limit(limit)))
+        return
+    result = conn.execute(query.execution_options(yield_per=batch))
     try:
         yield from result
     finally:
@@ -265,6 +289,14 @@ def member_postings_newest_first(conn: Connection, club_id: str, *, up_to: int |
 
 # -- each account's balance now (`account_balances`, kept by triggers: migration 0015) ------
 
+def of_kind(account: Any, prefix: str) -> Any:
+    """`account` starts with `prefix` ("member:", "session:"), as the key's range (the
+    character after ":" is ";"), so that an index skips the other kinds of account (a club
+    has thousands of sessions'); with the filter too, exact whatever the collation."""
+    return and_(account >= prefix, account < prefix[:-1] + chr(ord(prefix[-1]) + 1),
+                account.startswith(prefix))
+
+
 def kept_balances(conn: Connection, club_id: str, *, sessions: bool = True
                   ) -> list[tuple[str, str, int]]:
     """(account, currency, balance) of every account of the club posted to, now (without
@@ -272,17 +304,45 @@ def kept_balances(conn: Connection, club_id: str, *, sessions: bool = True
     b = account_balances.c
     query = select(b.account, b.currency, b.amount_minor).where(b.club_id == club_id)
     if not sessions:
-        query = query.where(~b.account.startswith("session:"))
+        # the key's ranges before and after the sessions' accounts (";" follows ":"), so
+        # that the index skips a club's thousands of them; the filter keeps the answer exact
+        # whatever the database's collation
+        query = query.where(or_(b.account < "session:", b.account >= "session;"),
+                            ~b.account.startswith("session:"))
     return [(str(a), str(c), int(n)) for a, c, n in conn.execute(query)]
 
 
 def kept_session_totals(conn: Connection, club_id: str) -> list[tuple[str, int]]:
-    """(currency, the sum of the club's sessions' own accounts in it) now."""
-    b = account_balances.c
-    query = (select(b.currency, func.sum(b.amount_minor))
-             .where(b.club_id == club_id, b.account.startswith("session:"))
-             .group_by(b.currency))
-    return [(str(c), int(n)) for c, n in conn.execute(query)]
+    """(currency, the sum of the club's sessions' own accounts in it) now, as the database
+    keeps it (`session_totals`: one row a currency)."""
+    t = session_totals.c
+    return [(str(c), int(n)) for c, n in conn.execute(
+        select(t.currency, t.amount_minor).where(t.club_id == club_id))]
+
+
+def summed_session_totals(conn: Connection, club_id: str) -> dict[tuple[str, str], tuple[int, int]]:
+    """{("sessions", currency): (the sum of the sessions' own accounts, the lines)} of the
+    club's results' lines: what `session_totals` must hold."""
+    r = session_results.c
+    query = (select(r.currency, -func.sum(func.coalesce(r.net_minor, r.net_units)),
+                    func.count()).where(r.club_id == club_id).group_by(r.currency))
+    return {("sessions", str(c)): (int(n), int(k)) for c, n, k in conn.execute(query)}
+
+
+def stored_session_totals(conn: Connection, club_id: str
+                          ) -> dict[tuple[str, str], tuple[int, int]]:
+    t = session_totals.c
+    return {("sessions", str(c)): (int(n), int(k)) for c, n, k in conn.execute(
+        select(t.currency, t.amount_minor, t.lines).where(t.club_id == club_id))}
+
+
+def replace_session_totals(conn: Connection, club_id: str) -> None:
+    """The club's `session_totals` written again from its results' lines."""
+    conn.execute(delete(session_totals).where(session_totals.c.club_id == club_id))
+    rows = [{"club_id": club_id, "currency": c, "amount_minor": n, "lines": k}
+            for (_, c), (n, k) in summed_session_totals(conn, club_id).items()]
+    if rows:
+        conn.execute(insert(session_totals), rows)
 
 
 def kept_session_page(conn: Connection, club_id: str, *, after: str, limit: int
@@ -366,17 +426,27 @@ def load_results(conn: Connection, *, club_id: str | None = None,
 
 
 def results_newest_first(conn: Connection, club_id: str, *, until: datetime | None = None,
-                         batch: int = 250) -> Iterator[Row[Any]]:
-    """The club's results' lines (posted by `until`, if given) from the newest back, read
-    `batch` rows at a time (a server-side cursor on PostgreSQL) so that a reader who stops
-    early reads no further: the exact reverse of load_results' order."""
+                         member_id: str | None = None, currency: str | None = None,
+                         batch: int = 250, limit: int | None = None) -> Iterator[Row[Any]]:
+    """The club's results' lines (posted by `until`, if given; the member's in `currency`
+    only, if given) from the newest back, read `batch` rows at a time (a server-side cursor
+    on PostgreSQL) so that a reader who stops early reads no further (only the newest
+    `limit`, in one plain query, if given): the exact reverse of load_results' order."""
     query = select(session_results).where(session_results.c.club_id == club_id)
+    if member_id is not None:
+        query = query.where(session_results.c.member_id == member_id)
+    if currency is not None:
+        query = query.where(session_results.c.currency == currency)
     if until is not None:
         query = query.where(session_results.c.posted_at <= until)
     query = query.order_by(session_results.c.posted_at.desc(),
                            session_results.c.session_id.desc(),
                            session_results.c.seat.desc(), session_results.c.version.desc())
-    result = conn.execution_options(yield_per=batch).execute(query)
+    # the option on the statement, not the connection: a write goes on after the walk
+    if limit is not None:  # the newest few: one plain query
+        yield from list(conn.execute(query.limit(limit)))
+        return
+    result = conn.execute(query.execution_options(yield_per=batch))
     try:
         yield from result
     finally:

@@ -239,6 +239,8 @@ class PostgresTx(Tx):
                 for r in rebuilt:
                     for version, state in sorted(r.snapshots.items()):
                         copy.write_row((r.session_id, r.club_id, version, state))
+        # every session's kept rows held at once, in their order, before any is moved
+        self.hold_results(ids, [row for r in rebuilt for row in r.results])
         for r in rebuilt:
             self.replace_results(r.session_id, r.club_id, r.results)
 

@@ -319,6 +319,56 @@ member_standings = Table(
     PrimaryKeyConstraint("club_id", "member_id", "currency"),
 )
 
+# `open_items` holds each member's open lines now (FIFO's: the lines of his account not yet
+# settled by later lines of the other sign, and what of each is still open), kept by every
+# write that posts a line to a member (ledger/store/openitems.py and its migration), so that
+# /debts and /payables read a page of them and no walk of the books. A line is `line`: a
+# book entry's ("entry:<seq>") or a result's ("result:<session>:<version>:<seat>"); its
+# time, number and session as the walk orders them (accounts.Line.sort_key), and what the
+# answers show of it. The walk of the books stays the definition: `Books.verify` compares
+# the table with it, `lanterloo rebuild --all` writes it again.
+
+OPEN_DEBT, OPEN_CREDIT = "open_minor < 0", "open_minor > 0"
+open_items = Table(
+    "open_items",
+    metadata,
+    Column("club_id", String(ID_LENGTH), nullable=False),
+    Column("member_id", String(ID_LENGTH), nullable=False),
+    Column("currency", String(8), nullable=False),
+    Column("line", String(STREAM_ID_LENGTH + NAME_LENGTH + 24), nullable=False),
+    Column("at", Timestamp, nullable=False),  # the line's time (posted or recorded)
+    Column("seq", Integer, nullable=True),  # a book entry's number; None for a result
+    Column("session_id", String(STREAM_ID_LENGTH), nullable=True),
+    Column("seat", String(NAME_LENGTH), nullable=True),  # a result's
+    Column("version", Integer, nullable=True),  # a result's: the session's version
+    Column("session_name", String(200), nullable=True),  # a result's
+    Column("kind", String(32), nullable=False),  # accounts.EntryKind
+    Column("corrected_by", Integer, nullable=True),  # an adjustment's EntryCorrected
+    Column("amount_minor", BigInteger, nullable=False),  # the line's posting to him
+    Column("open_minor", BigInteger, nullable=False),  # what is open: signed like it
+    PrimaryKeyConstraint("club_id", "member_id", "currency", "line"),
+    # each side in the answers' order (a club may be owed nothing and owe thousands)
+    Index("ix_open_items_debts", "club_id", "at", postgresql_where=text(OPEN_DEBT),
+          sqlite_where=text(OPEN_DEBT)),
+    Index("ix_open_items_credits", "club_id", "at", postgresql_where=text(OPEN_CREDIT),
+          sqlite_where=text(OPEN_CREDIT)),
+    Index(None, "club_id", "member_id", "currency", "at"),  # a member's, oldest or newest
+)
+
+# `session_totals` holds, per currency, the sum of the club's sessions' own accounts now
+# (what is left in sessions: minus the results' lines), kept by triggers on `session_results`
+# like `account_balances` (the same migration), so that /accounts reads one row a currency.
+
+session_totals = Table(
+    "session_totals",
+    metadata,
+    Column("club_id", String(ID_LENGTH), nullable=False),
+    Column("currency", String(8), nullable=False),
+    Column("amount_minor", BigInteger, nullable=False),
+    Column("lines", Integer, nullable=False),
+    PrimaryKeyConstraint("club_id", "currency"),
+)
+
 # -- the club log and the heads of the clubs' logs (migration 0011; ledger/store/clublog.py) --
 #
 # `club_log` is each club's chained log of who may act: the club's creation, members added,
@@ -386,6 +436,7 @@ session_results = Table(
     _of_session("session_id"),
     Index(None, "club_id", "member_id"),
     Index(None, "club_id", "posted_at"),
+    Index(None, "club_id", "member_id", "posted_at"),  # a member's lines from the newest
 )
 
 # -- as-of snapshots (docs/explain.md) -----------------------------------------------------

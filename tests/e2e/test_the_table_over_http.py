@@ -153,7 +153,7 @@ def test_liveness_touches_no_database_and_readiness_reaches_it(client):
     assert response.get_json() == {"status": "ok"}
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "0018",
+    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "0019",
                                    "signing": "off",  # no checkpoint key in the tests
                                    "read_replica": "off"}
 

@@ -25,6 +25,7 @@ from ledger.domain.events import DealSettled, PenaltyImposed
 from ledger.projections import result_rows
 from ledger.sessions.service import Ledger
 from ledger.store import booklog as store
+from ledger.store import open_store
 from ledger.store.tables import book_entries, session_results, sessions
 from ledger.writes import WriteRequest
 from tests.support.sessions import RandomChooser, SessionShape, play_session
@@ -286,7 +287,8 @@ def test_payments_and_write_offs_keep_every_account_the_sum_of_its_entries(engin
             with engine.begin() as conn:
                 conn.execute(insert(sessions).values(id=sid, club_id=club, version=1, state={},
                                                      created_at=T0, updated_at=T0))
-                conn.execute(insert(session_results), result_rows([
+            with open_store(engine).transaction() as tx:  # as a session's end writes them
+                tx.replace_results(sid, club, result_rows([
                     SessionResult(session_id=sid, seat=m, member_id=ids[m], currency="GBP",
                                   net_units=net, net_minor=net, deals_dealt=1, loos=0,
                                   loo_units=0, penalties=0, penalty_units=0,

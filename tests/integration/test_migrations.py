@@ -20,7 +20,7 @@ from ledger.writes import WriteRequest
 from tests.clubs import club_ledger
 from tests.support.before_clubs import ATTACHABLE
 
-HEAD = "0018"
+HEAD = "0019"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
@@ -48,7 +48,7 @@ def test_upgrade_to_head_then_check_finds_no_differences(blank_database_url):
         "alembic_version", "events", "sessions", "deal_views", "idempotency_keys", "clubs",
         "members", "tokens", "book_entries", "session_results", "snapshots",
         "pairing_codes", "club_log", "log_heads", "book_postings",
-        "account_balances", "member_standings"}
+        "account_balances", "member_standings", "open_items", "session_totals"}
 
 
 def test_the_alembic_command_line_configuration_upgrades_and_checks_clean(blank_database_url):
