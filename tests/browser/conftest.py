@@ -106,7 +106,9 @@ def server(migrated: Path) -> Iterator[Server]:
     engine = make_engine(f"sqlite:///{folder}/lanterloo.db")
     app = create_app({"ENGINE": engine, "TESTING": True})
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Quiet)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look again: a twentieth of a second, not the default half
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
     thread.start()
     try:
         yield Server(f"http://127.0.0.1:{httpd.server_port}", engine, thread, httpd)
