@@ -194,10 +194,12 @@ def treasurer_at_the_desk(new_device: Any, server: Any, name: str, size: str) ->
 
 def drawn(page: Any, room: str | None = None) -> None:
     """The desk has drawn every answer it asked the API for (<html data-requests="0">, kept
-    by its api.js), in `room` (its id: "evening", "after", "month", ...) when named."""
-    if room is not None:
-        expect(page.locator(f"main[data-room='{room}']")).to_be_attached(timeout=TIMEOUT)
-    expect(page.locator("html[data-requests='0']")).to_be_attached(timeout=TIMEOUT)
+    by its api.js), in `room` (its id: "evening", "after", "month", ...) when named; looked
+    for at every frame, not at expect's widening intervals."""
+    page.wait_for_function(
+        """(room) => document.documentElement.dataset.requests === '0'
+            && (room === null || document.querySelector(`main[data-room="${room}"]`) !== null)""",
+        arg=room, polling="raf", timeout=TIMEOUT)
 
 
 def api(server: Any, person: Person, method: str, path: str, body: Any = None,
