@@ -12,9 +12,11 @@ guests. The access tests use the plain test client and their own tokens.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +24,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Engine
 
-from ledger.clubs.service import ROLES, Clubs
+from ledger.audit import checkpoint_log, checkpoints
+from ledger.clubs.service import ROLES, Actor, Clubs
 from ledger.domain import Command, OpenSession
 from ledger.domain.commands import JoinPlayer
 from ledger.projections import SNAPSHOT_EVERY
@@ -62,6 +65,43 @@ def make_club(engine: Engine, name: str = "club") -> Club:
         club.tokens[role], club.token_ids[role] = issued["token"], issued["token_id"]
         club.members[role] = member["member_id"]
     return club
+
+
+def open_table(engine: Engine, club: Club, name: str, *, players: Sequence[str],
+               by: str = "treasurer", end: str | None = None) -> str:
+    """A table of `club` opened by its member `by` through the ledger's service (and ended
+    `end`, a method such as "divide-pool", when given): its session id."""
+    ledger = Ledger(engine).for_club(club.club_id)
+    request = WriteRequest(Actor(by, club.members[by]))
+    sid = str(ledger.open_session(OpenSession(players=list(players), name=name),
+                                  request).body["session_id"])
+    if end:
+        from ledger.domain.commands import EndSession
+
+        ledger.append(sid, [EndSession(method=end)], request)
+    return sid
+
+
+@contextlib.contextmanager
+def own_signing_key(folder: str) -> Iterator[checkpoints.Signer]:
+    """The service signs each end with a key of its own (LOO_CHECKPOINT_KEY), into a log in
+    `folder` (the instance folder), until the block ends; read afresh on the way in and out."""
+    signer, seed = checkpoints.Signer.generate()
+    saved = {name: os.environ.get(name) for name in ("LOO_INSTANCE_DIR", checkpoints.ENV_KEY)}
+    os.environ["LOO_INSTANCE_DIR"] = folder
+    os.environ[checkpoints.ENV_KEY] = seed
+    checkpoints.forget_configuration()
+    checkpoint_log.forget_state()
+    try:
+        yield signer
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        checkpoints.forget_configuration()
+        checkpoint_log.forget_state()
 
 
 class ClubClient(FlaskClient):

@@ -4,6 +4,7 @@
     database_url        a fresh database, migrated to head through Alembic
     engine              make_engine(database_url), disposed after the test
     ledger              a fresh club's ledger seating unknown players as guests
+    signing_key         the service signs with a key of the test's own (its Signer)
     backend             "sqlite" or "postgresql": the kind of database the test runs on
                         ("postgresql-partitioned" too in a module marked `partitioned`)
 
@@ -52,7 +53,7 @@ from sqlalchemy import Engine
 
 from ledger.sessions.service import Ledger
 from ledger.store.db import make_engine
-from tests.clubs import club_ledger
+from tests.clubs import club_ledger, own_signing_key
 from tests.support.databases import (
     BACKENDS,
     PARTITIONED,
@@ -171,6 +172,14 @@ def engine(fresh_engine: Engine) -> Engine:
 def ledger(engine: Engine) -> Ledger:
     """A fresh club's ledger, seating unknown players as guests (tests/clubs.py)."""
     return club_ledger(engine)
+
+
+@pytest.fixture
+def signing_key(tmp_path: Any) -> Iterator[Any]:
+    """The service signs each end with a key of the test's own, into a log of its own
+    (tests/clubs.py own_signing_key): the key's Signer."""
+    with own_signing_key(str(tmp_path)) as signer:
+        yield signer
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,10 @@ One Chromium for the whole run; each test's tablets are fresh browser contexts i
 own storage, cache and service workers, so nothing leaks from one tablet to the next), and a
 module may keep one context for all its tests where they only read (the layout matrix). The
 app is served by werkzeug in a thread on 127.0.0.1 against a SQLite file, one server per
-module; each test gets a club of its own (tests/clubs.py). Chromium is Debian's
-(`/usr/bin/chromium`, or LOO_CHROMIUM); never Playwright's download. Without it the tests are
-skipped, except under CI (CI=true), where they fail: .ci/run installs it.
+module; each test gets a club of its own (tests/clubs.py; the desk's, tests/browser/desk.py),
+and a module's tests that only read may share one built once (the auditor's). Chromium is
+Debian's (`/usr/bin/chromium`, or LOO_CHROMIUM); never Playwright's download. Without it the
+tests are skipped, except under CI (CI=true), where they fail: .ci/run installs it.
 """
 
 from __future__ import annotations
@@ -106,7 +107,9 @@ def server(migrated: Path) -> Iterator[Server]:
     engine = make_engine(f"sqlite:///{folder}/lanterloo.db")
     app = create_app({"ENGINE": engine, "TESTING": True})
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Quiet)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look again: a twentieth of a second, not the default half
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
     thread.start()
     try:
         yield Server(f"http://127.0.0.1:{httpd.server_port}", engine, thread, httpd)

@@ -9,31 +9,10 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy import func, select
 
-from ledger.clubs.service import Actor
-from ledger.domain import OpenSession
-from ledger.domain.commands import EndSession, StartDeal
-from ledger.sessions.service import Ledger
 from ledger.store.tables import book_entries
-from ledger.writes import WriteRequest
 
-from .desk import CLUBS, DOC_SIZES, SIZES, fits
-from .test_desk_evening import api, treasurer_at_the_desk
-
-
-def ended_table(server: Any, club_id: str, treasurer_id: str) -> str:
-    """docs/rules.md §10.1 at 10p a counter: Dan takes the pool of 3 with the turn-up's
-    trump; the pool of 6 is divided: Tess owes 40p, Ann 10p. The table's session id."""
-    ledger = Ledger(server.engine).for_club(club_id)
-    tess = WriteRequest(Actor("Tess", treasurer_id))
-    sid = ledger.open_session(OpenSession(players=["Tess", "Dan", "Ann"], first_dealer="Tess",
-                                          name="Thursday", money_per_unit_minor=10,
-                                          currency="GBP"), tess).body["session_id"]
-    ledger.append(sid, [StartDeal(trump_card="7H", face_up={
-        "Tess": "5C", "Dan": "9H", "Ann": "KS"})], tess)
-    ledger.append(sid, [EndSession(method="divide-pool")], tess)
-    return str(sid)
+from .desk import CLUBS, DOC_SIZES, SIZES, api, ended_table, fits, rows, treasurer_at_the_desk
 
 
 def pay(page: Any, member: str, amount: str, method: str = "Cash") -> None:
@@ -49,8 +28,7 @@ def pay(page: Any, member: str, amount: str, method: str = "Cash") -> None:
 def test_the_treasurer_takes_a_payment_and_reverses_a_wrong_one(new_device, server,
                                                                 axe_source, size, shots):
     tess = treasurer_at_the_desk(new_device, server, CLUBS[size], size)
-    me = api(server, tess, "GET", "/club")
-    ended_table(server, me["club_id"], me["member_id"])
+    ended_table(tess.club)
     page = tess.page
     page.get_by_role("link", name="After play").click()
     debts = page.get_by_test_id("debts")
@@ -89,11 +67,9 @@ def test_the_treasurer_takes_a_payment_and_reverses_a_wrong_one(new_device, serv
 def test_an_amount_of_nothing_is_refused_beside_the_amount(new_device, server, axe_source):
     tess = treasurer_at_the_desk(new_device, server, "After refused", "tablet-portrait")
     tess.page.get_by_role("link", name="After play").click()
-    with server.engine.connect() as conn:
-        before = conn.scalar(select(func.count()).select_from(book_entries))
+    before = rows(server, book_entries)
     pay(tess.page, "Dan", "0.00")
     refusal = tess.page.get_by_test_id("payment").locator("[data-field='amount_minor'] .refusal")
     expect(refusal).to_contain_text("amount_minor")
-    with server.engine.connect() as conn:
-        assert conn.scalar(select(func.count()).select_from(book_entries)) == before
+    assert rows(server, book_entries) == before
     fits(tess, axe_source)

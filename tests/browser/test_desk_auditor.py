@@ -2,55 +2,43 @@
 in with the link the admin gave him verifies the whole club with one verdict, finds the
 club's sessions by name and date, verifies one, explains its figures (each the API's),
 exports it as a file with a name and sees the ledger say the file is intact; reads the book
-log and the corrections. Everything he does is a read: the only POST is the file's check."""
+log and the corrections. Everything he does is a read: the only POST is the file's check; so
+one club, built once, serves both sizes."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from ledger.audit import checkpoint_log, checkpoints
-from ledger.books.service import Books
-from ledger.clubs.service import Actor, Clubs
-from ledger.clubs.signin import SignIn
+from ledger.audit import checkpoints
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
-from ledger.sessions.service import Ledger
-from ledger.writes import WriteRequest
+from tests.clubs import own_signing_key
 
-from .desk import DOC_SIZES, create_club, fits, open_link, signed_in
-
-
-@pytest.fixture
-def signing_key(monkeypatch, tmp_path):
-    """The server signs each end with a key of the test's own, into a log of its own."""
-    signer, seed = checkpoints.Signer.generate()
-    monkeypatch.setenv("LOO_INSTANCE_DIR", str(tmp_path))
-    monkeypatch.setenv("LOO_CHECKPOINT_KEY", seed)
-    checkpoints.forget_configuration()
-    checkpoint_log.forget_state()
-    yield signer
-    monkeypatch.undo()
-    checkpoints.forget_configuration()
-    checkpoint_log.forget_state()
+from .desk import DOC_SIZES, DeskClub, desk_club, fits, open_link, signed_in
 
 
-def the_club(server, name: str) -> tuple[str, str, str]:
+@pytest.fixture(scope="module")
+def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The server signs each end with a key of the module's own, into a log of its own (the
+    club below is built once, under it)."""
+    with own_signing_key(str(tmp_path_factory.mktemp("audit-key"))) as signer:
+        yield signer
+
+
+@pytest.fixture(scope="module")
+def audited(server: Any, signing_key: Any) -> tuple[DeskClub, str]:
     """A club with Friday ended (docs/rules.md §10.1 at 10p: Dan takes the pool of 3; the
     next pool is divided; an entry undone on the way), Saturday open, and a payment booked:
-    (club id, Friday's id, the admin's member id)."""
-    create_club(server, name)
-    clubs = Clubs(server.engine)
-    club = clubs.club(name)["club_id"]
-    admin = clubs.member(club, "Mrs Bell")["member_id"]
-    tess = clubs.add_member(club, "Tess")["member_id"]
-    for member in ("Dan", "Ann", "Ode"):
-        clubs.add_member(club, member)
-    ledger = Ledger(server.engine).for_club(club)
-    as_tess = WriteRequest(Actor("Tess", tess))
+    built once, through the ledger's services, and only read by the auditor's tests. (The
+    club, Friday's id.)"""
+    club = desk_club(server, "Audit", ("Tess", "Dan", "Ann", "Ode"))
+    ledger, as_tess = club.ledger(), club.by("Tess")
     friday = ledger.open_session(OpenSession(
         players=["Tess", "Dan", "Ann"], first_dealer="Tess", name="Friday",
         money_per_unit_minor=10, currency="GBP"), as_tess).body["session_id"]
@@ -61,20 +49,16 @@ def the_club(server, name: str) -> tuple[str, str, str]:
         "Tess": "5C", "Dan": "9H", "Ann": "KS"})], as_tess)
     ledger.append(friday, [EndSession(method="divide-pool")], as_tess)
     ledger.open_session(OpenSession(players=["Dan", "Ann"], name="Saturday"), as_tess)
-    Books(server.engine, club).record_payment(
-        payer="Ann", payee="club", amount_minor=10, currency="GBP", method="cash",
-        request=as_tess)
-    return club, friday, admin
+    club.books().record_payment(payer="Ann", payee="club", amount_minor=10, currency="GBP",
+                                method="cash", request=as_tess)
+    return club, friday
 
 
 @pytest.mark.parametrize("size", ["phone", "laptop"])
 def test_the_auditor_verifies_explains_and_exports(new_device, server, axe_source, size,
-                                                   shots, signing_key, tmp_path):
-    name = f"Audit {size}"
-    club, friday, admin = the_club(server, name)
-    link = SignIn(server.engine).create_link(club, member="Ode", role="auditor",
-                                             created_by=admin)
-    ode = open_link(new_device, server, f"{server.url}/desk#signin={link['code']}", size)
+                                                   shots, signing_key, audited, tmp_path):
+    club, friday = audited
+    ode = open_link(new_device, server, club.link("Ode", "auditor"), size)
     signed_in(ode, "Ode, auditor")
     page = ode.page
     written: list[str] = []

@@ -7,62 +7,53 @@ the page shows is the API's."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy import func, select
 
-from ledger.clubs.service import Actor
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
-from ledger.sessions.service import Ledger
 from ledger.store.tables import book_entries, events
-from ledger.writes import WriteRequest
 from tests.integration.helpers import quick_deal
 
-from .desk import DOC_SIZES, fits
-from .test_desk_evening import api, treasurer_at_the_desk
-from .test_desk_tin import refused
+from .desk import (
+    DOC_SIZES,
+    DeskClub,
+    api,
+    drawn,
+    fits,
+    gbp,
+    refused,
+    rows,
+    treasurer_at_the_desk,
+)
 
 CLUBS = {"laptop": "The Anchor Loo Club", "phone": "The Plough Loo Club"}
 
 
-def played_table(server: Any, person: Any, club_id: str, treasurer_id: str) -> str:
+def played_table(club: DeskClub) -> str:
     """"Thursday" at 10p: Dan takes the turn-up single; deal 2 entered trick by trick (Ann
     and Tess stand, Dan throws up, Ann takes all three tricks: Tess is looed); the pool
     divided at the end."""
-    ledger = Ledger(server.engine).for_club(club_id)
-    tess = WriteRequest(Actor("Tess", treasurer_id))
+    ledger, tess = club.ledger(), club.by("Tess")
     sid = str(ledger.open_session(OpenSession(
         players=["Tess", "Dan", "Ann"], first_dealer="Tess", name="Thursday",
         money_per_unit_minor=10, currency="GBP"), tess).body["session_id"])
     ledger.append(sid, [StartDeal(trump_card="7H", face_up={
         "Tess": "5C", "Dan": "9H", "Ann": "KS"})], tess)
-    for command in quick_deal(api(server, person, "GET", f"/sessions/{sid}")):
+    for command in quick_deal(ledger.session(sid)):
         ledger.append(sid, [command], tess)
     ledger.append(sid, [EndSession(method="divide-pool")], tess)
     return sid
-
-
-def count(server: Any, table: Any) -> int:
-    with server.engine.connect() as conn:
-        return int(conn.scalar(select(func.count()).select_from(table)) or 0)
-
-
-def gbp(minor: int) -> str:
-    return f"{'-' if minor < 0 else ''}{abs(minor) / 100:.2f} GBP"
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 def test_the_treasurer_writes_off_settles_reads_an_account_and_sends_a_link(
         new_device, server, axe_source, size, shots):
     tess = treasurer_at_the_desk(new_device, server, CLUBS[size], size)
-    me = api(server, tess, "GET", "/club")
-    played_table(server, tess, me["club_id"], me["member_id"])
+    played_table(tess.club)
     page = tess.page
     page.get_by_role("link", name="After play").click()
-    page.wait_for_load_state("networkidle")
+    drawn(page, "after")
     debts = api(server, tess, "GET", "/debts")
     tess_debt = next(d for d in debts["debts"] if d["name"] == "Tess")
     row = page.get_by_test_id("debts").locator("[data-member='Tess']")
@@ -75,7 +66,7 @@ def test_the_treasurer_writes_off_settles_reads_an_account_and_sends_a_link(
         gbp(tess_debt["amount_minor"]).split()[0])
     form.get_by_label("Write off (GBP)").fill("99.00")
     form.get_by_label("Why it will not be paid").fill("moved to York")
-    before = count(server, book_entries)
+    before = rows(server, book_entries)
     form.get_by_role("button", name="Write off Tess's debt").click()
     refusal = form.locator("[data-field='amount_minor'] .refusal")
     expect(refusal).to_have_attribute("data-rule", "write-off-exceeds-debt")
@@ -83,7 +74,7 @@ def test_the_treasurer_writes_off_settles_reads_an_account_and_sends_a_link(
         "member": "Tess", "amount_minor": 9900, "currency": "GBP", "reason": "moved to York"})
     assert status == 422
     expect(refusal).to_have_text(problem["detail"])
-    assert count(server, book_entries) == before
+    assert rows(server, book_entries) == before
     fits(tess, axe_source)
     form.get_by_label("Write off (GBP)").fill("0.10")
     form.get_by_role("button", name="Write off Tess's debt").click()
@@ -139,11 +130,10 @@ def test_the_treasurer_writes_off_settles_reads_an_account_and_sends_a_link(
 def test_an_ended_table_is_corrected_by_deal_and_trick(new_device, server, axe_source, size,
                                                       shots):
     tess = treasurer_at_the_desk(new_device, server, f"Corrections {size}", size)
-    me = api(server, tess, "GET", "/club")
-    sid = played_table(server, tess, me["club_id"], me["member_id"])
+    sid = played_table(tess.club)
     page = tess.page
     page.get_by_role("link", name="After play").click()
-    page.wait_for_load_state("networkidle")
+    drawn(page, "after")
     finder = page.get_by_test_id("find-entry")
     expect(finder.get_by_label("Table")).to_contain_text("Thursday, ended ")
     finder.get_by_label("Deal").select_option(label="Deal 2")
@@ -157,7 +147,7 @@ def test_an_ended_table_is_corrected_by_deal_and_trick(new_device, server, axe_s
     form = page.get_by_test_id("correction")
     form.get_by_label("Who took trick 2").select_option("Dan")
     form.get_by_label("Why").fill("the scorer's slip")
-    before = count(server, events)
+    before = rows(server, events)
     form.get_by_role("button", name="Correct the entry").click()
     refusal = form.locator(".refusal")
     expect(refusal).to_be_visible()
@@ -167,7 +157,7 @@ def test_an_ended_table_is_corrected_by_deal_and_trick(new_device, server, axe_s
         "reason": "the scorer's slip"})
     assert status == 422
     expect(refusal).to_have_text(problem["detail"])  # the ledger's own words
-    assert count(server, events) == before
+    assert rows(server, events) == before
     fits(tess, axe_source)
 
     form.get_by_label("Who took trick 2").select_option("Tess")
@@ -180,7 +170,7 @@ def test_an_ended_table_is_corrected_by_deal_and_trick(new_device, server, axe_s
     corrections = api(server, tess, "GET", "/audit/corrections")["corrections"]
     assert len(corrections) == 1 and corrections[0]["session_id"] == sid
     # Tess took a trick: she is no longer looed, and her account says so on the day
-    tess_id = me["member_id"]
+    tess_id = tess.club.ids["Tess"]
     account = api(server, tess, "GET", f"/members/{tess_id}/account")
     assert account["entries"][-1]["kind"] == "adjustment"
     assert "the scorer's slip" in account["entries"][-1]["description"]

@@ -8,54 +8,27 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy import func, select
 
-from ledger.audit import checkpoint_log, checkpoints
-from ledger.clubs.service import Actor, Clubs
+from ledger.audit import checkpoints
+from ledger.clubs.service import Clubs
 from ledger.domain import OpenSession
-from ledger.sessions.service import Ledger
 from ledger.store.tables import book_entries, club_log
-from ledger.writes import WriteRequest
 
-from .desk import DOC_SIZES, create_club, fits, open_link, signed_in
-
-
-def rows(server, table) -> int:
-    with server.engine.connect() as conn:
-        return conn.scalar(select(func.count()).select_from(table))
+from .desk import DOC_SIZES, desk_club, fits, open_link, rows, signed_in
 
 
 def member_row(page, name: str):
     return page.get_by_test_id("members").locator(f"[data-member='{name}']")
 
 
-@pytest.fixture
-def signing_key(monkeypatch):
-    """The server signs with a key of the test's own (the environment's, read afresh)."""
-    signer, seed = checkpoints.Signer.generate()
-    monkeypatch.setenv("LOO_CHECKPOINT_KEY", seed)
-    checkpoints.forget_configuration()
-    checkpoint_log.forget_state()
-    yield signer
-    monkeypatch.undo()
-    checkpoints.forget_configuration()
-    checkpoint_log.forget_state()
-
-
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 def test_the_admin_renames_admits_and_retires_members_and_sets_the_currencies(
         new_device, server, axe_source, size, shots, signing_key):
-    name = f"Club room {size}"
-    link = create_club(server, name)
-    clubs = Clubs(server.engine)
-    club = clubs.club(name)["club_id"]
-    clubs.add_member(club, "Tes")
-    clubs.add_member(club, "Dee", guest=True)
-    ode = clubs.add_member(club, "Ode")["member_id"]
-    tess = clubs.member(club, "Tes")["member_id"]
-    Ledger(server.engine).for_club(club).open_session(
-        OpenSession(players=["Ode", "Tes"], name="Friday"), WriteRequest(Actor("Ode", ode)))
-    admin = open_link(new_device, server, link, size)
+    made = desk_club(server, f"Club room {size}", ("Tes", "Ode"), guests=("Dee",))
+    clubs, club, tess = Clubs(server.engine), made.club_id, made.ids["Tes"]
+    made.ledger().open_session(OpenSession(players=["Ode", "Tes"], name="Friday"),
+                               made.by("Ode"))
+    admin = open_link(new_device, server, made.admin_link, size)
     signed_in(admin, "Mrs Bell, admin")
     page = admin.page
 

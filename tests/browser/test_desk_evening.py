@@ -6,47 +6,16 @@ nothing is recorded; a table in the middle of a deal offers no end."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
-from ledger.clubs.service import Clubs
-from ledger.clubs.signin import SignIn
 from ledger.store.tables import sessions
 
-from .desk import CLUBS, DOC_SIZES, SIZES, create_club, fits, open_link, signed_in
-
-
-def treasurer_at_the_desk(new_device: Any, server: Any, name: str, size: str) -> Any:
-    """A club with Tess (treasurer), Dan and Ann; Tess signed in with her link."""
-    create_club(server, name)
-    clubs = Clubs(server.engine)
-    club = clubs.club(name)["club_id"]
-    admin = clubs.member(club, "Mrs Bell")["member_id"]
-    for member in ("Tess", "Dan", "Ann"):
-        clubs.add_member(club, member)
-    link = SignIn(server.engine).create_link(club, member="Tess", role="treasurer",
-                                             created_by=admin)
-    tess = open_link(new_device, server, f"{server.url}/desk#signin={link['code']}", size)
-    signed_in(tess, "Tess, treasurer")
-    expect(tess.page.get_by_test_id("open-table")).to_be_visible()
-    return tess
-
-
-def api(server: Any, person: Any, method: str, path: str, body: Any = None,
-        headers: dict[str, str] | None = None) -> Any:
-    token = person.page.evaluate("() => localStorage.getItem('lanterloo.desk.token')")
-    sent = {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
-            **(headers or {})}
-    request = urllib.request.Request(f"{server.url}{path}", method=method, headers=sent,
-                                     data=None if body is None else json.dumps(body).encode())
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+from .desk import CLUBS, DOC_SIZES, SIZES, api, fits, treasurer_at_the_desk
 
 
 def open_table(page: Any, name: str, *, players: list[str], guest: str | None = None,

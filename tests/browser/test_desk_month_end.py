@@ -16,11 +16,17 @@ from playwright.sync_api import expect
 
 from ledger.store.tables import book_entries
 
-from .desk import DOC_SIZES, fits
-from .test_desk_after_play import ended_table
-from .test_desk_books import count, gbp
-from .test_desk_evening import api, treasurer_at_the_desk
-from .test_desk_tin import refused
+from .desk import (
+    DOC_SIZES,
+    api,
+    drawn,
+    ended_table,
+    fits,
+    gbp,
+    refused,
+    rows,
+    treasurer_at_the_desk,
+)
 
 CLUBS = {"laptop": "The Crown and Anchor Loo Club", "phone": "The Red Lion Loo Club"}
 
@@ -47,27 +53,20 @@ def file_name(server: Any, person: Any, path: str) -> str:
 def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books(
         new_device, server, axe_source, size, shots):
     tess = treasurer_at_the_desk(new_device, server, CLUBS[size], size)
-    me = api(server, tess, "GET", "/club")
-    ended_table(server, me["club_id"], me["member_id"])
+    thursday = ended_table(tess.club)
     today = datetime.datetime.now(datetime.UTC).date()
     period, since, until = month_bounds(today)
     tonight = datetime.date.today().isoformat()
-    api(server, tess, "POST", "/payments", {"payer": "Ann", "payee": "club", "amount_minor": 10,
-                                            "currency": "GBP", "method": "cash"},
-        {"Idempotency-Key": f"pay-{size}"})
-    api(server, tess, "POST", "/payments", {"payer": "Tess", "payee": "club",
-                                            "amount_minor": 20, "currency": "GBP",
-                                            "method": "transfer"},
-        {"Idempotency-Key": f"pay-tess-{size}"})
-    api(server, tess, "POST", f"/evenings/{tonight}/float", {"amount_minor": 500,
-                                                              "currency": "GBP"},
-        {"Idempotency-Key": f"float-{size}"})
-    thursday = api(server, tess, "GET", "/audit/events?type=SessionEnded")["events"][0]
-    api(server, tess, "POST", f"/sessions/{thursday['session_id']}/cash",
-        {"counted_minor": 10, "currency": "GBP"}, {"Idempotency-Key": f"count-{size}"})
+    books, by_tess = tess.club.books(), tess.club.by("Tess")
+    books.record_payment(payer="Ann", payee="club", amount_minor=10, currency="GBP",
+                         method="cash", request=by_tess)
+    books.record_payment(payer="Tess", payee="club", amount_minor=20, currency="GBP",
+                         method="transfer", request=by_tess)
+    books.open_float(evening=tonight, amount_minor=500, currency="GBP", request=by_tess)
+    books.count_cash(thursday, counted_minor=10, currency="GBP", request=by_tess)
     page = tess.page
     page.get_by_role("link", name="Month-end").click()
-    page.wait_for_load_state("networkidle")
+    drawn(page, "month")
 
     # the register of the month, then only its cash payments
     q = urllib.parse.urlencode({"since": since, "until": until})
@@ -98,7 +97,7 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
     tin = api(server, tess, "GET", f"/evenings/{tonight}")
     expect(page.get_by_test_id("tins").locator(f"[data-evening='{tonight}']")).to_contain_text(
         f"float {gbp(tin['float_minor'])}; 0 tables; not counted yet")
-    cash = api(server, tess, "GET", f"/sessions/{thursday['session_id']}/statement")["cash"]
+    cash = api(server, tess, "GET", f"/sessions/{thursday}/statement")["cash"]
     expect(page.get_by_test_id("tins").locator("[data-table='Thursday']")).to_contain_text(
         f"float {gbp(cash['float_minor'])}; expected {gbp(cash['expected_minor'])}, counted "
         f"{gbp(cash['counted_minor'])}, difference {gbp(cash['difference_minor'])}")
@@ -115,12 +114,12 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
 
     # this month is not over: the ledger's sentence beside the month, nothing recorded
     closing = page.get_by_test_id("close-month")
-    before = count(server, book_entries)
+    before = rows(server, book_entries)
     closing.get_by_role("button", name="Close").click()
     status, problem = refused(server, tess, "POST", f"/periods/{period}/closing", {})
     assert (status, problem["rule"]) == (409, "period-not-ended")
     expect(closing.locator("[data-field='period'] .refusal")).to_have_text(problem["detail"])
-    assert count(server, book_entries) == before
+    assert rows(server, book_entries) == before
 
     # last month is
     last = (today.replace(day=1) - datetime.timedelta(days=1)).strftime("%Y-%m")
@@ -139,7 +138,7 @@ def test_the_treasurer_reads_the_month_closes_last_month_and_downloads_the_books
     # every export, saved under the ledger's file name
     page.get_by_test_id("month").get_by_label("The month").fill(period)
     page.get_by_test_id("month").get_by_role("button", name="Show the month").click()
-    page.wait_for_load_state("networkidle")
+    drawn(page, "month")
     first = today.replace(day=1)
     end = (first + datetime.timedelta(days=32)).replace(day=1) - datetime.timedelta(days=1)
     named = today.strftime("%B %Y")

@@ -9,52 +9,40 @@ shortage booked to the club. Every figure the page shows is the API's."""
 from __future__ import annotations
 
 import datetime
-import json
-import urllib.error
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy import func, select
 
-from ledger.clubs.service import Actor
 from ledger.domain import OpenSession
 from ledger.domain.commands import EndSession, StartDeal
-from ledger.sessions.service import Ledger
 from ledger.store.tables import book_entries
-from ledger.writes import WriteRequest
 
-from .desk import DOC_SIZES, fits
-from .test_desk_after_play import ended_table
-from .test_desk_evening import api, open_table, treasurer_at_the_desk
+from .desk import (
+    DOC_SIZES,
+    DeskClub,
+    api,
+    drawn,
+    ended_table,
+    fits,
+    refused,
+    rows,
+    treasurer_at_the_desk,
+)
+from .test_desk_evening import open_table
 
 CLUBS = {"laptop": "The Bell Loo Club", "phone": "The Swan Loo Club"}
 
 
-def open_table_with_a_pool(server: Any, club_id: str, treasurer_id: str) -> str:
+def open_table_with_a_pool(club: DeskClub) -> str:
     """"Second table" at 10p, its turn-up single taken by nobody: the pool of 3 is carried."""
-    ledger = Ledger(server.engine).for_club(club_id)
-    tess = WriteRequest(Actor("Tess", treasurer_id))
+    ledger, tess = club.ledger(), club.by("Tess")
     sid = ledger.open_session(OpenSession(players=["Tess", "Dan", "Ann"], first_dealer="Tess",
                                           name="Second table", money_per_unit_minor=10,
                                           currency="GBP"), tess).body["session_id"]
     ledger.append(sid, [StartDeal(trump_card="7H", face_up={
         "Tess": "5C", "Dan": "6C", "Ann": "KS"})], tess)
     return str(sid)
-
-
-def refused(server: Any, person: Any, method: str, path: str, body: Any) -> tuple[int, Any]:
-    """What the API answers a request it refuses: its status and problem."""
-    try:
-        api(server, person, method, path, body, {"Idempotency-Key": f"refused-{path}"})
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
-    raise AssertionError(f"{method} {path} was not refused")
-
-
-def entries(server: Any) -> int:
-    with server.engine.connect() as conn:
-        return int(conn.scalar(select(func.count()).select_from(book_entries)) or 0)
 
 
 def shown_equals_the_tin(page: Any, tin: dict[str, Any]) -> None:
@@ -78,13 +66,12 @@ def shown_equals_the_tin(page: Any, tin: dict[str, Any]) -> None:
 def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
         new_device, server, axe_source, size, shots):
     tess = treasurer_at_the_desk(new_device, server, CLUBS[size], size)
-    me = api(server, tess, "GET", "/club")
-    ended_table(server, me["club_id"], me["member_id"])
-    second = open_table_with_a_pool(server, me["club_id"], me["member_id"])
+    ended_table(tess.club)
+    second = open_table_with_a_pool(tess.club)
     tonight = datetime.date.today().isoformat()
     page = tess.page
     page.reload()
-    page.wait_for_load_state("networkidle")
+    drawn(page)
     ended = page.get_by_test_id("ended")
     expect(ended.locator("[data-table='Thursday']")).to_contain_text("ended ")
     expect(ended.locator("[data-table='Thursday']")).to_contain_text("Tess, Dan, Ann")
@@ -122,7 +109,7 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
 
     # after play: Ann pays 0.10 in cash for Thursday, in the tin
     page.get_by_role("link", name="After play").click()
-    page.wait_for_load_state("networkidle")
+    drawn(page, "after")
     shown = page.get_by_test_id("account-form")
     shown.get_by_label("Member").select_option(label="Ann")
     shown.get_by_role("button", name="Show his account").click()
@@ -149,7 +136,7 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
 
     # a tin with an open table is not counted
     count = page.get_by_test_id("count-form")
-    before = entries(server)
+    before = rows(server, book_entries)
     count.get_by_label("Counted (GBP)").fill("4.50")
     count.get_by_role("button", name="Record the count").click()
     refusal = count.locator(".refusal")
@@ -158,10 +145,9 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
                               {"counted_minor": 450, "currency": "GBP"})
     assert status == 409
     expect(refusal).to_have_text(problem["detail"])  # the ledger's own words
-    assert entries(server) == before
+    assert rows(server, book_entries) == before
 
-    Ledger(server.engine).for_club(me["club_id"]).append(
-        second, [EndSession(method="divide-pool")], WriteRequest(Actor("Tess", me["member_id"])))
+    tess.club.ledger().append(second, [EndSession(method="divide-pool")], tess.club.by("Tess"))
     page.get_by_test_id("tin-date").get_by_role("button", name="Show the tin").click()
     count = page.get_by_test_id("count-form")
     expect(count.locator(".refusal")).to_have_count(0)  # the tin drawn again
@@ -177,11 +163,11 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
     expect(book.get_by_label("Amount")).to_have_value("0.50")
     book.get_by_label("Amount").fill("0.60")
     book.get_by_label("Why").fill("a coin rolled away")
-    before = entries(server)
+    before = rows(server, book_entries)
     book.get_by_role("button", name="Book the shortage").click()
     refusal = book.locator("[data-field='amount_minor'] .refusal")
     expect(refusal).to_have_attribute("data-rule", "cash-difference-exceeds-check")
-    assert entries(server) == before
+    assert rows(server, book_entries) == before
     fits(tess, axe_source)
     book.get_by_label("Amount").fill("0.50")
     book.get_by_role("button", name="Book the shortage").click()
@@ -198,9 +184,7 @@ def test_the_treasurer_fills_the_evenings_tin_counts_it_and_books_the_shortage(
 
 def test_the_ended_tables_are_listed_ten_at_a_time(new_device, server, axe_source):
     tess = treasurer_at_the_desk(new_device, server, "The Twelve Tables", "phone")
-    me = api(server, tess, "GET", "/club")
-    ledger = Ledger(server.engine).for_club(me["club_id"])
-    request = WriteRequest(Actor("Tess", me["member_id"]))
+    ledger, request = tess.club.ledger(), tess.club.by("Tess")
     for n in range(1, 13):
         sid = ledger.open_session(OpenSession(players=["Tess", "Dan"], name=f"Table {n}"),
                                   request).body["session_id"]
@@ -226,12 +210,12 @@ def test_the_ended_tables_are_listed_ten_at_a_time(new_device, server, axe_sourc
 def test_a_tables_own_tin_is_counted_and_its_surplus_booked(new_device, server, axe_source,
                                                             size):
     tess = treasurer_at_the_desk(new_device, server, f"Own tin {size}", size)
-    me = api(server, tess, "GET", "/club")
-    ended_table(server, me["club_id"], me["member_id"])
-    sid = api(server, tess, "GET", "/audit/events?type=SessionEnded")["events"][0]["session_id"]
+    sid = ended_table(tess.club)
+    assert api(server, tess, "GET", "/audit/events?type=SessionEnded")["events"][0][
+        "session_id"] == sid
     page = tess.page
     page.get_by_role("link", name="After play").click()
-    page.wait_for_load_state("networkidle")
+    drawn(page, "after")
     own = page.get_by_test_id("own-tin")
     expect(own).to_contain_text("Thursday's tin is not counted yet.")
     count = own.get_by_test_id("own-count-form")

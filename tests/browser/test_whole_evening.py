@@ -27,25 +27,25 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger.books.service import Books
-from ledger.clubs.service import Clubs
-from ledger.sessions.service import Ledger
-
 from .conftest import Server
-from .desk import DOC_SIZES, LAPTOP, PHONE, TABLET_PORTRAIT, create_club, fits
+from .desk import (
+    DOC_SIZES,
+    LAPTOP,
+    PHONE,
+    TABLET_PORTRAIT,
+    create_club,
+    drawn,
+    ended_table,
+    fits,
+    gbp,
+    treasurer_at_the_desk,
+)
 from .tablet import TIMEOUT, pick, prompt, wait_saved
-from .test_desk_after_play import ended_table
-from .test_desk_auditor import signing_key  # noqa: F401  (a fixture: the club's key)
-from .test_desk_evening import treasurer_at_the_desk
 
 pytestmark = pytest.mark.evening
 
 READ = "X-Lanterloo-Test-Read"  # the header marking the test's own reads
 FIRST, SECOND = "Thursday, first table", "Thursday, second table"
-
-
-def gbp(minor: int) -> str:
-    return f"{'-' if minor < 0 else ''}{abs(minor) / 100:.2f} GBP"
 
 
 class Recorder:
@@ -363,7 +363,7 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
 
     # ------------------------------------------------------------ after play: who pays whom
     desk.get_by_role("link", name="After play").click()
-    desk.wait_for_load_state("networkidle")
+    drawn(desk, "after")
     settle = settle_up_shown(desk, evening.read("/settle-up")["currencies"][0])
     debts_shown(desk, evening.read("/debts"))
     owing = settle["pays_club"][0]
@@ -463,7 +463,7 @@ def test_a_whole_club_evening_in_the_pages(evening, server, recorded, shots):
 
     # ------------------------------------------------------------ month-end: the downloads
     desk.get_by_role("link", name="Month-end").click()
-    desk.wait_for_load_state("networkidle")
+    drawn(desk, "month")
     today = datetime.datetime.now(datetime.UTC).date()
     first_day = today.replace(day=1)
     after = (first_day + datetime.timedelta(days=32)).replace(day=1)
@@ -595,9 +595,8 @@ def test_the_desk_opens_an_ended_tables_statement(new_device, server, axe_source
     each to its statement, which opens with the desk's token and shows the API's nets."""
     name = f"The Statement Loo Club ({size})"
     tess = treasurer_at_the_desk(new_device, server, name, size)
-    clubs = Clubs(server.engine)
-    club = clubs.club(name)["club_id"]
-    sid = ended_table(server, club, clubs.member(club, "Tess")["member_id"])
+    club = tess.club
+    sid = ended_table(club)
     page = tess.page
     for room in ("The evening", "After play", "Month-end"):
         page.get_by_role("link", name=room).click()
@@ -610,7 +609,7 @@ def test_the_desk_opens_an_ended_tables_statement(new_device, server, axe_source
     link.click()
     sheet = page.locator("main.sheet")
     expect(sheet).to_be_visible()
-    statement = Ledger(server.engine).for_club(club).statement(sid)
+    statement = club.ledger().statement(sid)
     shown = {row.get_attribute("data-player"): int(
         row.locator("[data-net-units]").get_attribute("data-net-units"))
         for row in sheet.locator("tr[data-player]").all()}
@@ -625,9 +624,8 @@ def test_after_play_keeps_the_account_shown_up_to_date(new_device, server, axe_s
     """A payment taken draws the member's account shown again: its balance the API's."""
     name = f"The Stale Loo Club ({size})"
     tess = treasurer_at_the_desk(new_device, server, name, size)
-    clubs = Clubs(server.engine)
-    club = clubs.club(name)["club_id"]
-    ended_table(server, club, clubs.member(club, "Tess")["member_id"])  # Ann owes 0.10
+    club = tess.club
+    ended_table(club)  # Ann owes 0.10
     page = tess.page
     page.get_by_role("link", name="After play").click()
     shown = page.get_by_test_id("balance")
@@ -635,14 +633,14 @@ def test_after_play_keeps_the_account_shown_up_to_date(new_device, server, axe_s
     fits(tess, axe_source)
     pay(page, "A member pays the club", "Ann", 4, "Cash", None)
     said(page, "Ann paid the club 0.04 GBP (cash).")
-    ann = clubs.member(club, "Ann")["member_id"]
-    balance = Books(server.engine, club).account(ann)["balances"]["GBP"]
+    ann = club.ids["Ann"]
+    balance = club.books().account(ann)["balances"]["GBP"]
     assert balance == -6
     expect(shown).to_have_text(f"Ann's balance: {gbp(balance)} (below zero: owed to the club)")
     lines = page.get_by_test_id("account-lines").locator("li")
-    expect(lines).to_have_count(Books(server.engine, club).account(ann)["total_entries"])
+    expect(lines).to_have_count(club.books().account(ann)["total_entries"])
     pay(page, "A member pays the club", "Ann", 6, "Cash", None)
     said(page, "Ann paid the club 0.06 GBP (cash).")
-    assert Books(server.engine, club).account(ann)["balances"]["GBP"] == 0
+    assert club.books().account(ann)["balances"]["GBP"] == 0
     expect(shown).to_have_text("Ann is square with the club.")
     fits(tess, axe_source)

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import update
 
-from ledger.audit import checkpoint_log, checkpoints
+from ledger.audit import checkpoints
 from ledger.store.tables import sessions
-from tests.clubs import Club, make_club
+from tests.clubs import Club, make_club, open_table
 
 from .conftest import assert_problem
 
@@ -28,37 +28,15 @@ def http(app):
     return app.test_client()
 
 
-@pytest.fixture
-def signing(monkeypatch, tmp_path):
-    """The service signs each end with a key of the test's own, into a log of its own."""
-    signer, seed = checkpoints.Signer.generate()
-    monkeypatch.setenv("LOO_INSTANCE_DIR", str(tmp_path))
-    monkeypatch.setenv("LOO_CHECKPOINT_KEY", seed)
-    checkpoints.forget_configuration()
-    checkpoint_log.forget_state()
-    yield signer
-    monkeypatch.undo()
-    checkpoints.forget_configuration()
-    checkpoint_log.forget_state()
-
-
-def open_session(http, club: Club, name: str) -> str:
-    opened = http.post("/sessions", headers=club.headers("treasurer"), json={
-        "players": ["treasurer", "dealer", "auditor"], "name": name})
-    assert opened.status_code == 201, opened.get_json()
-    return opened.get_json()["session_id"]
-
-
-def end(http, club: Club, sid: str) -> None:
-    ended = http.post(f"/sessions/{sid}/events", headers={**club.headers("treasurer"),
-                                                          "If-Match": '"1"'},
-                      json={"type": "SessionEnded", "method": "divide-pool"})
-    assert ended.status_code == 201, ended.get_json()
+def open_session(http, club: Club, name: str, *, end: str | None = None) -> str:
+    """A table of the club's treasurer, dealer and auditor, opened (and ended `end`) through
+    the ledger's service: these tests are about the auditor's reads."""
+    engine = http.application.config["ENGINE"]
+    return open_table(engine, club, name, players=["treasurer", "dealer", "auditor"], end=end)
 
 
 def test_the_sessions_are_listed_newest_first_by_name_paged_and_windowed(http, club):
-    first = open_session(http, club, "Monday")
-    end(http, club, first)
+    first = open_session(http, club, "Monday", end="divide-pool")
     second = open_session(http, club, "Tuesday")
     auditor = club.headers("auditor")
     page = http.get("/audit/sessions?limit=1", headers=auditor).get_json()
@@ -107,17 +85,17 @@ def test_the_whole_club_verifies_page_by_page_and_an_altered_event_is_named(http
     assert any("head" in p for p in wednesday["problems"]), wednesday
 
 
-def test_an_exported_session_is_checked_and_a_changed_figure_is_found(http, club, signing):
-    sid = open_session(http, club, "Friday")
-    end(http, club, sid)
+def test_an_exported_session_is_checked_and_a_changed_figure_is_found(http, club,
+                                                                     signing_key):
+    sid = open_session(http, club, "Friday", end="divide-pool")
     auditor = club.headers("auditor")
     exported = http.get(f"/sessions/{sid}/export", headers=auditor).get_json()
     checked = http.post("/audit/export-check", headers=auditor, json=exported)
     assert checked.status_code == 200, checked.get_json()
     assert checked.get_json()["ok"] is True, checked.get_json()
     assert f"session {sid}" in checked.get_json()["summary"]
-    assert f"key {checkpoints.key_id(signing.public_hex)}" in checked.get_json()["summary"]
-    assert checked.get_json()["key_id"] == checkpoints.key_id(signing.public_hex)
+    assert f"key {checkpoints.key_id(signing_key.public_hex)}" in checked.get_json()["summary"]
+    assert checked.get_json()["key_id"] == checkpoints.key_id(signing_key.public_hex)
     assert checked.get_json()["events"] == len(exported["events"])
 
     altered = copy.deepcopy(exported)

@@ -16,9 +16,36 @@ export const desk = {
   forget() { localStorage.removeItem(KEY); },
 };
 
+// The desk's requests in flight, shown on the page as <html data-requests="n">: 0 once every
+// answer asked for so far is read and drawn (a room draws in the same turn as its answer
+// comes), so whoever watches the page (the browser tests) waits for it, not for a quiet
+// network.
+let inFlight = 0;
+
+function inFlightNow(change) {
+  inFlight += change;
+  document.documentElement.dataset.requests = String(inFlight);
+}
+
+inFlightNow(0);
+
+/** `work()`'s requests counted in flight until it settles. */
+export async function counted(work) {
+  inFlightNow(1);
+  try {
+    return await work();
+  } finally {
+    inFlightNow(-1);
+  }
+}
+
 /** One request with the desk's token; resolves to {status, etag, body}; rejects with a
  * Failure carrying the problem+json the ledger sent. */
-export async function call(method, path, { body, headers = {}, auth = true } = {}) {
+export function call(method, path, options = {}) {
+  return counted(() => request(method, path, options));
+}
+
+async function request(method, path, { body, headers = {}, auth = true } = {}) {
   const sent = { Accept: "application/json", ...headers };
   if (auth && desk.token()) sent.Authorization = `Bearer ${desk.token()}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";

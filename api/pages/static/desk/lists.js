@@ -2,7 +2,7 @@
 // `next_after`), a file downloaded with the name the ledger gives it, the ended tables by
 // name and date, a member's name for an id. Every figure is the API's.
 
-import { call, desk, Failure, h, sentence } from "./api.js";
+import { call, counted, desk, Failure, h, sentence } from "./api.js";
 
 export const PAGE = 10;  // the items of a list shown at a time
 
@@ -45,16 +45,19 @@ export async function paged(place, { read, draw, empty, label, testid, refused }
 /** GET `path` with the desk's token and save what it answers under the file name its
  * Content-Disposition gives. Resolves to that name. */
 export async function download(path) {
-  const response = await fetch(path, { headers: { Authorization: `Bearer ${desk.token()}` },
-    cache: "no-store" });
-  if (!response.ok) {
-    const problem = await response.json().catch(() => null);
-    throw new Failure(response.status, problem);
-  }
+  const [response, blob] = await counted(async () => {
+    const answer = await fetch(path, { headers: { Authorization: `Bearer ${desk.token()}` },
+      cache: "no-store" });
+    if (!answer.ok) {
+      const problem = await answer.json().catch(() => null);
+      throw new Failure(answer.status, problem);
+    }
+    return [answer, await answer.blob()];
+  });
   const disposition = response.headers.get("Content-Disposition") || "";
   const match = /filename="?([^";]+)"?/.exec(disposition);
   const name = match ? match[1] : path.split("/").pop().split("?")[0];
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(blob);
   const a = h("a", { href: url, download: name, hidden: true });
   document.body.append(a);
   a.click();

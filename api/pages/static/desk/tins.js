@@ -30,6 +30,67 @@ export async function endedPanel(panel, date, { since, until, title, empty } = {
   });
 }
 
+/** A form of a tin: `fields` under `title` and one button (`submit`). Sent, `send()` makes
+ * the request and answers the sentence to show, and the panel is drawn again with it
+ * (`redraw(note)`); a refusal is shown beside the field it names. */
+function tinForm(testid, title, fields, submit, send, redraw) {
+  const form = h("form", { "data-testid": testid }, h("h4", {}, title), ...fields,
+    h("div", { class: "row", "data-field": "*" },
+      h("button", { class: "btn primary", type: "submit" }, submit)));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearRefusals(form);
+    try {
+      const note = await send();
+      await redraw(note);
+    } catch (failure) {
+      showRefusal(form, failure);
+    }
+  });
+  return form;
+}
+
+function moneyInput(name) {
+  return h("input", { type: "text", name, inputmode: "decimal", autocomplete: "off",
+    placeholder: "5.00" });
+}
+
+/** The amount typed in `input` in minor units of `cur`, or a refusal beside field `name`. */
+function minorOf(input, cur, name) {
+  const minor = toMinor(input.value, cur);
+  if (minor === null) {
+    const failure = { status: 422, problem: { field: name,
+      detail: `Write the amount in ${cur}, e.g. 5.00.` } };
+    throw failure;
+  }
+  return minor;
+}
+
+/** The form booking what a count left unbooked (`left`, in minor units of `cur`: below nothing
+ * a shortage, above a surplus) to the club or a member who bears it, sent to `path`. */
+function differenceForm(testid, path, left, cur, members, redraw) {
+  const kind = left < 0 ? "shortage" : "surplus";
+  const amount = moneyInput("amount_minor");
+  amount.value = money(Math.abs(left), cur).split(" ")[0];
+  const account = h("select", { name: "account" },
+    h("option", { value: "club" }, "The club"),
+    members.map((m) => h("option", { value: m.name }, m.name)));
+  const reason = h("input", { type: "text", name: "reason", maxlength: "200",
+    autocomplete: "off" });
+  return tinForm(testid, `Book the ${kind}: ${money(Math.abs(left), cur)} not yet booked`, [
+    field("Amount", amount, "amount_minor"),
+    field("Who bears it", account, "account"),
+    field("Why", reason, "reason"),
+  ], `Book the ${kind}`, async () => {
+    const minor = minorOf(amount, cur, "amount_minor");
+    await call("POST", path, { body: {
+      difference: kind, amount_minor: minor, currency: cur, account: account.value,
+      reason: reason.value } });
+    return `A ${kind} of ${money(minor, cur)} is booked to ` +
+      `${account.value === "club" ? "the club" : account.value}.`;
+  }, redraw);
+}
+
 /** The tin of the evening whose date the treasurer picks. `mode` "evening": its float and
  * the tables joined to it; "after": its count and the difference booked. */
 export function tinPanel(panel, { mode, members = [], tables = async () => [],
@@ -83,47 +144,18 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
         "join a table to it in the evening's room."));
     } else {
       body.append(countForm(evening, cur));
-      if (tin.cash && tin.cash.unbooked_minor !== 0) body.append(differenceForm(evening, tin));
-    }
-  }
-
-  function amountForm(testid, title, fields, submit, send) {
-    const form = h("form", { "data-testid": testid }, h("h4", {}, title), ...fields,
-      h("div", { class: "row", "data-field": "*" },
-        h("button", { class: "btn primary", type: "submit" }, submit)));
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      clearRefusals(form);
-      try {
-        const note = await send();
-        await draw(note);
-      } catch (failure) {
-        showRefusal(form, failure);
+      if (tin.cash && tin.cash.unbooked_minor !== 0) {
+        body.append(differenceForm("difference-form", `/evenings/${evening}/cash-differences`,
+          tin.cash.unbooked_minor, cur, members, draw));
       }
-    });
-    return form;
-  }
-
-  function moneyInput(name) {
-    return h("input", { type: "text", name, inputmode: "decimal", autocomplete: "off",
-      placeholder: "5.00" });
-  }
-
-  function minorOf(input, cur, name) {
-    const minor = toMinor(input.value, cur);
-    if (minor === null) {
-      const failure = { status: 422, problem: { field: name,
-        detail: `Write the amount in ${cur}, e.g. 5.00.` } };
-      throw failure;
     }
-    return minor;
   }
 
   function floatForm(evening, cur) {
     const amount = moneyInput("amount_minor");
     const currency = h("input", { type: "text", name: "currency", value: cur || "GBP",
       maxlength: "3", autocomplete: "off" });
-    return amountForm("float-form", "Put a float in the tin", [h("div", { class: "row" },
+    return tinForm("float-form", "Put a float in the tin", [h("div", { class: "row" },
       field("Float", amount, "amount_minor"), field("Currency", currency, "currency"))],
     "Put the float in", async () => {
       const c = currency.value.trim().toUpperCase();
@@ -131,7 +163,7 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
       await call("POST", `/evenings/${evening}/float`,
         { body: { amount_minor: minor, currency: c } });
       return `A float of ${money(minor, c)} is in the tin.`;
-    });
+    }, draw);
   }
 
   async function joinForm(evening, tin) {
@@ -146,7 +178,7 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
     const table = h("select", { name: "session_id" }, choices.map((t) =>
       h("option", { value: t.session_id }, `${t.name || "A table with no name"} ` +
         `(${t.ended_at ? `ended ${when(t.ended_at)}` : "open"})`)));
-    return amountForm("join-form", "Join a table to the tin",
+    return tinForm("join-form", "Join a table to the tin",
       [field("Table", table, "session_id", "Its cash is in this tin: paid in, paid out, " +
         "and what is left in its pools.")],
       "Join it to the tin", async () => {
@@ -154,12 +186,12 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
         await call("POST", `/evenings/${evening}/sessions`,
           { body: { session_id: table.value } });
         return `${name} is in the tin of ${day(evening)}.`;
-      });
+      }, draw);
   }
 
   function countForm(evening, cur) {
     const counted = moneyInput("counted_minor");
-    return amountForm("count-form", "Count the tin",
+    return tinForm("count-form", "Count the tin",
       [field(`Counted${cur ? ` (${cur})` : ""}`, counted, "counted_minor",
         "Every note and coin in the tin now.")],
       "Record the count", async () => {
@@ -168,33 +200,7 @@ export function tinPanel(panel, { mode, members = [], tables = async () => [],
         await call("POST", `/evenings/${evening}/cash`,
           { body: { counted_minor: minor, currency: c } });
         return `The tin is counted: ${money(minor, c)}.`;
-      });
-  }
-
-  function differenceForm(evening, tin) {
-    const cur = tin.currency;
-    const left = tin.cash.unbooked_minor;
-    const kind = left < 0 ? "shortage" : "surplus";
-    const amount = moneyInput("amount_minor");
-    amount.value = money(Math.abs(left), cur).split(" ")[0];
-    const account = h("select", { name: "account" },
-      h("option", { value: "club" }, "The club"),
-      members.map((m) => h("option", { value: m.name }, m.name)));
-    const reason = h("input", { type: "text", name: "reason", maxlength: "200",
-      autocomplete: "off" });
-    return amountForm("difference-form",
-      `Book the ${kind}: ${money(Math.abs(left), cur)} not yet booked`, [
-        field("Amount", amount, "amount_minor"),
-        field("Who bears it", account, "account"),
-        field("Why", reason, "reason"),
-      ], `Book the ${kind}`, async () => {
-        const minor = minorOf(amount, cur, "amount_minor");
-        await call("POST", `/evenings/${evening}/cash-differences`, { body: {
-          difference: kind, amount_minor: minor, currency: cur, account: account.value,
-          reason: reason.value } });
-        return `A ${kind} of ${money(minor, cur)} is booked to ` +
-          `${account.value === "club" ? "the club" : account.value}.`;
-      });
+      }, draw);
   }
 
   draw().catch((failure) => body.replaceChildren(h("p", { class: "refusal", role: "alert" },
@@ -220,32 +226,6 @@ export function ownTinPanel(panel, { tables, members = [] }) {
   const body = h("div", { "data-testid": "own-tin" });
   picker.addEventListener("submit", (event) => { event.preventDefault(); draw(); });
   panel.append(picker, body);
-
-  function form(testid, title, fields, submit, send) {
-    const f = h("form", { "data-testid": testid }, h("h4", {}, title), ...fields,
-      h("div", { class: "row", "data-field": "*" },
-        h("button", { class: "btn primary", type: "submit" }, submit)));
-    f.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      clearRefusals(f);
-      try {
-        await draw(await send());
-      } catch (failure) {
-        showRefusal(f, failure);
-      }
-    });
-    return f;
-  }
-
-  function minorOf(input, cur, name) {
-    const minor = toMinor(input.value, cur);
-    if (minor === null) {
-      const failure = { status: 422, problem: { field: name,
-        detail: `Write the amount in ${cur}, e.g. 5.00.` } };
-      throw failure;
-    }
-    return minor;
-  }
 
   async function draw(note) {
     const sid = table.value;
@@ -277,38 +257,19 @@ export function ownTinPanel(panel, { tables, members = [] }) {
         ["Not yet booked", "unbooked_minor"]].flatMap(([words, key]) => [
         h("dt", {}, words), h("dd", { "data-figure": key }, m(st.cash[key]))]))
       : h("p", { class: "muted" }, `${name}'s tin is not counted yet.`));
-    const counted = h("input", { type: "text", name: "counted_minor", inputmode: "decimal",
-      autocomplete: "off", placeholder: "5.00" });
-    body.append(form("own-count-form", `Count ${name}'s tin`,
+    const counted = moneyInput("counted_minor");
+    body.append(tinForm("own-count-form", `Count ${name}'s tin`,
       [field(`Counted (${cur})`, counted, "counted_minor", "Every note and coin in it now.")],
       "Record the count", async () => {
         const minor = minorOf(counted, cur, "counted_minor");
         await call("POST", `/sessions/${sid}/cash`,
           { body: { counted_minor: minor, currency: cur } });
         return `${name}'s tin is counted: ${money(minor, cur)}.`;
-      }));
+      }, draw));
     const left = st.cash ? st.cash.unbooked_minor : 0;
     if (!left) return;
-    const kind = left < 0 ? "shortage" : "surplus";
-    const amount = h("input", { type: "text", name: "amount_minor", inputmode: "decimal",
-      autocomplete: "off", value: money(Math.abs(left), cur).split(" ")[0] });
-    const account = h("select", { name: "account" },
-      h("option", { value: "club" }, "The club"),
-      members.map((mb) => h("option", { value: mb.name }, mb.name)));
-    const reason = h("input", { type: "text", name: "reason", maxlength: "200",
-      autocomplete: "off" });
-    body.append(form("own-difference-form",
-      `Book the ${kind}: ${money(Math.abs(left), cur)} not yet booked`, [
-        field("Amount", amount, "amount_minor"), field("Who bears it", account, "account"),
-        field("Why", reason, "reason"),
-      ], `Book the ${kind}`, async () => {
-        const minor = minorOf(amount, cur, "amount_minor");
-        await call("POST", `/sessions/${sid}/cash-differences`, { body: {
-          difference: kind, amount_minor: minor, currency: cur, account: account.value,
-          reason: reason.value } });
-        return `A ${kind} of ${money(minor, cur)} is booked to ` +
-          `${account.value === "club" ? "the club" : account.value}.`;
-      }));
+    body.append(differenceForm("own-difference-form", `/sessions/${sid}/cash-differences`,
+      left, cur, members, draw));
   }
 
   draw();
