@@ -157,7 +157,7 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
     starts = {GENESIS: UNBOUND, session_genesis(session_id, None): None}
     if club_id is not None:
         starts[session_genesis(session_id, club_id)] = club_id
-    out.head, broken, start = walk((row._asdict() for row in rows), list(starts))
+    out.head, broken, start = walk(rows, list(starts))
     out.opened_in = starts.get(start, UNBOUND) if start is not None else UNBOUND
     if broken:
         out.problems.append(f"chain: {broken}")

@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from itertools import groupby
+from operator import itemgetter
+from typing import Any
 
 import orjson
 from sqlalchemy import (
@@ -42,6 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from . import booklog, clublog
+from .chain import EventRow as EventRow  # re-exported: the rows the checks read
 from .chain import utc_iso
 from .db import clock, one_snapshot
 from .tables import (
@@ -55,23 +58,6 @@ from .tables import (
     sessions,
     snapshots,
 )
-
-
-class EventRow(NamedTuple):
-    """A stored event as the checks read it (`Store.event_rows`)."""
-
-    stream_id: str
-    version: int
-    position: int
-    type: str
-    schema_version: int
-    payload: Any  # decoded
-    recorded_at: str  # as the chain hashes it (chain.utc_iso)
-    actor: str
-    member_id: str | None
-    token_id: str | None
-    idempotency_key: str | None
-    hash: str | None
 
 
 class VersionMoved(Exception):
@@ -237,8 +223,14 @@ class Tx(ABC):
         return {sid: club for sid, club in rows}
 
     def replace_results(self, session_id: str, rows: Sequence[dict[str, Any]]) -> None:
+        self.replace_results_of([session_id], rows)
+
+    def replace_results_of(self, session_ids: Sequence[str], rows: Sequence[dict[str, Any]]
+                           ) -> None:
+        """The result lines of the sessions `session_ids` replaced by `rows`: one DELETE and
+        one INSERT of many rows, whatever the number of sessions."""
         self.conn.execute(delete(session_results)
-                          .where(session_results.c.session_id == session_id))
+                          .where(session_results.c.session_id.in_(session_ids)))
         if rows:
             self.conn.execute(insert(session_results), list(rows))
 
@@ -312,16 +304,12 @@ PAGE = 10_000  # rows per fetch when reading the log in bulk
 
 
 def by_stream(rows: Iterable[EventRow]) -> Iterator[tuple[str, list[EventRow]]]:
-    current: str | None = None
-    batch: list[EventRow] = []
-    for row in rows:
-        if row.stream_id != current:
-            if current is not None:
-                yield current, batch
-            current, batch = row.stream_id, []
-        batch.append(row)
-    if current is not None:
-        yield current, batch
+    """(stream id, its rows) for each run of rows of one stream."""
+    for stream_id, batch in groupby(rows, key=_stream_of):
+        yield stream_id, list(batch)
+
+
+_stream_of = itemgetter(0)  # EventRow.stream_id
 
 
 def stored_reply(conn: Connection, scope: str, key: str) -> StoredReply | None:

@@ -108,8 +108,7 @@ class SqliteTx(Tx):
             conn.execute(insert(snapshots).values(
                 session_id=bindparam("s"), club_id=bindparam("c"), version=bindparam("v"),
                 state=bindparam("t", type_=Text)), kept)
-        for r in rebuilt:
-            self.replace_results(r.session_id, r.results)
+        self.replace_results_of(ids, [row for r in rebuilt for row in r.results])
 
 
 class SqliteStore(Store):
