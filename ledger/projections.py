@@ -29,12 +29,13 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Text, cast, select
 
-from ledger.domain import Event, SessionState, adjustments, asof, deal_view, event_from_record
+from ledger.domain import Event, SessionState, adjustments, asof, event_from_record
 from ledger.domain.accounts import RESULT_EVENT_TYPES, SessionResult, session_results
 from ledger.domain.corrections import live_events
 from ledger.domain.errors import InvariantBroken
 from ledger.domain.events import EntryCorrected, SessionAttached
 from ledger.domain.evolve import evolve
+from ledger.domain.execution import deal_view_fields
 from ledger.domain.state import to_json
 from ledger.domain.vocabulary import Status
 from ledger.kept import (
@@ -63,7 +64,8 @@ SHAPE = 2  # 2: a session's results as lines posted over time (migration 0012)
 
 
 def deal_view_json(state: SessionState) -> str:
-    view = deal_view(state)
+    """The deal view's JSON, written from the state's own values (no copy of them first)."""
+    view = deal_view_fields(state)
     if view is None:
         raise InvariantBroken("no deal to view")
     return to_json(view)

@@ -88,10 +88,8 @@ OPEN_SESSION = _WRITE.format(row=_CREATED, row_name="created")
 # the time written by PostgreSQL as chain.utc_iso writes it (its microseconds left out where
 # they are 0), each row made straight into an EventRow.
 _EVENT_ROWS = ("SELECT stream_id, version, position, type, schema_version, payload, "
-               "to_char(recorded_at AT TIME ZONE 'UTC', CASE WHEN date_part('microseconds', "
-               "recorded_at AT TIME ZONE 'UTC')::int %% 1000000 = 0 "
-               "THEN 'YYYY-MM-DD\"T\"HH24:MI:SS\"+00:00\"' "
-               "ELSE 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"' END), "
+               "replace(to_char(recorded_at AT TIME ZONE 'UTC', "
+               "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"'), '.000000+', '+'), "
                "actor, member_id, token_id, idempotency_key, hash FROM events "
                "WHERE stream_id >= %s AND stream_id <= %s ORDER BY stream_id, version")
 _KEEP_SNAPSHOT = text("INSERT INTO snapshots (session_id, club_id, version, state) "
