@@ -48,7 +48,7 @@ from ledger.kept import (
 from ledger.store import clublog
 from ledger.store.base import EventRow, Rebuilt, Store, Tx
 from ledger.store.chain import GENESIS, as_utc, session_genesis, utc_iso, walk
-from ledger.store.tables import deal_views, events, sessions, snapshots
+from ledger.store.tables import deal_views, sessions, snapshots
 from ledger.store.tables import session_results as results_table
 
 # An append that crosses a multiple of this version keeps the state as a snapshot, so a read
@@ -363,7 +363,6 @@ class Stored:
     views: dict[int, str] = field(default_factory=dict)
     snapshots: dict[int, str] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
-    answers: list[Answer] = field(default_factory=list)  # to its writes' Idempotency-Keys
 
 
 def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
@@ -389,31 +388,43 @@ def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
                                                         results_table.c.session_id <= last)):
         if row.session_id in found:
             found[row.session_id].results[_result_key(row)] = compared_result(row)
-    for scope, key, body in clublog.stored_answers(conn, _answer_scopes(conn, found, first,
-                                                                         last)):
-        sid = body.get("session_id") if isinstance(body, dict) else None
-        if sid in found and "appended" in body:
-            found[sid].answers.append(Answer(scope, key, body))
     return found
 
 
-def _answer_scopes(conn: Connection, found: dict[str, Stored], first: str, last: str
-                   ) -> set[str]:
-    """The scopes the answers to the keyed writes of these sessions are kept under, as the
-    writes name them (ledger/sessions/service.py): "<id>" or "<id>:<member>" for an append,
-    "attach:<id>", and "open[:<club>][:<member>]" for the opening (that scope holds every
-    session the member opened: the answer names its session)."""
-    out: set[str] = set()
-    for sid, member in conn.execute(
-            select(events.c.stream_id, events.c.member_id).distinct()
-            .where(events.c.stream_id >= first, events.c.stream_id <= last,
-                   events.c.idempotency_key.is_not(None))):
-        if sid not in found:
-            continue
-        out |= {sid, f"attach:{sid}", f"{sid}:{member}" if member else sid}
-        out |= {":".join(["open", *(p for p in (club, by) if p)])
-                for club in (found[sid].club_id, None) for by in (member, None)}
-    return out
+class Answers:
+    """The stored answers to the keyed writes of the sessions of one read, session by
+    session, each scope read once (an opening's scope holds every session its member
+    opened)."""
+
+    def __init__(self, conn: Connection):
+        self.conn = conn
+        self.read: dict[str, list[tuple[str, Any]]] = {}  # scope -> [(key, body)]
+
+    def of(self, session_id: str, club_id: str | None, rows: Sequence[EventRow]
+           ) -> list[Answer]:
+        """The answers that name `session_id`, under the scopes its keyed writes were
+        kept under, as the writes name them (ledger/sessions/service.py): "<id>" or
+        "<id>:<member>" for an append, "attach:<id>", and "open[:<club>][:<member>]" for
+        the opening. A log with no keyed write has none, and costs no query."""
+        members = {row.member_id for row in rows if row.idempotency_key is not None}
+        if not members:
+            return []
+        scopes: set[str] = set()
+        for member in members:
+            scopes |= {session_id, f"attach:{session_id}",
+                       f"{session_id}:{member}" if member else session_id}
+            scopes |= {":".join(["open", *(p for p in (club, by) if p)])
+                       for club in (club_id, None) for by in (member, None)}
+        unread = scopes - self.read.keys()
+        if unread:
+            for scope in unread:
+                self.read[scope] = []
+            for scope, key, body in clublog.stored_answers(self.conn, unread):
+                self.read[scope].append((key, body))
+        return [Answer(scope, key, body) for scope in sorted(scopes)
+                for key, body in self.read[scope]
+                if isinstance(body, dict) and body.get("session_id") == session_id
+                and "appended" in body]
 
 
 def differences(stored: Stored, folded: Folded) -> list[str]:
@@ -527,16 +538,18 @@ def verify(store: Store, first: str, last: str, *, every: int = SNAPSHOT_EVERY) 
     out = Pass()
     with store.consistent() as conn:
         stored = load_stored(conn, first, last)
+        answers = Answers(conn)
         out.heads = {sid: (s.version, s.head_hash) for sid, s in stored.items()}
         for sid, rows in store.event_rows(conn, first, last):
             out.events += len(rows)
             if sid in stored:
                 kept = stored[sid]
+                answered = answers.of(sid, kept.club_id, rows)
                 folded = fold_log(sid, rows, kept.snapshots, club_id=kept.club_id,
-                                  answered=answered_versions(kept.answers))
+                                  answered=answered_versions(answered))
                 out.problems[sid] = differences(kept, folded) \
                     + missing_snapshots(rows, kept.snapshots, every) \
-                    + answer_problems(kept.answers, rows, folded.answer_views)
+                    + answer_problems(answered, rows, folded.answer_views)
     for sid in stored:
         if sid not in out.problems:
             out.problems[sid] = ["events: the session has no events"]
