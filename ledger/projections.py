@@ -83,13 +83,13 @@ class Folding:
         self._moved: int | None = None  # the deal this folding last moved
 
     def __call__(self, state: SessionState | None, event: Event) -> SessionState:
-        deal = state.deal if state is not None else None
-        if state is not None and deal is not None and self._moved == deal.deal_no \
-                and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
-            self.views[deal.deal_no] = deal_view_json(state)
+        if state is not None and (deal := state.deal) is not None:
+            moved = deal.deal_no
+            if self._moved == moved and getattr(event, "deal_no", moved) != moved:
+                self.views[moved] = deal_view_json(state)
         state = evolve(state, event, session_id=self.session_id)
-        if state.deal is not None:
-            self._moved = state.deal.deal_no
+        if (deal := state.deal) is not None:
+            self._moved = deal.deal_no
             deal_no = getattr(event, "deal_no", None)
             if isinstance(deal_no, int):
                 self.view_versions[deal_no] = state.version
@@ -165,7 +165,8 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
         out.problems.append(f"chain: {broken}")
         out.chain_broken = True
     try:
-        out.log = [(row.version, _event(row)) for row in rows]
+        out.log = [(row.version, event_from_record(row.type, row.schema_version, row.payload))
+                   for row in rows]
         out.timed = [(row.version, event, _moment(row.recorded_at))
                      for row, (_, event) in zip(rows, out.log, strict=True)
                      if event.type in RESULT_EVENT_TYPES]
@@ -174,10 +175,6 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
     except Exception as error:  # noqa: BLE001 - the finding is that it does not fold
         out.state, out.error = None, f"{type(error).__name__}: {error}"
     return out
-
-
-def _event(row: EventRow) -> Event:
-    return event_from_record(row.type, row.schema_version, row.payload)
 
 
 def _fold(out: Folded, states_at: Collection[int], answered: Collection[int]) -> None:

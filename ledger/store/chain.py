@@ -100,18 +100,25 @@ def _canonical(row: EventRow, prev: str) -> bytes:
     moment: Any = row.recorded_at
     if isinstance(moment, datetime):
         moment = utc_iso(moment)
-    return _sorted_json({"actor": row.actor, "chain": CHAIN_FORMAT,
-                         "idempotency_key": row.idempotency_key, "member_id": row.member_id,
-                         "payload": row.payload, "prev": prev, "recorded_at": moment,
-                         "schema_version": row.schema_version, "stream_id": row.stream_id,
-                         "token_id": row.token_id, "type": row.type, "version": row.version})
+    try:
+        return orjson.dumps(
+            {"actor": row.actor, "chain": CHAIN_FORMAT, "idempotency_key": row.idempotency_key,
+             "member_id": row.member_id, "payload": row.payload, "prev": prev,
+             "recorded_at": moment, "schema_version": row.schema_version,
+             "stream_id": row.stream_id, "token_id": row.token_id, "type": row.type,
+             "version": row.version}, option=_SORTED)
+    except TypeError as error:  # an integer past 64 bits
+        raise NotHashable(f"event {row.stream_id}/{row.version}: {error}") from None
+
+
+# A key that is a vocabulary member (a StrEnum) is written as its string, as the payload
+# reads back from the store; keys are sorted as the strings they are written as.
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def _sorted_json(body: dict[str, Any]) -> bytes:
-    # A key that is a vocabulary member (a StrEnum) is written as its string, as the payload
-    # reads back from the store; keys are sorted as the strings they are written as.
     try:
-        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(body, option=_SORTED)
     except TypeError as error:  # an integer past 64 bits
         raise NotHashable(f"event {body['stream_id']}/{body['version']}: {error}") from None
 
