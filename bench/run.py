@@ -709,7 +709,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rebuild: dict[str, Any] = {}
     if args.rebuild_events:
         with postgres_database(args.postgres_url) as url:
-            script = [sys.executable, "-m", "bench.rebuild_bench"]
+            # -P: not this checkout ahead of PYTHONPATH, so that --code's code is measured
+            script = [sys.executable, "-P", "-m", "bench.rebuild_bench"]
             print("generating the rebuild database", file=sys.stderr)
             generated = json.loads(subprocess.run(
                 [*script, "generate", url, "--events", str(args.rebuild_events)],
