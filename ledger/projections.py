@@ -29,12 +29,13 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Text, cast, select
 
-from ledger.domain import Event, SessionState, adjustments, asof, deal_view, event_from_record
+from ledger.domain import Event, SessionState, adjustments, asof, event_from_record
 from ledger.domain.accounts import RESULT_EVENT_TYPES, SessionResult, session_results
 from ledger.domain.corrections import live_events
 from ledger.domain.errors import InvariantBroken
 from ledger.domain.events import EntryCorrected, SessionAttached
 from ledger.domain.evolve import evolve
+from ledger.domain.execution import deal_view_fields
 from ledger.domain.state import to_json
 from ledger.domain.vocabulary import Status
 from ledger.kept import (
@@ -47,7 +48,7 @@ from ledger.kept import (
 from ledger.store import clublog
 from ledger.store.base import EventRow, Rebuilt, Store, Tx
 from ledger.store.chain import GENESIS, as_utc, session_genesis, utc_iso, walk
-from ledger.store.tables import deal_views, events, sessions, snapshots
+from ledger.store.tables import deal_views, sessions, snapshots
 from ledger.store.tables import session_results as results_table
 
 # An append that crosses a multiple of this version keeps the state as a snapshot, so a read
@@ -63,7 +64,8 @@ SHAPE = 2  # 2: a session's results as lines posted over time (migration 0012)
 
 
 def deal_view_json(state: SessionState) -> str:
-    view = deal_view(state)
+    """The deal view's JSON, written from the state's own values (no copy of them first)."""
+    view = deal_view_fields(state)
     if view is None:
         raise InvariantBroken("no deal to view")
     return to_json(view)
@@ -81,13 +83,13 @@ class Folding:
         self._moved: int | None = None  # the deal this folding last moved
 
     def __call__(self, state: SessionState | None, event: Event) -> SessionState:
-        deal = state.deal if state is not None else None
-        if state is not None and deal is not None and self._moved == deal.deal_no \
-                and getattr(event, "deal_no", deal.deal_no) != deal.deal_no:
-            self.views[deal.deal_no] = deal_view_json(state)
+        if state is not None and (deal := state.deal) is not None:
+            moved = deal.deal_no
+            if self._moved == moved and getattr(event, "deal_no", moved) != moved:
+                self.views[moved] = deal_view_json(state)
         state = evolve(state, event, session_id=self.session_id)
-        if state.deal is not None:
-            self._moved = state.deal.deal_no
+        if (deal := state.deal) is not None:
+            self._moved = deal.deal_no
             deal_no = getattr(event, "deal_no", None)
             if isinstance(deal_no, int):
                 self.view_versions[deal_no] = state.version
@@ -157,13 +159,14 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
     starts = {GENESIS: UNBOUND, session_genesis(session_id, None): None}
     if club_id is not None:
         starts[session_genesis(session_id, club_id)] = club_id
-    out.head, broken, start = walk((row._asdict() for row in rows), list(starts))
+    out.head, broken, start = walk(rows, list(starts))
     out.opened_in = starts.get(start, UNBOUND) if start is not None else UNBOUND
     if broken:
         out.problems.append(f"chain: {broken}")
         out.chain_broken = True
     try:
-        out.log = [(row.version, _event(row)) for row in rows]
+        out.log = [(row.version, event_from_record(row.type, row.schema_version, row.payload))
+                   for row in rows]
         out.timed = [(row.version, event, _moment(row.recorded_at))
                      for row, (_, event) in zip(rows, out.log, strict=True)
                      if event.type in RESULT_EVENT_TYPES]
@@ -172,10 +175,6 @@ def fold_log(session_id: str, rows: Sequence[EventRow], states_at: Collection[in
     except Exception as error:  # noqa: BLE001 - the finding is that it does not fold
         out.state, out.error = None, f"{type(error).__name__}: {error}"
     return out
-
-
-def _event(row: EventRow) -> Event:
-    return event_from_record(row.type, row.schema_version, row.payload)
 
 
 def _fold(out: Folded, states_at: Collection[int], answered: Collection[int]) -> None:
@@ -361,7 +360,6 @@ class Stored:
     views: dict[int, str] = field(default_factory=dict)
     snapshots: dict[int, str] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
-    answers: list[Answer] = field(default_factory=list)  # to its writes' Idempotency-Keys
 
 
 def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
@@ -387,31 +385,43 @@ def load_stored(conn: Connection, first: str, last: str) -> dict[str, Stored]:
                                                         results_table.c.session_id <= last)):
         if row.session_id in found:
             found[row.session_id].results[_result_key(row)] = compared_result(row)
-    for scope, key, body in clublog.stored_answers(conn, _answer_scopes(conn, found, first,
-                                                                         last)):
-        sid = body.get("session_id") if isinstance(body, dict) else None
-        if sid in found and "appended" in body:
-            found[sid].answers.append(Answer(scope, key, body))
     return found
 
 
-def _answer_scopes(conn: Connection, found: dict[str, Stored], first: str, last: str
-                   ) -> set[str]:
-    """The scopes the answers to the keyed writes of these sessions are kept under, as the
-    writes name them (ledger/sessions/service.py): "<id>" or "<id>:<member>" for an append,
-    "attach:<id>", and "open[:<club>][:<member>]" for the opening (that scope holds every
-    session the member opened: the answer names its session)."""
-    out: set[str] = set()
-    for sid, member in conn.execute(
-            select(events.c.stream_id, events.c.member_id).distinct()
-            .where(events.c.stream_id >= first, events.c.stream_id <= last,
-                   events.c.idempotency_key.is_not(None))):
-        if sid not in found:
-            continue
-        out |= {sid, f"attach:{sid}", f"{sid}:{member}" if member else sid}
-        out |= {":".join(["open", *(p for p in (club, by) if p)])
-                for club in (found[sid].club_id, None) for by in (member, None)}
-    return out
+class Answers:
+    """The stored answers to the keyed writes of the sessions of one read, session by
+    session, each scope read once (an opening's scope holds every session its member
+    opened)."""
+
+    def __init__(self, conn: Connection):
+        self.conn = conn
+        self.read: dict[str, list[tuple[str, Any]]] = {}  # scope -> [(key, body)]
+
+    def of(self, session_id: str, club_id: str | None, rows: Sequence[EventRow]
+           ) -> list[Answer]:
+        """The answers that name `session_id`, under the scopes its keyed writes were
+        kept under, as the writes name them (ledger/sessions/service.py): "<id>" or
+        "<id>:<member>" for an append, "attach:<id>", and "open[:<club>][:<member>]" for
+        the opening. A log with no keyed write has none, and costs no query."""
+        members = {row.member_id for row in rows if row.idempotency_key is not None}
+        if not members:
+            return []
+        scopes: set[str] = set()
+        for member in members:
+            scopes |= {session_id, f"attach:{session_id}",
+                       f"{session_id}:{member}" if member else session_id}
+            scopes |= {":".join(["open", *(p for p in (club, by) if p)])
+                       for club in (club_id, None) for by in (member, None)}
+        unread = scopes - self.read.keys()
+        if unread:
+            for scope in unread:
+                self.read[scope] = []
+            for scope, key, body in clublog.stored_answers(self.conn, unread):
+                self.read[scope].append((key, body))
+        return [Answer(scope, key, body) for scope in sorted(scopes)
+                for key, body in self.read[scope]
+                if isinstance(body, dict) and body.get("session_id") == session_id
+                and "appended" in body]
 
 
 def differences(stored: Stored, folded: Folded) -> list[str]:
@@ -525,16 +535,18 @@ def verify(store: Store, first: str, last: str, *, every: int = SNAPSHOT_EVERY) 
     out = Pass()
     with store.consistent() as conn:
         stored = load_stored(conn, first, last)
+        answers = Answers(conn)
         out.heads = {sid: (s.version, s.head_hash) for sid, s in stored.items()}
         for sid, rows in store.event_rows(conn, first, last):
             out.events += len(rows)
             if sid in stored:
                 kept = stored[sid]
+                answered = answers.of(sid, kept.club_id, rows)
                 folded = fold_log(sid, rows, kept.snapshots, club_id=kept.club_id,
-                                  answered=answered_versions(kept.answers))
+                                  answered=answered_versions(answered))
                 out.problems[sid] = differences(kept, folded) \
                     + missing_snapshots(rows, kept.snapshots, every) \
-                    + answer_problems(kept.answers, rows, folded.answer_views)
+                    + answer_problems(answered, rows, folded.answer_views)
     for sid in stored:
         if sid not in out.problems:
             out.problems[sid] = ["events: the session has no events"]

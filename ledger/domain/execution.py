@@ -21,7 +21,7 @@ from .evolve import evolve
 from .expect import expected
 from .guards import within_amount_limit
 from .seating import hands_dealt
-from .state import SessionState
+from .state import SessionState, plain
 from .vocabulary import Account, Forced, Phase, Status
 
 __all__ = ["execute", "fold", "expected", "session_view", "deal_view"]
@@ -73,10 +73,17 @@ def fold(events: Iterable[Event], *, session_id: str = "") -> SessionState | Non
 
 
 def deal_view(state: SessionState) -> dict[str, Any] | None:
-    """The projection of the current (or last) deal."""
+    """The projection of the current (or last) deal, as its JSON reads back."""
+    view = deal_view_fields(state)
+    return None if view is None else plain(view)
+
+
+def deal_view_fields(state: SessionState) -> dict[str, Any] | None:
+    """The projection of the current (or last) deal as `to_json` writes it: the deal's own
+    fields (not copies: write it before the state moves on), then what the view adds."""
     if state.deal is None:
         return None
-    view = state.deal.to_dict()
+    view = state.deal.json_fields()
     view["pool_units"] = state.pool_units() if state.deal.phase != Phase.SETTLED else 0
     view["contributions"] = [p for p in state.deal.postings if p["to"] == Account.POOL]
     if state.rules.pam is not None:

@@ -4,14 +4,15 @@
     ids = rebuild_all(engine)              # every session id, its projections rewritten
 
 What is checked and written is ledger/projections.py's, session by session as for one
-session; here the sessions are cut, in id order, into chunks of about CHUNK_EVENTS events
-(by their `sessions.version`), each read in one transaction, and the chunks are shared out
-among worker processes (one per CPU, each with its own connection pool:
-`engine.dispose(close=False)` after the fork, as SQLAlchemy's pooling docs say).
+session; here the sessions are cut, in id order, into chunks of at most CHUNK_EVENTS events
+(by their `sessions.version`; finer for a smaller log, so that each worker gets several),
+each read in one transaction, and the chunks are handed out one at a time, the largest
+first, to worker processes (one per CPU, forked, each with its own connection pool:
+`engine.dispose(close=False)` after the fork, as SQLAlchemy's pooling docs say) as each
+asks for more: none waits for another at the end.
 
-A `Progress` given to a pass hears of each chunk as it is done (its sessions and events),
-from the worker processes too (through a queue, the chunks shared out as without one):
-api/cli/progress.py draws it on a terminal.
+A `Progress` given to a pass hears of each chunk as it is done (its sessions and events), as
+the chunk's findings come back from its worker: api/cli/progress.py draws it on a terminal.
 
 A chunk is folded with Python's cyclic garbage collector paused (`_collector_paused`): it
 holds tens of thousands of events and states alive, the collector's scans of them were a
@@ -23,7 +24,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import queue
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -39,7 +39,9 @@ from ledger.store.tables import sessions
 
 __all__ = ["Progress", "migrate", "rebuild_all", "rebuild_stale", "verify_all", "workers_for"]
 
-CHUNK_EVENTS = 50_000  # events read and folded per transaction
+CHUNK_EVENTS = 50_000  # events read and folded per transaction, at most
+MIN_CHUNK_EVENTS = 5_000  # ... and at least, where the log is cut finer for the workers
+SHARES = 4  # chunks a worker is given at least, one at a time
 INLINE_EVENTS = 100_000  # below this, one process: forking costs more than it saves
 
 Run = Callable[[Store, str, str], Pass]
@@ -115,29 +117,44 @@ def workers_for(events: int) -> int:
 
 
 def _plan(engine: Engine, stale_only: bool = False
-          ) -> tuple[list[str], list[tuple[str, str]], int]:
-    """(every session id in order, chunks as (first id, last id), events the rows claim);
-    `stale_only`: the sessions of an older projection form only, one chunk each."""
-    query = select(sessions.c.id, sessions.c.version).order_by(sessions.c.id)
-    if stale_only:
-        query = query.where(sessions.c.shape != projections.SHAPE)
+          ) -> tuple[list[str], list[tuple[str, int]]]:
+    """(every session id in order, (id, events its row claims) of those the pass takes:
+    all, or with `stale_only` those of an older projection form)."""
+    query = select(sessions.c.id, sessions.c.version, sessions.c.shape).order_by(sessions.c.id)
     with engine.connect() as conn:
         rows = list(conn.execute(query))
-    if stale_only:  # others may lie between them: each its own range
-        return [sid for sid, _ in rows], [(sid, sid) for sid, _ in rows], \
-            sum(max(int(v), 1) for _, v in rows)
-    ids = [sid for sid, _ in rows]
-    chunks: list[tuple[str, str]] = []
-    first, size = None, 0
-    for sid, version in rows:
+    return [sid for sid, _, _ in rows], [
+        (sid, max(int(version), 1)) for sid, version, shape in rows
+        if not stale_only or shape != projections.SHAPE]
+
+
+def _chunks(sizes: Sequence[tuple[str, int]], workers: int, stale_only: bool = False
+            ) -> list[tuple[str, str, int]]:
+    """The sessions cut into (first id, last id, events) in id order, of about `_chunk_size`
+    events each; with `stale_only` one chunk a session (others may lie between them)."""
+    if stale_only:
+        return [(sid, sid, size) for sid, size in sizes]
+    target = _chunk_size(sum(size for _, size in sizes), workers)
+    chunks: list[tuple[str, str, int]] = []
+    first, total = None, 0
+    for sid, size in sizes:
         first = first if first is not None else sid
-        size += max(int(version), 1)
-        if size >= CHUNK_EVENTS:
-            chunks.append((first, sid))
-            first, size = None, 0
+        total += size
+        if total >= target:
+            chunks.append((first, sid, total))
+            first, total = None, 0
     if first is not None:
-        chunks.append((first, ids[-1]))
-    return ids, chunks, sum(max(int(v), 1) for _, v in rows)
+        chunks.append((first, sizes[-1][0], total))
+    return chunks
+
+
+def _chunk_size(events: int, workers: int) -> int:
+    """CHUNK_EVENTS, or less where that would leave a worker with fewer than SHARES
+    chunks (never under MIN_CHUNK_EVENTS): the chunks are handed out one at a time as the
+    workers ask, the largest first, so that the workers end together."""
+    if workers <= 1:
+        return CHUNK_EVENTS
+    return min(CHUNK_EVENTS, max(MIN_CHUNK_EVENTS, -(-events // (workers * SHARES))))
 
 
 @contextmanager
@@ -159,12 +176,12 @@ def _collector_paused() -> Iterator[None]:
 Done = Callable[[tuple[int, int]], None]
 
 
-def _run_chunks(engine: Engine, run: Run, chunks: Sequence[tuple[str, str]],
+def _run_chunks(engine: Engine, run: Run, chunks: Sequence[tuple[str, str, int]],
                 done: Done | None = None) -> Pass:
     """`done`: told (sessions, events) of each chunk as it is done."""
     store = open_store(engine)
     total = Pass()
-    for first, last in chunks:
+    for first, last, _ in chunks:
         with _collector_paused():
             chunk = run(store, first, last)
         total.add(chunk)
@@ -173,58 +190,51 @@ def _run_chunks(engine: Engine, run: Run, chunks: Sequence[tuple[str, str]],
     return total
 
 
-def _telling(progress: Progress) -> Done:
-    return lambda counts: progress.advance(*counts)
-
-
 _FORKED: dict[str, Any] = {}
 
 
-def _in_worker(job: tuple[str, list[tuple[str, str]]]) -> Pass:
-    key, chunks = job
-    engine, run, told = _FORKED[key]
+def _in_worker(job: tuple[str, tuple[str, str, int]]) -> Pass:
+    key, chunk = job
+    engine, run = _FORKED[key]
     if not _FORKED.get("disposed"):
         # The parent's pooled connections are its own: this process opens its own.
         engine.dispose(close=False)
         _FORKED["disposed"] = True
-    return _run_chunks(engine, run, chunks, told.put if told is not None else None)
+    return _run_chunks(engine, run, [chunk])
 
 
 def _pass(engine: Engine, run: Run, workers: int | None, stale_only: bool = False,
           progress: Progress | None = None) -> tuple[list[str], Pass]:
-    ids, chunks, claimed = _plan(engine, stale_only)
+    ids, sizes = _plan(engine, stale_only)
+    claimed = sum(size for _, size in sizes)
     if progress is not None:
         progress.begin(len(ids), claimed)
-    if not chunks:
+    if not sizes:
         return ids, Pass()
     done = _telling(progress) if progress is not None else None
     n = workers if workers is not None else workers_for(claimed)
-    n = max(1, min(n, len(chunks)))
     if run is projections.rebuild and engine.dialect.name == "sqlite":
         n = 1  # one writer at a time on a SQLite file
+    chunks = _chunks(sizes, n, stale_only)
+    n = max(1, min(n, len(chunks)))
     if n == 1:
         return ids, _run_chunks(engine, run, chunks, done)
-    # Chunk i goes to worker i mod n: each worker's share of the log is about the same.
-    shares = [list(chunks[i::n]) for i in range(n)]
+    # One chunk at a time to whichever worker is free, the largest first: the workers end
+    # together, whatever else the machine gives each of them.
+    largest_first = sorted(chunks, key=lambda chunk: -chunk[2])
     key = str(id(engine))
-    context = multiprocessing.get_context("fork")
-    told = context.Queue() if done is not None else None  # the workers' chunks, as done
-    _FORKED[key] = (engine, run, told)
+    _FORKED[key] = (engine, run)
+    total = Pass()
     try:
-        with context.Pool(n) as pool:
-            pending = pool.map_async(_in_worker, [(key, share) for share in shares])
-            left = len(chunks)
-            while told is not None and done is not None and left:
-                try:
-                    done(told.get(timeout=0.2))
-                    left -= 1
-                except queue.Empty:
-                    if pending.ready() and not pending.successful():
-                        break  # a worker failed: pending.get() raises its error
-            results = pending.get()
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            for result in pool.imap_unordered(_in_worker, [(key, c) for c in largest_first]):
+                total.add(result)
+                if done is not None:
+                    done((len(result.problems), result.events))
     finally:
         _FORKED.pop(key, None)
-    total = Pass()
-    for result in results:
-        total.add(result)
     return ids, total
+
+
+def _telling(progress: Progress) -> Done:
+    return lambda counts: progress.advance(*counts)

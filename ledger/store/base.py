@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from itertools import groupby
+from operator import itemgetter
+from typing import Any
 
 import orjson
 from sqlalchemy import (
@@ -44,6 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from . import booklog, clublog, openitems
+from .chain import EventRow as EventRow  # re-exported: the rows the checks read
 from .chain import as_utc, utc_iso
 from .db import clock, one_snapshot
 from .tables import (
@@ -57,23 +60,6 @@ from .tables import (
     sessions,
     snapshots,
 )
-
-
-class EventRow(NamedTuple):
-    """A stored event as the checks read it (`Store.event_rows`)."""
-
-    stream_id: str
-    version: int
-    position: int
-    type: str
-    schema_version: int
-    payload: Any  # decoded
-    recorded_at: str  # as the chain hashes it (chain.utc_iso)
-    actor: str
-    member_id: str | None
-    token_id: str | None
-    idempotency_key: str | None
-    hash: str | None
 
 
 class VersionMoved(Exception):
@@ -279,17 +265,27 @@ class Tx(ABC):
 
     def replace_results(self, session_id: str, club_id: str | None,
                         rows: Sequence[dict[str, Any]]) -> None:
-        """Write the session's results' lines anew, and its members' open items after them
+        """Write the session's results' lines anew (the club's), and its members' open
+        items after them."""
+        self.replace_results_of([session_id], rows, club_id=club_id)
+
+    def replace_results_of(self, session_ids: Sequence[str], rows: Sequence[dict[str, Any]],
+                           *, club_id: str | None = None) -> None:
+        """The result lines of the sessions `session_ids` (of `club_id`, if given: a write's;
+        else any club's, the operator's rebuild) replaced by `rows`, in one DELETE and one
+        INSERT of many rows whatever the number of sessions; then their members' open items
         (a line kept as it was moves nothing; one taken back or changed walks its member's
         lines again)."""
-        old = self.hold_results([session_id], rows, club_id=club_id)
-        self.conn.execute(delete(session_results)
-                          .where(club_is(session_results, club_id),
-                                 session_results.c.session_id == session_id))
+        old = self.hold_results(session_ids, rows, club_id=club_id)
+        query = delete(session_results).where(session_results.c.session_id.in_(
+            list(session_ids)))
+        if club_id is not None:
+            query = query.where(session_results.c.club_id == club_id)
+        self.conn.execute(query)
         if rows:
             self.conn.execute(insert(session_results), list(rows))
-        if session_id in self.attached:  # attached at revision 0017, before the open items
-            return  # were kept: the upgrade to 0019 fills them from the books
+        if self.attached.intersection(session_ids):  # attached at revision 0017, before the
+            return  # open items were kept: the upgrade to 0019 fills them from the books
         before = {_line_of(r._mapping): r for r in old}
         after = {_line_of(r): r for r in rows}
         clubs: dict[str, tuple[list[Any], set[tuple[str, str]]]] = {}
@@ -384,16 +380,12 @@ PAGE = 10_000  # rows per fetch when reading the log in bulk
 
 
 def by_stream(rows: Iterable[EventRow]) -> Iterator[tuple[str, list[EventRow]]]:
-    current: str | None = None
-    batch: list[EventRow] = []
-    for row in rows:
-        if row.stream_id != current:
-            if current is not None:
-                yield current, batch
-            current, batch = row.stream_id, []
-        batch.append(row)
-    if current is not None:
-        yield current, batch
+    """(stream id, its rows) for each run of rows of one stream."""
+    for stream_id, batch in groupby(rows, key=_stream_of):
+        yield stream_id, list(batch)
+
+
+_stream_of = itemgetter(0)  # EventRow.stream_id
 
 
 def stored_reply(conn: Connection, scope: str, key: str, club_id: str | None

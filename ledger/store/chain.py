@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -46,6 +46,23 @@ HASHED = ("stream_id", "version", "type", "schema_version", "payload", "recorded
           "member_id", "token_id", "idempotency_key")
 
 Record = tuple[str, int, dict[str, Any]]  # (type, schema_version, payload)
+
+
+class EventRow(NamedTuple):
+    """A stored event as the checks read it (`Store.event_rows`), and as `walk` hashes it."""
+
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    payload: Any  # decoded
+    recorded_at: str  # as the chain hashes it (`utc_iso`)
+    actor: str
+    member_id: str | None
+    token_id: str | None
+    idempotency_key: str | None
+    hash: str | None
 
 
 class NotHashable(ValueError):
@@ -66,26 +83,53 @@ def as_utc(moment: datetime) -> datetime:
 
 def canonical(event: Mapping[Any, Any], prev: str) -> bytes:
     """The bytes that are hashed for `event` (a stored row as a mapping) after `prev`."""
-    body = {name: event.get(name) for name in HASHED}
-    moment = body["recorded_at"]
+    return _canonical(as_row(event), prev)
+
+
+def as_row(event: Mapping[Any, Any]) -> EventRow:
+    """A stored row given as a mapping, as `walk` reads it (a field it lacks is null)."""
+    get: Any = event.get
+    return EventRow(get("stream_id"), get("version"), get("position"), get("type"),
+                    get("schema_version"), get("payload"), get("recorded_at"), get("actor"),
+                    get("member_id"), get("token_id"), get("idempotency_key"), get("hash"))
+
+
+def _canonical(row: EventRow, prev: str) -> bytes:
+    # One dict display of the hashed fields (HASHED), `chain` and `prev`: a verify hashes
+    # every event of the log, and this is most of what it does beside the fold.
+    moment: Any = row.recorded_at
     if isinstance(moment, datetime):
-        body["recorded_at"] = utc_iso(moment)
-    body["chain"], body["prev"] = CHAIN_FORMAT, prev
-    return _sorted_json(body)
+        moment = utc_iso(moment)
+    try:
+        return orjson.dumps(
+            {"actor": row.actor, "chain": CHAIN_FORMAT, "idempotency_key": row.idempotency_key,
+             "member_id": row.member_id, "payload": row.payload, "prev": prev,
+             "recorded_at": moment, "schema_version": row.schema_version,
+             "stream_id": row.stream_id, "token_id": row.token_id, "type": row.type,
+             "version": row.version}, option=_SORTED)
+    except TypeError as error:  # an integer past 64 bits
+        raise NotHashable(f"event {row.stream_id}/{row.version}: {error}") from None
+
+
+# A key that is a vocabulary member (a StrEnum) is written as its string, as the payload
+# reads back from the store; keys are sorted as the strings they are written as.
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def _sorted_json(body: dict[str, Any]) -> bytes:
-    # A key that is a vocabulary member (a StrEnum) is written as its string, as the payload
-    # reads back from the store; keys are sorted as the strings they are written as.
     try:
-        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(body, option=_SORTED)
     except TypeError as error:  # an integer past 64 bits
         raise NotHashable(f"event {body['stream_id']}/{body['version']}: {error}") from None
 
 
 def link(event: Mapping[Any, Any], prev: str) -> str:
     """The hash of `event` chained after `prev`."""
-    return hashlib.sha256(canonical(event, prev)).hexdigest()
+    return _link(as_row(event), prev)
+
+
+def _link(row: EventRow, prev: str) -> str:
+    return hashlib.sha256(_canonical(row, prev)).hexdigest()
 
 
 def chain_rows(stream_id: str, first_version: int, records: Sequence[Record], *, actor: str,
@@ -118,47 +162,48 @@ def session_genesis(session_id: str, club_id: str | None) -> str:
 def first_broken_link(rows: Iterable[Mapping[Any, Any]]) -> tuple[str, str | None]:
     """(the chain head recomputed, a description of the first broken link or None).
 
-    `rows` are a stream's stored events in version order, each with its stored `hash`; the
-    chain starts from 64 zeros.
+    `rows` are a stream's stored events in version order, as mappings, each with its stored
+    `hash`; the chain starts from 64 zeros.
     """
-    head, broken, _ = walk(rows, (GENESIS,))
+    head, broken, _ = walk((as_row(row) for row in rows), (GENESIS,))
     return head, broken
 
 
-def walk(rows: Iterable[Mapping[Any, Any]], starts: Sequence[str]
+def walk(rows: Iterable[EventRow], starts: Sequence[str]
          ) -> tuple[str, str | None, str | None]:
     """(the chain head recomputed, the first broken link or None, which of `starts` the
     chain starts from: None when its first link follows from none of them).
 
+    `rows`: a stream's stored events in version order (`as_row` makes one of a mapping).
     An empty stream's head is `starts[0]`.
     """
     prev = starts[0]
     start: str | None = starts[0] if len(starts) == 1 else None
     expected_version = 1
     for row in rows:
-        if start is None and row["version"] == 1:
+        if start is None and row.version == 1:
             try:
-                start = next((s for s in starts if link(row, s) == row.get("hash")), None)
+                start = next((s for s in starts if _link(row, s) == row.hash), None)
             except NotHashable as error:
-                return prev, f"version 1 (position {row['position']}): {error}", None
+                return prev, f"version 1 (position {row.position}): {error}", None
             if start is None:
-                return prev, (f"version 1 (position {row['position']}, {row['type']}): its "
+                return prev, (f"version 1 (position {row.position}, {row.type}): its "
                               "stored hash does not follow from the chain's genesis (its "
                               "stream and owner): the stream was moved to another owner, "
                               "or the log was altered at or before this event"), None
             prev = start
-        if row["version"] != expected_version:
+        if row.version != expected_version:
             return prev, (f"version {expected_version} is missing: the event after version "
-                          f"{expected_version - 1} is version {row['version']} "
-                          f"(position {row['position']})"), start
+                          f"{expected_version - 1} is version {row.version} "
+                          f"(position {row.position})"), start
         try:
-            computed = link(row, prev)
+            computed = _link(row, prev)
         except NotHashable as error:
-            return prev, f"version {row['version']} (position {row['position']}): {error}", \
+            return prev, f"version {row.version} (position {row.position}): {error}", \
                 start
-        if row.get("hash") != computed:
-            return prev, (f"version {row['version']} (position {row['position']}, "
-                          f"{row['type']}): its stored hash does not match its content and "
+        if row.hash != computed:
+            return prev, (f"version {row.version} (position {row.position}, "
+                          f"{row.type}): its stored hash does not match its content and "
                           f"the hash before it; the log was altered at or before this event"), start
         prev = computed
         expected_version += 1

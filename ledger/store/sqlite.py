@@ -126,10 +126,8 @@ class SqliteTx(Tx):
             conn.execute(insert(snapshots).values(
                 session_id=bindparam("s"), club_id=bindparam("c"), version=bindparam("v"),
                 state=bindparam("t", type_=Text)), kept)
-        # every session's kept rows held at once, in their order, before any is moved
-        self.hold_results(ids, [row for r in rebuilt for row in r.results])
-        for r in rebuilt:
-            self.replace_results(r.session_id, r.club_id, r.results)
+        self.replace_results_of([r.session_id for r in rebuilt],
+                                [row for r in rebuilt for row in r.results])
 
 
 class SqliteStore(Store):
