@@ -23,11 +23,13 @@ import psycopg
 from flask import Flask, request
 from psycopg.types.json import Json
 
-INSERT = ("INSERT INTO raw_events (stream_id, version, type, schema_version, payload, "
-          "recorded_at, actor, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+# each row names a club, as every event does (migration 0018: `club_id` not null)
+INSERT = ("INSERT INTO raw_events (club_id, stream_id, version, type, schema_version, "
+          "payload, recorded_at, actor, hash) VALUES ('raw', %s, %s, %s, %s, %s, %s, %s, %s) "
           "RETURNING position")
-INSERT_MANY = ("INSERT INTO raw_events (stream_id, version, type, schema_version, payload, "
-               "recorded_at, actor, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
+INSERT_MANY = ("INSERT INTO raw_events (club_id, stream_id, version, type, schema_version, "
+               "payload, recorded_at, actor, hash) "
+               "VALUES ('raw', %s, %s, %s, %s, %s, %s, %s, %s)")
 
 
 def create_app() -> Flask:

@@ -57,7 +57,6 @@ from bench.run import (  # noqa: E402
     DEFAULT_POSTGRES,
     PLAYERS,
     SERVERS,
-    _children,
     _env,
     _jiffies,
     gunicorn,
@@ -67,6 +66,7 @@ from bench.run import (  # noqa: E402
     turn_up_single,
     wire,
     worker_rss_mb,
+    workers_jiffies,
 )
 
 DOC = ROOT / "docs" / "performance.md"
@@ -331,11 +331,12 @@ def _prepare(url: str, clubs: int) -> list[dict[str, str]]:
     return out
 
 
-def _cpu(master: int, database: str, generators: list[int]) -> dict[str, float]:
-    """CPU seconds so far of the gunicorn workers, PostgreSQL's backends of `database`, and
-    the load generators."""
+def _cpu(master: int, database: str, generators: list[int]) -> dict[str, Any]:
+    """CPU seconds so far of the gunicorn workers (those recycled included: workers_jiffies),
+    of PostgreSQL's backends of `database` (by process: `_grown`), and of the load
+    generators."""
     tick = os.sysconf("SC_CLK_TCK")
-    backends = 0
+    backends: dict[str, float] = {}
     if database:
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():
@@ -344,9 +345,18 @@ def _cpu(master: int, database: str, generators: list[int]) -> dict[str, float]:
                 except OSError:
                     continue
                 if title.startswith("postgres:") and f" {database} " in title:
-                    backends += _jiffies(entry.name)
-    return {"app": sum(_jiffies(p) for p in _children(master)) / tick, "pg": backends / tick,
+                    backends[entry.name] = _jiffies(entry.name) / tick
+    return {"app": workers_jiffies(master) / tick, "pg": backends,
             "load": sum(_jiffies(p) for p in generators) / tick}
+
+
+def _grown(before: Any, after: Any) -> float:
+    """CPU seconds spent between two readings of `_cpu`'s: for the backends, each process's
+    own growth (one born in the window spent all its CPU in it; one that ended in it is left
+    out, as PostgreSQL's count of ended backends is the whole shared server's)."""
+    if isinstance(after, dict):
+        return float(sum(v - before.get(pid, 0.0) for pid, v in after.items()))
+    return float(after - before)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -397,7 +407,7 @@ def ramp(backend: str, url: str, args: argparse.Namespace, folder: Path) -> dict
                 events = 0
                 measured_from = begin + args.step_seconds / 4
                 pids = [p.pid for p in procs if p.pid]
-                cpu: dict[str, dict[str, float]] = {}
+                cpu: dict[str, dict[str, Any]] = {}
                 while time.time() < end + 1.5:  # the last batches of the step come late
                     now = time.time()
                     if "from" not in cpu and now >= measured_from:
@@ -412,7 +422,8 @@ def ramp(backend: str, url: str, args: argparse.Namespace, folder: Path) -> dict
                     lags += [ms for t, ms in got_lags if measured_from <= t < end]
                     events += got_events if measured_from <= time.time() < end + 1 else 0
                 step = _summary(tables, samples, lags, events, end - measured_from,
-                                {k_: cpu["to"][k_] - cpu["from"][k_] for k_ in cpu["to"]},
+                                {k_: _grown(cpu["from"][k_], cpu["to"][k_])
+                                 for k_ in cpu["to"]},
                                 worker_rss_mb(master), args)
                 results.append(step)
                 print(f"{backend} {tables} tables: " + _line(step), file=sys.stderr)

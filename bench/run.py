@@ -509,14 +509,13 @@ class Probe:
         import resource
 
         cpu = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-        workers = [str(pid) for base in hosts for pid in _children(SERVERS[base])]
         with self.engine.connect() as conn:
             wal_sync = conn.execute(text("SELECT wal_sync FROM pg_stat_wal")).scalar_one()
             commits = conn.execute(text(
                 "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
             )).scalar_one()
         return {"at": time.monotonic(), "total": sum(cpu[:8]), "idle": cpu[3] + cpu[4],
-                "app": {pid: _jiffies(pid) for pid in workers},
+                "app": {base: workers_jiffies(SERVERS[base]) for base in hosts},
                 "pg": {pid: _jiffies(pid) for pid in self._backends()},
                 "wrk": resource.getrusage(resource.RUSAGE_CHILDREN),
                 "wal_sync": int(wal_sync), "commits": int(commits)}
@@ -527,8 +526,8 @@ class Probe:
         tick = os.sysconf("SC_CLK_TCK") * seconds / 100  # jiffies in 1 % of one core
 
         def grown(key: str) -> float:
-            # a process born in the window (a worker gunicorn recycled, its new connections)
-            # spent all its CPU in it
+            # the workers by their master (workers_jiffies); a backend born in the window
+            # (a new connection) spent all its CPU in it
             return sum(v - before[key].get(pid, 0) for pid, v in after[key].items()) / tick
 
         total = after["total"] - before["total"]
@@ -540,6 +539,18 @@ class Probe:
                 "wrk_cpu_pct": 100 * wrk_cpu / seconds,
                 "commits_per_s": (after["commits"] - before["commits"]) / seconds,
                 "wal_syncs_per_s": (after["wal_sync"] - before["wal_sync"]) / seconds}
+
+
+def workers_jiffies(master: int) -> int:
+    """The CPU so far of gunicorn `master`'s workers, those that ended as well as the living:
+    a worker recycled after its max_requests leaves its CPU in the master's count of its
+    children waited for (cutime, cstime), so that nothing is lost or counted twice when
+    workers come and go in a window."""
+    try:
+        fields = Path(f"/proc/{master}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[13]) + int(fields[14]) + sum(_jiffies(p) for p in _children(master))
 
 
 def _children(master: int) -> list[int]:
@@ -1034,6 +1045,13 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("wrk") is None:
         parser.error("wrk is needed (apt-get install wrk)")
     data = run(args)
+    broken = {name: sum(r["non2xx"] for r in rounds) for name, rounds in data["results"].items()
+              if rounds and all(r["non2xx"] >= r["requests"] > 0 for r in rounds)}
+    if broken:  # a server that refused every request measured nothing: no table is written
+        for name, refused in sorted(broken.items()):
+            print(f"{name}: every request was refused ({refused:,} non-2xx answers): its "
+                  "numbers measure nothing; see its server's log", file=sys.stderr)
+        return 1
     table = report(data)
     print(table)
     hosts = hosts_report(data) if set(HOST_SCENARIOS) & set(data["results"]) else ""

@@ -16,7 +16,7 @@ what it loaded is set aside from the garbage collector's full passes
 (api.http.serving.freeze_loaded_app).
 
 LOO_BIND (127.0.0.1:8000), LOO_WORKERS, LOO_THREADS, LOO_TIMEOUT (30 s), LOO_GRACEFUL_TIMEOUT
-(20 s), LOO_KEEPALIVE (5 s), LOO_MAX_REQUESTS (2000), LOO_ACCESS_LOG ("-": stdout; "" turns
+(20 s), LOO_KEEPALIVE (5 s), LOO_MAX_REQUESTS (20000), LOO_ACCESS_LOG ("-": stdout; "" turns
 it off; a file: reopened on SIGUSR1), LOO_ERROR_LOG ("-"; a file: the app's own lines go
 there too), LOO_LOG_LEVEL (info), LOO_FORWARDED_ALLOW_IPS (127.0.0.1), LOO_PID_FILE (none).
 
@@ -46,9 +46,12 @@ os.environ.setdefault("LOO_DB_MAX_OVERFLOW", "2")
 timeout = int(os.environ.get("LOO_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("LOO_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("LOO_KEEPALIVE", "5"))
-# Recycle workers now and then, with jitter so they do not all restart together.
-max_requests = int(os.environ.get("LOO_MAX_REQUESTS", "2000"))
-max_requests_jitter = 200
+# Recycle workers now and then, with jitter so they do not all restart together. Rarely: a
+# worker's boot costs about 0.7 s of CPU and its memory stays flat (about 75 MB); at 2,000
+# requests a busy machine rebooted a worker every few seconds, a sixth of its CPU and the
+# append's p99 (docs/performance.md, "Capacity").
+max_requests = int(os.environ.get("LOO_MAX_REQUESTS", "20000"))
+max_requests_jitter = max_requests // 10
 # Not preloaded: each worker builds its own app, engine and connection pool after the fork.
 preload_app = False
 
