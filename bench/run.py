@@ -1046,7 +1046,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("wrk is needed (apt-get install wrk)")
     data = run(args)
     broken = {name: sum(r["non2xx"] for r in rounds) for name, rounds in data["results"].items()
-              if rounds and all(r["non2xx"] >= r["requests"] > 0 for r in rounds)}
+              if rounds and all("non2xx" in r and r["non2xx"] >= r.get("requests", 0) > 0
+                                for r in rounds)}
     if broken:  # a server that refused every request measured nothing: no table is written
         for name, refused in sorted(broken.items()):
             print(f"{name}: every request was refused ({refused:,} non-2xx answers): its "
